@@ -1,0 +1,7 @@
+"""``python -m sudoku``: the same as the ``sudoku`` command."""
+
+import sys
+
+from sudoku.cli import main
+
+sys.exit(main())

@@ -1,0 +1,228 @@
+"""The ``sudoku`` command: create, solve and check puzzles on stdin and stdout.
+
+This is the edge of the library: it reads and writes text, turns InvalidPuzzle into one line on
+stderr, and maps outcomes to exit codes. Nothing heavy is imported here, so a single ``solve``
+starts in milliseconds.
+"""
+
+import argparse
+import sys
+
+import sudoku
+from sudoku import engines, formats
+from sudoku.generate import DIFFICULTIES, GenerationFailed, create, derive_seed, new_seed
+from sudoku.grid import InvalidPuzzle, find_clash
+
+OK, FAILED, USAGE = 0, 1, 2
+MAX_LINE = 65536
+SIZES = (4, 9, 16, 25)
+
+EXIT_CODES = """exit codes:
+  0  success
+  1  no solution, a check that fails, or a puzzle that could not be made
+  2  bad usage or malformed input"""
+
+
+class Usage(Exception):
+    """A command line or input the command cannot act on: exit 2 with one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr, exit 2."""
+
+    def error(self, message):
+        print(f"{self.prog}: {message} (see {self.prog} --help)", file=sys.stderr)
+        sys.exit(USAGE)
+
+
+def _parser():
+    parser = _Parser(
+        prog="sudoku",
+        description="Create, solve and check Sudoku puzzles (4x4 up to 81x81).",
+        epilog="examples:\n  sudoku create --seed 7 | sudoku solve\n  sudoku create -n 100 --format line"
+        " > puzzles.txt\n  sudoku solve --count < puzzles.txt\n\n" + EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"sudoku {sudoku.__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def command(name, help, example):
+        return sub.add_parser(
+            name,
+            help=help,
+            description=help,
+            epilog=f"example:\n  {example}\n\n{EXIT_CODES}",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+
+    create_p = command(
+        "create",
+        "print random puzzles, each with a unique solution",
+        "sudoku create --seed 7 --size 16 --format line",
+    )
+    create_p.add_argument("level", nargs="?", choices=DIFFICULTIES, metavar="DIFFICULTY",
+                          help="easy, medium or hard (the `create easy` form)")
+    create_p.add_argument("side", nargs="?", type=int, choices=SIZES, metavar="SIZE",
+                          help="grid side, as in `create easy 16`")
+    create_p.add_argument("-n", "--count", type=int, default=1, help="how many puzzles (default 1)")
+    create_p.add_argument("--size", type=int, choices=SIZES, help="grid side: 4, 9 (default), 16 or 25")
+    create_p.add_argument("--seed", type=int, help="seed for reproducible puzzles (default: a fresh one)")
+    create_p.add_argument("--blanks", type=int, help="at least this many blanks (default: 40 at 9x9, half the cells otherwise)")
+    create_p.add_argument("--difficulty", choices=DIFFICULTIES,
+                          help="easy: naked singles solve it; medium: needs hidden singles; hard: needs guessing")
+    create_p.add_argument("--minimal", action="store_true", help="remove clues until none can go")
+    create_p.add_argument("--format", choices=formats.OUTPUT_FORMATS, default="grid", help="output format (default grid)")
+    create_p.add_argument("--engine", default="py", help="engine that fills and proves uniqueness (default py)")
+    create_p.add_argument("-v", "--verbose", action="store_true", help="say the seed and counts on stderr")
+
+    solve_p = command("solve", "solve puzzles read from stdin", "sudoku solve < puzzle.txt")
+    _input_options(solve_p)
+    solve_p.add_argument("--count", action="store_true", help="print how many solutions, up to --limit")
+    solve_p.add_argument("--limit", type=int, default=2, help="count solutions up to this (default 2)")
+    solve_p.add_argument("--to", choices=formats.OUTPUT_FORMATS, help="output format (default: the input's)")
+    solve_p.add_argument("--engine", default="py", choices=engines.names(), help="solver engine (default py)")
+    solve_p.add_argument("-q", "--quiet", action="store_true", help="do not mention several solutions")
+    solve_p.add_argument("-v", "--verbose", action="store_true", help="say guesses and nodes on stderr")
+
+    check_p = command("check", "say whether a grid is complete, incomplete or invalid", "sudoku check < grid.txt")
+    _input_options(check_p)
+    return parser
+
+
+def _input_options(parser):
+    parser.add_argument("--format", choices=formats.INPUT_FORMATS, help="input format (default: detected)")
+
+
+def read_lines(stream, max_line=MAX_LINE):
+    """Text lines of a binary stream, each at most ``max_line`` bytes, decoded as UTF-8."""
+    number = 0
+    while True:
+        raw = stream.readline(max_line + 1)
+        if not raw:
+            return
+        number += 1
+        if len(raw) > max_line and not raw.endswith(b"\n"):
+            raise InvalidPuzzle(f"line is longer than {max_line} characters", line=number)
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            byte = raw[error.start]
+            raise InvalidPuzzle(f"byte 0x{byte:02x} is not text", line=number, column=error.start + 1) from None
+
+
+def _write(text):
+    sys.stdout.write(text)
+
+
+def _warn(text):
+    print(f"sudoku: {text}", file=sys.stderr)
+
+
+def run_create(args):
+    difficulty = args.difficulty or args.level
+    if args.level and args.difficulty and args.level != args.difficulty:
+        raise Usage(f"difficulty given twice: {args.level} and {args.difficulty}")
+    side = args.size or args.side or 9
+    if args.count < 1:
+        raise Usage(f"-n must be at least 1, not {args.count}")
+    if args.engine not in engines.names():
+        raise Usage(f"unknown engine {args.engine!r}; known: {', '.join(engines.names())}")
+    if "fill" not in engines.info(args.engine).capabilities:
+        raise Usage(f"engine {args.engine!r} cannot create puzzles")
+    box = {4: 2, 9: 3, 16: 4, 25: 5}[side]
+    seed = new_seed() if args.seed is None else args.seed
+    if args.verbose:
+        _warn(f"seed {seed}")
+    batch_gap = "\n" if args.format in ("grid", "header", "pretty") and args.count > 1 else ""
+    for index in range(args.count):
+        puzzle = create(box, seed=derive_seed(seed, index), blanks=args.blanks, difficulty=difficulty,
+                        minimal=args.minimal, engine=args.engine)
+        if args.verbose:
+            _warn(f"puzzle {index + 1}: {puzzle.clues} clues, {puzzle.blanks} blanks")
+        _write((batch_gap if index else "") + formats.render(puzzle, args.format))
+    return OK
+
+
+def run_solve(args):
+    if args.limit < 1:
+        raise Usage(f"--limit must be at least 1, not {args.limit}")
+    lines = read_lines(sys.stdin.buffer)
+    number, first = _first_nonblank(lines)
+    fmt = args.format or formats.detect(first, number)
+    out_fmt = args.to or fmt
+    limit = args.limit if args.count else (1 if args.quiet else 2)
+    batch = fmt in formats.BATCH_FORMATS
+    gap = "" if out_fmt in formats.BATCH_FORMATS else "\n"
+    status = OK
+    for index, puzzle in enumerate(formats.parse(_chain(number, first, lines), format=fmt)):
+        prefix = f"puzzle {index + 1}: " if batch else ""
+        if not engines.supports(args.engine, puzzle.box):
+            raise Usage(f"engine {args.engine!r} does not solve {puzzle.side}x{puzzle.side} grids")
+        clash = find_clash(puzzle)
+        answer = engines.solve(puzzle, limit=limit, engine=args.engine) if clash is None else None
+        count = answer.count if answer else 0
+        if args.verbose and answer:
+            _warn(f"{prefix}{count} solution(s) counting to {limit}; "
+                  f"guesses {answer.counters.guesses}, nodes {answer.counters.nodes}")
+        if args.count:
+            _write(f"{count}\n")
+        elif count == 0:
+            _warn(f"{prefix}{clash or 'no solution'}")
+            status = FAILED
+            if batch:
+                _write("\n")  # keeps output line k the answer to puzzle k
+        else:
+            if count > 1 and not args.quiet:
+                _warn(f"{prefix}several solutions; printing one")
+            _write((gap if index else "") + formats.render(answer.solution, out_fmt))
+    return status
+
+
+def _first_nonblank(lines):
+    for number, line in enumerate(lines, 1):
+        if line.strip():
+            return number, line
+    raise InvalidPuzzle("no puzzle in the input: it is empty or blank")
+
+
+def _chain(number, line, rest):
+    """The lines again from the first non-blank one, with blank lines before it kept for numbering."""
+    yield from ["\n"] * (number - 1)
+    yield line
+    yield from rest
+
+
+def run_check(args):
+    status = OK
+    for index, grid in enumerate(formats.parse(read_lines(sys.stdin.buffer), format=args.format)):
+        verdict = sudoku.check(grid)
+        prefix = f"puzzle {index + 1}: " if index else ""
+        _write(f"{prefix}{verdict.status}: {verdict.detail}\n")
+        if verdict.status != "complete":
+            status = FAILED
+    return status
+
+
+def main(argv=None):
+    import signal
+
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `sudoku create -n 1000 | head` ends quietly
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        _warn("a command is needed: create, solve or check (see sudoku --help)")
+        return USAGE
+    run = {"create": run_create, "solve": run_solve, "check": run_check}[args.command]
+    try:
+        return run(args)
+    except InvalidPuzzle as error:
+        _warn(str(error))
+        return USAGE
+    except Usage as error:
+        _warn(str(error))
+        return USAGE
+    except GenerationFailed as error:
+        _warn(str(error))
+        return FAILED
+    except KeyboardInterrupt:
+        return 130

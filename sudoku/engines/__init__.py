@@ -1,0 +1,76 @@
+"""The engine contract and the registry of engines.
+
+Every engine is a module with one function::
+
+    solve(puzzle: Grid, *, limit: int = 1) -> Answer
+
+which counts solutions up to ``limit`` and returns the first one found (or None), with work counters.
+``limit=1`` solves; ``limit=2`` also proves uniqueness. A puzzle with clashing givens or no solution is
+not an error: it has count 0. Engines are imported lazily by name, so asking for ``py`` never loads a
+compiled engine.
+
+Optional capabilities, named in the registry:
+
+- ``fill``: ``fill(box, rng) -> Grid``, a random complete grid drawn with ``rng`` (a ``random.Random``).
+- ``other``: ``has_other(puzzle, solution, cell) -> bool``, whether ``puzzle`` without the given at
+  ``cell`` has a solution other than ``solution``: the cheap uniqueness test behind clue removal.
+"""
+
+from collections import namedtuple
+from importlib import import_module
+
+Counters = namedtuple("Counters", "guesses nodes")
+Counters.__doc__ = """Work done by one call: ``guesses`` = trial placements at branch points (0 means singles
+alone solved it); ``nodes`` = propagation calls."""
+
+Answer = namedtuple("Answer", "count solution counters")
+Answer.__doc__ = """Result of ``solve``: solutions found (at most the limit), the first one or None, and Counters."""
+
+EngineInfo = namedtuple("EngineInfo", "name module boxes capabilities summary")
+
+ENGINES = {
+    "py": EngineInfo(
+        "py",
+        "sudoku.engines.py",
+        range(2, 10),
+        frozenset({"solve", "count", "fill", "other"}),
+        "pure Python: candidate bitsets, naked and hidden singles, fewest-candidates branching",
+    ),
+    "dlx": EngineInfo(
+        "dlx",
+        "sudoku.engines.dlx",
+        range(2, 6),
+        frozenset({"solve", "count"}),
+        "pure Python: exact cover, Knuth's Algorithm X; an independent cross-check",
+    ),
+}
+
+DEFAULT = "py"
+
+
+def names():
+    return list(ENGINES)
+
+
+def info(name):
+    try:
+        return ENGINES[name]
+    except KeyError:
+        raise ValueError(f"unknown engine {name!r}; known: {', '.join(ENGINES)}") from None
+
+
+def load(name=DEFAULT):
+    """The engine module called ``name`` (ValueError for an unknown name)."""
+    return import_module(info(name).module)
+
+
+def supports(name, box):
+    return box in info(name).boxes
+
+
+def solve(puzzle, *, limit=1, engine=DEFAULT):
+    """Solve ``puzzle`` with the named engine; see the module docstring for the contract."""
+    if not supports(engine, puzzle.box):
+        side = puzzle.side
+        raise ValueError(f"engine {engine!r} does not solve {side}x{side} grids")
+    return load(engine).solve(puzzle, limit=limit)

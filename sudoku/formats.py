@@ -1,0 +1,213 @@
+"""Text formats at the edges: parse lines of text into Grids, render Grids back to text.
+
+- ``grid``: n lines of n numbers separated by whitespace, 0 = blank (the CS50 contract).
+- ``line``: one puzzle per line, n*n characters, ``.`` or ``0`` blank, values above 9 as letters
+  (A = 10, ...); sizes up to 25x25. Many lines are a batch.
+- ``header``: a first line with the box size (3 for 9x9), then the rows as in ``grid``.
+- ``json``: one object per line, ``{"rows": [[...], ...]}`` (``{"line": "..."}`` is read too).
+- ``pretty``: a boxed grid for people; output only.
+
+``parse`` reads an iterable of text lines lazily, so a batch of a million lines is never held whole.
+Malformed text raises InvalidPuzzle naming the line, column and value.
+"""
+
+from sudoku.grid import MAX_BOX, Grid, InvalidPuzzle, box_of_side
+
+INPUT_FORMATS = ("grid", "line", "header", "json")
+OUTPUT_FORMATS = ("grid", "line", "header", "pretty", "json")
+BATCH_FORMATS = ("line", "json")
+
+LINE_MAX_BOX = 5
+_SYMBOLS = "123456789ABCDEFGHIJKLMNOP"
+_VALUE_OF = {ch: i + 1 for i, ch in enumerate(_SYMBOLS)}
+_VALUE_OF.update({ch.lower(): v for ch, v in _VALUE_OF.items() if ch.isalpha()})
+_VALUE_OF["."] = 0
+_VALUE_OF["0"] = 0
+_LINE_LENGTHS = {box**4: box for box in range(2, LINE_MAX_BOX + 1)}
+
+
+def _shown(text, limit=20):
+    """A value as it appears in an error message: quoted, escaped, cut if long."""
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+def detect(line, number=1):
+    """The input format suggested by the first non-blank line of a text."""
+    stripped = line.strip()
+    if stripped.startswith("{"):
+        return "json"
+    tokens = stripped.split()
+    if len(tokens) != 1:
+        return "grid"
+    token = tokens[0]
+    if len(token) >= 16:
+        return "line"
+    if token.isdigit() and len(token) == 1:
+        return "header"
+    raise InvalidPuzzle(
+        f"cannot tell the format from {_shown(token)}: expected a row of numbers, a box size, "
+        "or a puzzle line (or give --format)",
+        line=number,
+    )
+
+
+def parse(lines, *, format=None):
+    """Yield the Grids in ``lines`` (an iterable of str); ``format`` None means detect it."""
+    numbered = ((number, line.rstrip("\r\n")) for number, line in enumerate(lines, 1))
+    for number, text in numbered:
+        if text.strip():
+            break
+    else:
+        raise InvalidPuzzle("no puzzle in the input: it is empty or blank")
+    fmt = format or detect(text, number)
+    if fmt not in INPUT_FORMATS:
+        raise InvalidPuzzle(f"unknown input format {fmt!r}; known: {', '.join(INPUT_FORMATS)}")
+    if fmt == "line":
+        yield parse_line(text, number)
+        yield from (parse_line(t, n) for n, t in numbered if t.strip())
+    elif fmt == "json":
+        yield parse_json(text, number)
+        yield from (parse_json(t, n) for n, t in numbered if t.strip())
+    else:
+        box = None
+        if fmt == "header":
+            box = _parse_box(text, number)
+            text, number = _next_row(numbered, number, "a header line")
+        yield _parse_rows(text, number, numbered, box)
+        for n, t in numbered:
+            if t.strip():
+                raise InvalidPuzzle(f"unexpected text after the grid: {_shown(t.strip())}", line=n)
+
+
+def _parse_box(text, number):
+    token = text.strip()
+    if not token.isdigit() or not 2 <= int(token) <= MAX_BOX:
+        raise InvalidPuzzle(f"header {_shown(token)} is not a box size 2..{MAX_BOX}", line=number)
+    return int(token)
+
+
+def _next_row(numbered, after, what):
+    for number, text in numbered:
+        if text.strip():
+            return text, number
+        raise InvalidPuzzle("blank line inside the grid", line=number)
+    raise InvalidPuzzle(f"the grid ends after {what}", line=after)
+
+
+def _parse_row(text, number, side):
+    tokens = text.split()
+    if side is not None and len(tokens) != side:
+        raise InvalidPuzzle(f"row has {len(tokens)} numbers, expected {side}", line=number)
+    row = []
+    for column, token in enumerate(tokens, 1):
+        if not token.isdecimal() or not token.isascii():
+            if token.startswith("-") and token[1:].isdecimal():
+                raise InvalidPuzzle(f"value {token} is negative", line=number, column=column)
+            raise InvalidPuzzle(f"{_shown(token)} is not a number", line=number, column=column)
+        value = int(token)
+        if side is not None and value > side:
+            raise InvalidPuzzle(f"value {value} is out of range 0..{side}", line=number, column=column)
+        row.append(value)
+    return row
+
+
+def _parse_rows(text, number, numbered, box):
+    """A grid whose first row is ``text``; the side comes from the header or the first row."""
+    if box is None:
+        count = len(text.split())
+        try:
+            box = box_of_side(count)
+        except InvalidPuzzle:
+            raise InvalidPuzzle(
+                f"row has {count} numbers: a grid is 4, 9, 16, ... or 81 numbers wide", line=number
+            ) from None
+    side = box * box
+    rows = [_parse_row(text, number, side)]
+    while len(rows) < side:
+        text, number = _next_row(numbered, number, f"{len(rows)} of {side} rows")
+        rows.append(_parse_row(text, number, side))
+    return Grid(box, [value for row in rows for value in row])
+
+
+def parse_line(text, number=1):
+    """One puzzle in ``line`` format."""
+    text = text.strip()
+    box = _LINE_LENGTHS.get(len(text))
+    if box is None:
+        raise InvalidPuzzle(
+            f"puzzle line has {len(text)} characters; expected 16, 81, 256 or 625", line=number
+        )
+    side = box * box
+    cells = []
+    for column, ch in enumerate(text, 1):
+        value = _VALUE_OF.get(ch)
+        if value is None or value > side:
+            raise InvalidPuzzle(
+                f"{_shown(ch)} is not a value of a {side}x{side} line puzzle", line=number, column=column
+            )
+        cells.append(value)
+    return Grid(box, cells)
+
+
+def parse_json(text, number=1):
+    """One puzzle in ``json`` format: ``{"rows": [[...], ...]}`` or ``{"line": "..."}``."""
+    import json
+
+    try:
+        obj = json.loads(text)
+    except ValueError as error:
+        raise InvalidPuzzle(f"not JSON: {error.args[0] if error.args else error}", line=number) from None
+    if isinstance(obj, dict) and isinstance(obj.get("line"), str):
+        return parse_line(obj["line"], number)
+    rows = obj.get("rows") if isinstance(obj, dict) else None
+    if not isinstance(rows, list) or not all(
+        isinstance(row, list) and all(type(v) is int for v in row) for row in rows
+    ):
+        raise InvalidPuzzle('expected an object {"rows": [[numbers], ...]} or {"line": "..."}', line=number)
+    try:
+        box = box_of_side(len(rows))
+    except InvalidPuzzle as error:
+        raise InvalidPuzzle(error.message, line=number) from None
+    side = box * box
+    for r, row in enumerate(rows, 1):
+        if len(row) != side:
+            raise InvalidPuzzle(f"row {r} has {len(row)} numbers, expected {side}", line=number)
+        for c, value in enumerate(row, 1):
+            if not 0 <= value <= side:
+                raise InvalidPuzzle(f"row {r}, column {c}: value {value} is out of range 0..{side}", line=number)
+    return Grid(box, [value for row in rows for value in row])
+
+
+def render(grid, format="grid"):
+    """``grid`` as text in ``format``, ending with a newline."""
+    if format == "grid":
+        return "".join(" ".join(map(str, row)) + "\n" for row in grid.rows)
+    if format == "line":
+        if grid.box > LINE_MAX_BOX:
+            raise ValueError(f"a {grid.side}x{grid.side} grid has no line form (line format goes up to 25x25)")
+        return "".join(_SYMBOLS[v - 1] if v else "." for v in grid.cells) + "\n"
+    if format == "header":
+        return f"{grid.box}\n" + render(grid, "grid")
+    if format == "json":
+        import json
+
+        return json.dumps({"rows": grid.rows}, separators=(",", ":")) + "\n"
+    if format == "pretty":
+        return _pretty(grid)
+    raise ValueError(f"unknown output format {format!r}; known: {', '.join(OUTPUT_FORMATS)}")
+
+
+def _pretty(grid):
+    box, side = grid.box, grid.side
+    width = len(str(side))
+    rule = "+" + "+".join(["-" * ((width + 1) * box + 1)] * box) + "+\n"
+    out = [rule]
+    for r, row in enumerate(grid.rows):
+        parts = []
+        for b in range(box):
+            chunk = row[b * box : (b + 1) * box]
+            parts.append(" " + " ".join(str(v).rjust(width) if v else ".".rjust(width) for v in chunk) + " ")
+        out.append("|" + "|".join(parts) + "|\n")
+        if r % box == box - 1:
+            out.append(rule)
+    return "".join(out)

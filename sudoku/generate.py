@@ -1,0 +1,107 @@
+"""Making puzzles: a random complete grid, then clues removed while the solution stays unique.
+
+A removal is kept only if no solution other than the known one appears (the engine's ``has_other``:
+one search with the known digit forbidden, cheaper than counting to two). Difficulty is measured, not
+guessed, by how the ``py`` engine's propagation fares on the result:
+
+- ``easy``: naked singles alone solve it;
+- ``medium``: singles alone solve it, but only with hidden singles (and, from 16x16 up, locked
+  candidates);
+- ``hard``: singles stall, so a solver must guess.
+
+Randomness comes only from a ``random.Random`` seeded with the caller's seed, so a seed names a puzzle.
+"""
+
+import hashlib
+import random
+
+from sudoku.engines import load
+from sudoku.grid import Grid
+
+DIFFICULTIES = ("easy", "medium", "hard")
+_LEVEL = {"easy": "naked", "medium": "hidden", "hard": "guess"}
+_RANK = {"naked": 0, "hidden": 1, "guess": 2}
+ATTEMPTS = 200
+
+
+class GenerationFailed(RuntimeError):
+    """No puzzle met the request (e.g. too many blanks asked for) within the attempts allowed."""
+
+
+def min_blanks(box):
+    """The fewest blanks a created puzzle may have: 40 at 9x9, half the cells at other sizes."""
+    cells = box**4
+    return 40 if box == 3 else (cells + 1) // 2
+
+
+def derive_seed(seed, *path):
+    """A 63-bit seed derived from ``seed`` and a path such as (chunk, index): stable across runs,
+    platforms and Python versions, so any puzzle of a batch can be rebuilt alone."""
+    text = ":".join(str(part) for part in (seed, *path)).encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
+
+
+def new_seed():
+    """A fresh random seed, for when the user gave none (and is told which was used)."""
+    return random.SystemRandom().getrandbits(63)
+
+
+def create(box=3, *, seed, blanks=None, difficulty=None, minimal=False, engine="py", attempts=ATTEMPTS):
+    """A puzzle with a unique solution and at least ``max(blanks, min_blanks(box))`` blanks.
+
+    ``difficulty`` is one of DIFFICULTIES or None (any). ``minimal`` keeps removing until no clue can
+    go. Otherwise removal stops once the blanks wanted are reached, except at 9x9 and for medium and
+    hard puzzles, which are made minimal (they need every removal they can get).
+    Raises GenerationFailed when no attempt succeeds.
+    """
+    if difficulty is not None and difficulty not in DIFFICULTIES:
+        raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, not {difficulty!r}")
+    cells = box**4
+    wanted = max(blanks or 0, min_blanks(box))
+    if wanted >= cells:
+        raise GenerationFailed(f"{wanted} blanks is not possible in a grid of {cells} cells")
+    rng = random.Random(seed)
+    solver = load(engine)
+    rater = load("py")
+    level = _LEVEL.get(difficulty)
+    if difficulty is None:
+        cap = None if box == 3 else "hidden"
+    else:
+        cap = None if level == "guess" else level
+    stop = None if minimal or difficulty in ("medium", "hard") or (difficulty is None and box == 3) else wanted
+    for _ in range(attempts):
+        solution = solver.fill(box, rng)
+        puzzle = _remove(solution, rng, solver, rater, cap, stop)
+        if puzzle.blanks >= wanted and (level is None or rater.rate(puzzle) == level):
+            return puzzle
+    what = f"{difficulty} puzzle" if difficulty else "puzzle"
+    raise GenerationFailed(f"no {what} with at least {wanted} blanks found in {attempts} attempts")
+
+
+def _remove(solution, rng, solver, rater, cap, stop):
+    """Blank cells of ``solution`` in random order while the puzzle stays unique; stop early once
+    ``stop`` blanks are reached, if ``stop`` is given.
+
+    With a ``cap`` ("naked" or "hidden"), a removal is kept only while singles of that kind still
+    fill the grid; that also proves uniqueness, with no search. It keeps big grids fast: half-blank
+    puzzles are where searches for a second solution thrash. Without a cap, uniqueness is proved
+    by the engine's ``has_other``.
+    """
+    order = list(range(len(solution.cells)))
+    rng.shuffle(order)
+    cells = list(solution.cells)
+    blanks = 0
+    for cell in order:
+        if stop is not None and blanks >= stop:
+            break
+        cells[cell] = 0
+        candidate = Grid(solution.box, cells)
+        if cap is not None:
+            keep = _RANK[rater.rate(candidate)] <= _RANK[cap]
+        else:
+            keep = not solver.has_other(candidate, solution, cell)
+        if keep:
+            blanks += 1
+        else:
+            cells[cell] = solution.cells[cell]
+    return Grid(solution.box, cells)
