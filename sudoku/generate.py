@@ -12,7 +12,6 @@ guessed, by how the ``py`` engine's propagation fares on the result:
 Randomness comes only from a ``random.Random`` seeded with the caller's seed, so a seed names a puzzle.
 """
 
-import hashlib
 import random
 
 from sudoku.engines import load
@@ -37,6 +36,8 @@ def min_blanks(box):
 def derive_seed(seed, *path):
     """A 63-bit seed derived from ``seed`` and a path such as (chunk, index): stable across runs,
     platforms and Python versions, so any puzzle of a batch can be rebuilt alone."""
+    import hashlib  # here, not at the top: `sudoku solve` never needs it
+
     text = ":".join(str(part) for part in (seed, *path)).encode()
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
 

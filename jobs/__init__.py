@@ -1,0 +1,14 @@
+"""jobs: the parallel batch runner behind ``sudoku-jobs``.
+
+Vocabulary:
+
+- **run**: one invocation's work, kept in a **run directory** (records, manifest, log).
+- **case**: one puzzle: created (or read from ``--input``), checked and solved back; one record row.
+- **chunk**: a fixed slice of cases, the unit of work sent to a worker and of saving: its records are
+  written as one Parquet **part** when it finishes, so a crash loses at most the chunks in flight.
+- **spec**: a plain dict describing a chunk; a **task** is a function from a spec to records. The
+  runner knows nothing else of what a task does, which is how ``fuzz`` reuses it.
+- **backend**: where tasks run: a local process pool, or a Dask distributed cluster.
+"""
+
+__version__ = "0.1.0"

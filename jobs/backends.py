@@ -1,0 +1,69 @@
+"""Backends: run a task over chunk specs and yield (spec, records) as chunks finish, in any order.
+
+Both are generators; closing one (as an interrupted run does) stops its workers.
+"""
+
+import multiprocessing
+import signal
+
+
+class BackendError(Exception):
+    """A backend that cannot start: an unknown name, an unreachable scheduler, a missing package."""
+
+
+def _ignore_sigint():
+    # Ctrl-C reaches the whole process group; only the parent acts on it, and stops the workers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _call(task_and_spec):
+    task, spec = task_and_spec
+    return spec, task(spec)
+
+
+def local(task, specs, *, workers):
+    """A pool of ``workers`` processes on this machine (forked, so they share the parent's log)."""
+    if workers == 1:
+        for spec in specs:
+            yield spec, task(spec)
+        return
+    context = multiprocessing.get_context("fork")
+    pool = context.Pool(workers, initializer=_ignore_sigint)
+    try:
+        yield from pool.imap_unordered(_call, [(task, spec) for spec in specs], chunksize=1)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def dask(task, specs, *, scheduler=None, workers):
+    """A Dask distributed cluster at ``scheduler`` (tcp://HOST:PORT), or a LocalCluster on loopback."""
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise BackendError("the dask backend needs the 'distributed' package") from None
+    cluster = None
+    try:
+        if scheduler:
+            client = Client(scheduler, timeout="10s")
+        else:
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                   host="127.0.0.1", dashboard_address=None)
+            client = Client(cluster)
+    except (OSError, TimeoutError) as error:
+        if cluster is not None:
+            cluster.close()
+        raise BackendError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+    try:
+        futures = client.map(task, specs, pure=False)
+        by_key = {future.key: spec for future, spec in zip(futures, specs)}
+        for future in as_completed(futures):
+            yield by_key[future.key], future.result()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+BACKENDS = {"local": local, "dask": dask}

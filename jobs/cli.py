@@ -1,0 +1,178 @@
+"""The ``sudoku-jobs`` command: run a batch (create or --input), resume it, show it.
+
+Exit codes: 0 every case ok; 1 some case failed a check; 2 bad usage or input; 130 interrupted
+(finished chunks are kept: resume with --resume DIR).
+"""
+
+import argparse
+import gzip
+import os
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+from sudoku import DIFFICULTIES, engines, new_seed
+
+from jobs import backends, runner, tasks
+from jobs.store import RunDir, RunDirError
+
+OK, FAILED, USAGE, INTERRUPTED = 0, 1, 2, 130
+SIZES = {4: 2, 9: 3, 16: 4, 25: 5}
+MAX_LINE = 65536
+EXIT_CODES = """exit codes:
+  0    every case ok
+  1    some case failed a check (see `sudoku-jobs show DIR`)
+  2    bad usage or input
+  130  interrupted; finished chunks are kept (resume with --resume DIR)"""
+
+
+class Usage(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        print(f"{self.prog}: {message} (see {self.prog} --help)", file=sys.stderr)
+        sys.exit(USAGE)
+
+
+def _parser():
+    parser = _Parser(prog="sudoku-jobs", description="Create, check and solve puzzles in parallel; "
+                     "record per-puzzle timings to Parquet and CSV.",
+                     epilog="examples:\n  sudoku-jobs run -n 10000 --out runs/today\n"
+                            "  sudoku-jobs run --input ../shared/data/top1465.txt.gz --out runs/top\n"
+                            "  sudoku-jobs run --resume runs/today\n  sudoku-jobs show runs/today\n\n" + EXIT_CODES,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    run = sub.add_parser("run", help="run a batch", description="Run a batch: create (or read) puzzles, "
+                         "check uniqueness and blanks, solve them back, record everything.",
+                         epilog="example:\n  sudoku-jobs run -n 2000 --size 16 --seed 42 --workers 2 --out runs/s16\n\n"
+                         + EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    run.add_argument("-n", type=int, default=1000, help="puzzles to create (default 1000)")
+    run.add_argument("--size", type=int, choices=sorted(SIZES), default=9, help="grid side (default 9)")
+    run.add_argument("--seed", type=int, help="run seed (default: a fresh one, recorded in the manifest)")
+    run.add_argument("--input", help="solve and check the puzzles of this file (line format, .gz ok) instead")
+    run.add_argument("--out", help="run directory (default runs/run-YYYYmmdd-HHMMSS)")
+    run.add_argument("--resume", metavar="DIR", help="finish an interrupted run; other options come from its manifest")
+    run.add_argument("--force", action="store_true", help="replace an existing run directory")
+    run.add_argument("--workers", type=int, default=os.cpu_count(), help="worker processes (default: one per core)")
+    run.add_argument("--chunk-size", type=int, default=runner.CHUNK_SIZE, help="cases per chunk (default %(default)s)")
+    run.add_argument("--backend", default="local", help="local (default) or dask")
+    run.add_argument("--scheduler", help="Dask scheduler address, tcp://HOST:PORT (default: a local cluster)")
+    run.add_argument("--engine", default="py", help="engine that creates and solves (default py)")
+    run.add_argument("--check-engine", default="dlx", help="engine that counts solutions (default dlx)")
+    run.add_argument("--blanks", type=int, help="created puzzles have at least this many blanks")
+    run.add_argument("--difficulty", choices=DIFFICULTIES, help="difficulty of created puzzles")
+    run.add_argument("--no-progress", action="store_true", help="no progress bar, even on a terminal")
+    run.add_argument("-v", "--verbose", action="store_true", help="log lines on stderr too")
+    show = sub.add_parser("show", help="totals, failures and timing percentiles of a run",
+                          epilog="example:\n  sudoku-jobs show runs/today\n\n" + EXIT_CODES,
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+    show.add_argument("dir", help="run directory")
+    return parser
+
+
+def read_input(path):
+    """(line number, text) of every non-blank line of a puzzle file; bad lines are kept for rejection."""
+    try:
+        opener = gzip.open if str(path).endswith(".gz") else open
+        with opener(path, "rb") as f:
+            lines = []
+            for number, raw in enumerate(f, 1):
+                if len(raw) > MAX_LINE:
+                    lines.append((number, raw[:80].decode("utf-8", "replace") + "..."))
+                    continue
+                text = raw.decode("utf-8", "replace").strip()
+                if text:
+                    lines.append((number, text))
+            return lines
+    except (OSError, EOFError) as error:
+        raise Usage(f"cannot read --input {path}: {error.strerror or error}") from None
+
+
+def _config(args):
+    if args.backend not in backends.BACKENDS:
+        raise Usage(f"unknown backend {args.backend!r}; known: {', '.join(backends.BACKENDS)}")
+    for option, name in (("--engine", args.engine), ("--check-engine", args.check_engine)):
+        if name not in engines.names():
+            raise Usage(f"unknown {option} {name!r}; known: {', '.join(engines.names())}")
+    if args.engine == args.check_engine:
+        raise Usage("--check-engine must differ from --engine, so one engine cannot vouch for itself")
+    if args.n < 1 or args.workers < 1 or args.chunk_size < 1:
+        raise Usage("-n, --workers and --chunk-size must be at least 1")
+    box = SIZES[args.size]
+    if not args.input:
+        for name in (args.engine, args.check_engine):
+            if not engines.supports(name, box):
+                raise Usage(f"engine {name!r} does not handle {args.size}x{args.size} grids")
+        if "fill" not in engines.info(args.engine).capabilities:
+            raise Usage(f"engine {args.engine!r} cannot create puzzles")
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    out = args.out or f"runs/run-{stamp}"
+    return {
+        "run_id": f"{Path(out).name}-{stamp}", "n": args.n, "box": box, "size": args.size,
+        "seed": new_seed() if args.seed is None else args.seed,
+        "input": str(Path(args.input).resolve()) if args.input else None, "workers": args.workers,
+        "chunk_size": args.chunk_size, "backend": args.backend, "scheduler": args.scheduler,
+        "engine": args.engine, "check_engine": args.check_engine, "blanks": args.blanks,
+        "difficulty": args.difficulty, "out": out,
+    }
+
+
+def run(args):
+    if args.resume:
+        run_dir = RunDir(args.resume)
+        config = run_dir.read_manifest()["config"]
+        run_dir.clear_temporaries()
+    else:
+        config = _config(args)
+        run_dir = RunDir(config["out"])
+    lines = read_input(config["input"]) if config["input"] else None
+    specs = runner.plan(config, lines)
+    if not args.resume:
+        run_dir.create(force=args.force)
+    runner.setup_log(run_dir, verbose=args.verbose)
+    total = sum(spec["count"] for spec in specs)
+    already = sum(spec["count"] for spec in specs if spec["chunk"] in run_dir.done_chunks())
+    bar = None
+    if sys.stderr.isatty() and not args.no_progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=total, initial=already, unit="puzzle", file=sys.stderr)
+    try:
+        manifest = runner.execute(run_dir, config, tasks.run_chunk, specs, resume=bool(args.resume),
+                                  progress=bar.update if bar else None)
+    finally:
+        if bar:
+            bar.close()
+    t = manifest["totals"]
+    print(f"{run_dir.path}: {manifest['status']}: {t['cases']} of {total} cases saved; ok {t['ok']}, "
+          f"failed {t['failed']}, rejected {t['rejected']}; {manifest['wall_s']:.1f}s", file=sys.stderr)
+    if manifest["status"] == "interrupted":
+        print(f"resume with: sudoku-jobs run --resume {run_dir.path}", file=sys.stderr)
+        return INTERRUPTED
+    return FAILED if t["failed"] else OK
+
+
+def show(args):
+    from jobs.summary import summarize
+
+    run_dir = RunDir(args.dir)
+    manifest = run_dir.read_manifest()
+    print(summarize(manifest, run_dir.read_table()))
+    return FAILED if manifest.get("totals", {}).get("failed") else OK
+
+
+def main(argv=None):
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        print("sudoku-jobs: a command is needed: run or show (see sudoku-jobs --help)", file=sys.stderr)
+        return USAGE
+    try:
+        return {"run": run, "show": show}[args.command](args)
+    except (Usage, RunDirError, backends.BackendError) as error:
+        print(f"sudoku-jobs: {error}", file=sys.stderr)
+        return USAGE
+    except KeyboardInterrupt:
+        return INTERRUPTED

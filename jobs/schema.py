@@ -1,0 +1,63 @@
+"""The record schema: one row per puzzle (or fuzz case), shared by the runner and by ``reports``.
+
+Columns are snake_case; times are seconds with an ``_s`` suffix; counters are plain counts. Bump
+``SCHEMA_VERSION`` on any change and say what changed in ``HISTORY``; readers accept every version
+listed there. Only pyarrow is imported, so ``reports`` can read records without the runner.
+"""
+
+import pyarrow as pa
+
+SCHEMA_VERSION = 1
+HISTORY = {1: "first version"}
+
+# name, arrow type, meaning
+COLUMNS = [
+    ("schema_version", pa.int16(), "version of this schema"),
+    ("run_id", pa.string(), "the run's id (its directory name and start time)"),
+    ("chunk", pa.int32(), "chunk number within the run"),
+    ("case", pa.int64(), "case index within the run, 0-based; each appears exactly once"),
+    ("seed", pa.int64(), "the run seed"),
+    ("case_seed", pa.int64(), "seed of this case: derive_seed(seed, case); null for --input rows"),
+    ("source", pa.string(), "'create' or the input file's name"),
+    ("line", pa.int64(), "line number in the input file; null when created"),
+    ("size", pa.int16(), "grid side: 4, 9, 16 or 25"),
+    ("puzzle", pa.string(), "the puzzle in line format (as read, for rejected rows)"),
+    ("solution", pa.string(), "the solution found, line format; null if none"),
+    ("clues", pa.int16(), "given cells"),
+    ("blanks", pa.int16(), "blank cells"),
+    ("solutions", pa.int8(), "solutions counted by the check engine, up to 2"),
+    ("unique", pa.bool_(), "exactly one solution"),
+    ("blanks_ok", pa.bool_(), "at least the blanks the size rule asks for (40 at 9x9, half otherwise)"),
+    ("solved_ok", pa.bool_(), "the solve engine's answer is a valid complete grid (or, rightly, none)"),
+    ("givens_kept", pa.bool_(), "the answer keeps every given"),
+    ("matches_unique", pa.bool_(), "the answer equals the unique solution, when there is one"),
+    ("outcome", pa.string(), "'ok', 'failed' (a check above is false where it must hold) or 'rejected'"),
+    ("reason", pa.string(), "why failed or rejected; null when ok"),
+    ("create_s", pa.float64(), "time to create the puzzle; null for --input rows"),
+    ("unique_s", pa.float64(), "time to count solutions up to 2 with the check engine"),
+    ("blanks_s", pa.float64(), "time to count blanks and apply the size rule"),
+    ("solve_s", pa.float64(), "time for the solve engine to solve it back"),
+    ("guesses", pa.int64(), "solve engine's guesses"),
+    ("nodes", pa.int64(), "solve engine's nodes"),
+    ("unique_guesses", pa.int64(), "check engine's guesses while counting"),
+    ("engine", pa.string(), "engine that created (when created) and solved"),
+    ("check_engine", pa.string(), "engine that counted solutions"),
+    ("difficulty", pa.string(), "difficulty asked for, if any"),
+    ("worker", pa.string(), "host:pid of the process that ran the case"),
+    ("timestamp", pa.timestamp("us", tz="UTC"), "when the case finished"),
+]
+
+SCHEMA = pa.schema([pa.field(name, kind) for name, kind, _ in COLUMNS])
+NAMES = [name for name, _, _ in COLUMNS]
+TIME_COLUMNS = [name for name in NAMES if name.endswith("_s")]
+COUNTER_COLUMNS = ["guesses", "nodes", "unique_guesses"]
+
+
+def table(records):
+    """An Arrow table of ``records`` (dicts keyed by column name) in the schema's column order."""
+    return pa.Table.from_pylist(records, schema=SCHEMA)
+
+
+def describe():
+    """The schema as Markdown rows, for the README."""
+    return "\n".join(f"| `{name}` | {kind} | {meaning} |" for name, kind, meaning in COLUMNS)
