@@ -13,6 +13,8 @@ DATA = Path(os.environ.get("SUDOKU_DATA", Path(__file__).resolve().parents[1].pa
 def load_lines(name, limit=None):
     """The first ``limit`` puzzle lines of a ../shared/data set (without newlines)."""
     path = DATA / f"{name}.txt.gz"
+    if not path.exists():
+        raise SystemExit(f"benchmark data {path} is missing: set SUDOKU_DATA to the shared/data folder")
     out = []
     with gzip.open(path, "rt") as f:
         for line in f:

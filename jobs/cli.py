@@ -110,7 +110,7 @@ def _config(args):
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
     out = args.out or f"runs/run-{stamp}"
     return {
-        "run_id": f"{Path(out).name}-{stamp}", "n": args.n, "box": box, "size": args.size,
+        "run_id": Path(out).name if args.out is None else f"{Path(out).name}-{stamp}", "n": args.n, "box": box, "size": args.size,
         "seed": new_seed() if args.seed is None else args.seed,
         "input": str(Path(args.input).resolve()) if args.input else None, "workers": args.workers,
         "chunk_size": args.chunk_size, "backend": args.backend, "scheduler": args.scheduler,
@@ -131,6 +131,8 @@ def run(args):
     specs = runner.plan(config, lines)
     if not args.resume:
         run_dir.create(force=args.force)
+        # At once, so a run killed at any moment after this can be resumed: --resume needs the config.
+        run_dir.write_manifest({"run_id": config["run_id"], "config": config, "status": "running"})
     runner.setup_log(run_dir, verbose=args.verbose)
     total = sum(spec["count"] for spec in specs)
     already = sum(spec["count"] for spec in specs if spec["chunk"] in run_dir.done_chunks())

@@ -17,15 +17,46 @@ The library never prints, reads files or touches global random state; the ``sudo
 (``sudoku.cli``) is the edge that does.
 """
 
-from sudoku.check import Verdict, check
-from sudoku.engines import Answer, Counters, solve
-from sudoku.formats import parse, render
-from sudoku.generate import DIFFICULTIES, GenerationFailed, create, derive_seed, min_blanks, new_seed
-from sudoku.grid import Grid, InvalidPuzzle, find_clash, is_solution
+# Names are loaded on first use (PEP 562), so `import sudoku.cli` pays only for what a command needs.
+_EXPORTS = {
+    "Verdict": "sudoku.check",
+    "check": "sudoku.check",
+    "Answer": "sudoku.engines",
+    "Counters": "sudoku.engines",
+    "solve": "sudoku.engines",
+    "parse": "sudoku.formats",
+    "render": "sudoku.formats",
+    "DIFFICULTIES": "sudoku.generate",
+    "GenerationFailed": "sudoku.generate",
+    "create": "sudoku.generate",
+    "derive_seed": "sudoku.generate",
+    "min_blanks": "sudoku.generate",
+    "new_seed": "sudoku.generate",
+    "Grid": "sudoku.grid",
+    "InvalidPuzzle": "sudoku.grid",
+    "find_clash": "sudoku.grid",
+    "is_solution": "sudoku.grid",
+}
+
+
+def __getattr__(name):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'sudoku' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(list(globals()) + list(_EXPORTS))
+
 
 __version__ = "0.1.0"
 
-__all__ = [
+__all__ = [  # noqa: F822 (loaded lazily)
     "Answer",
     "Counters",
     "DIFFICULTIES",
