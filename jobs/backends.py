@@ -51,7 +51,7 @@ def dask(task, specs, *, scheduler=None, workers):
             cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                    host="127.0.0.1", dashboard_address=None)
             client = Client(cluster)
-    except (OSError, TimeoutError) as error:
+    except (OSError, TimeoutError, ValueError) as error:  # ValueError: a malformed address
         if cluster is not None:
             cluster.close()
         raise BackendError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None

@@ -59,8 +59,9 @@ def _parser():
     run.add_argument("--chunk-size", type=int, default=runner.CHUNK_SIZE, help="cases per chunk (default %(default)s)")
     run.add_argument("--backend", default="local", help="local (default) or dask")
     run.add_argument("--scheduler", help="Dask scheduler address, tcp://HOST:PORT (default: a local cluster)")
-    run.add_argument("--engine", default="py", help="engine that creates and solves (default py)")
-    run.add_argument("--check-engine", default="dlx", help="engine that counts solutions (default dlx)")
+    run.add_argument("--engine", help="engine that creates and solves (default nb at 9x9, py otherwise)")
+    run.add_argument("--check-engine", help="engine that counts solutions, another than --engine "
+                     "(default py, or dlx when --engine is py)")
     run.add_argument("--blanks", type=int, help="created puzzles have at least this many blanks")
     run.add_argument("--difficulty", choices=DIFFICULTIES, help="difficulty of created puzzles")
     run.add_argument("--no-progress", action="store_true", help="no progress bar, even on a terminal")
@@ -91,16 +92,20 @@ def read_input(path):
 
 
 def _config(args):
+    box = SIZES[args.size]
+    if args.engine is None:
+        args.engine = "nb" if engines.supports("nb", box) else "py"
+    if args.check_engine is None:
+        args.check_engine = "dlx" if args.engine == "py" else "py"
     if args.backend not in backends.BACKENDS:
         raise Usage(f"unknown backend {args.backend!r}; known: {', '.join(backends.BACKENDS)}")
     for option, name in (("--engine", args.engine), ("--check-engine", args.check_engine)):
         if name not in engines.names():
             raise Usage(f"unknown {option} {name!r}; known: {', '.join(engines.names())}")
-    if args.engine == args.check_engine:
-        raise Usage("--check-engine must differ from --engine, so one engine cannot vouch for itself")
+    if args.engine == args.check_engine and not args.input:
+        raise Usage("--check-engine must differ from --engine, so an engine cannot vouch for its own puzzles")
     if args.n < 1 or args.workers < 1 or args.chunk_size < 1:
         raise Usage("-n, --workers and --chunk-size must be at least 1")
-    box = SIZES[args.size]
     if not args.input:
         for name in (args.engine, args.check_engine):
             if not engines.supports(name, box):

@@ -7,8 +7,11 @@ listed there. Only pyarrow is imported, so ``reports`` can read records without 
 
 import pyarrow as pa
 
-SCHEMA_VERSION = 1
-HISTORY = {1: "first version"}
+SCHEMA_VERSION = 2
+HISTORY = {
+    1: "first version: batch runs (create, check, solve back)",
+    2: "fuzz columns: family, target, oracles_failed, format_slips, exit_code, target_s, input_text",
+}
 
 # name, arrow type, meaning
 COLUMNS = [
@@ -33,6 +36,13 @@ COLUMNS = [
     ("matches_unique", pa.bool_(), "the answer equals the unique solution, when there is one"),
     ("outcome", pa.string(), "'ok', 'failed' (a check above is false where it must hold) or 'rejected'"),
     ("reason", pa.string(), "why failed or rejected; null when ok"),
+    ("family", pa.string(), "fuzz case family (e.g. 'unique_hard', 'clashing'); 'create' or 'input' in batch runs"),
+    ("target", pa.string(), "fuzz target ('engine', 'cli' or the command); null in batch runs"),
+    ("oracles_failed", pa.string(), "comma-separated names of the fuzz oracles that failed; null when none"),
+    ("format_slips", pa.string(), "comma-separated output format slips seen (fuzz); null when none"),
+    ("exit_code", pa.int16(), "the target's exit code (fuzz); negative = killed by that signal"),
+    ("target_s", pa.float64(), "the target's own run time for the case (fuzz)"),
+    ("input_text", pa.string(), "the exact text given to the target (fuzz)"),
     ("create_s", pa.float64(), "time to create the puzzle; null for --input rows"),
     ("unique_s", pa.float64(), "time to count solutions up to 2 with the check engine"),
     ("blanks_s", pa.float64(), "time to count blanks and apply the size rule"),

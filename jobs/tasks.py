@@ -24,8 +24,22 @@ def worker_id():
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
+_warmed = set()
+
+
+def warm(*names):
+    """Load engines (and compile or load their kernels) once per worker, outside any timed region."""
+    for name in names:
+        if name not in _warmed:
+            module = engines.load(name)
+            if hasattr(module, "warm"):
+                module.warm()
+            _warmed.add(name)
+
+
 def run_chunk(spec):
     """The task the runner calls: a chunk spec in, a list of record dicts out."""
+    warm(spec["engine"], spec["check_engine"])
     start = _clock()
     if spec["mode"] == "create":
         records = [_created_case(spec, spec["start"] + i) for i in range(spec["count"])]
@@ -53,7 +67,7 @@ def _base(spec, case):
 def _created_case(spec, case):
     record = _base(spec, case)
     case_seed = derive_seed(spec["seed"], case)
-    record.update(case_seed=case_seed, source="create", size=spec["box"] ** 2)
+    record.update(case_seed=case_seed, source="create", family="create", size=spec["box"] ** 2)
     t0 = _clock()
     try:
         puzzle = create(spec["box"], seed=case_seed, blanks=spec.get("blanks"), difficulty=spec.get("difficulty"),
@@ -68,7 +82,7 @@ def _created_case(spec, case):
 
 def _input_case(spec, case, number, text):
     record = _base(spec, case)
-    record.update(source=spec["source"], line=number, puzzle=text)
+    record.update(source=spec["source"], family="input", line=number, puzzle=text)
     try:
         puzzle = parse_line(text, number)
     except InvalidPuzzle as error:

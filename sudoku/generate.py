@@ -14,7 +14,7 @@ Randomness comes only from a ``random.Random`` seeded with the caller's seed, so
 
 import random
 
-from sudoku.engines import load
+from sudoku.engines import info, load
 from sudoku.grid import Grid
 
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -61,8 +61,13 @@ def create(box=3, *, seed, blanks=None, difficulty=None, minimal=False, engine="
     wanted = max(blanks or 0, min_blanks(box))
     if wanted >= cells:
         raise GenerationFailed(f"{wanted} blanks is not possible in a grid of {cells} cells")
-    rng = random.Random(seed)
     solver = load(engine)
+    if difficulty is None and "generate" in info(engine).capabilities:
+        try:
+            return solver.generate(box, seed=seed, blanks=wanted, minimal=minimal or box == 3)
+        except ValueError as error:
+            raise GenerationFailed(str(error)) from None
+    rng = random.Random(seed)
     rater = load("py")
     level = _LEVEL.get(difficulty)
     if difficulty is None:

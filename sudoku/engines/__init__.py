@@ -14,6 +14,9 @@ Optional capabilities, named in the registry:
 - ``fill``: ``fill(box, rng) -> Grid``, a random complete grid drawn with ``rng`` (a ``random.Random``).
 - ``other``: ``has_other(puzzle, solution, cell) -> bool``, whether ``puzzle`` without the given at
   ``cell`` has a solution other than ``solution``: the cheap uniqueness test behind clue removal.
+- ``generate``: ``generate(box, *, seed, blanks, minimal) -> Grid``, a whole unique puzzle made
+  inside the engine (its own seed space: the same seed gives other puzzles than ``py``'s).
+- ``batch``: ``solve_batch`` and ``generate_batch`` on numpy arrays, for the batch paths.
 """
 
 from collections import namedtuple
@@ -42,6 +45,14 @@ ENGINES = {
         range(2, 6),
         frozenset({"solve", "count"}),
         "pure Python: exact cover, Knuth's Algorithm X; an independent cross-check",
+    ),
+    "nb": EngineInfo(
+        "nb",
+        "sudoku.engines.nb",
+        range(3, 4),
+        frozenset({"solve", "count", "fill", "other", "generate", "batch"}),
+        "numba, 9x9: bitsets, naked and hidden singles, locked candidates, fewest-candidates branching; "
+        "batch solve and generate on numpy arrays (imports numba: batch paths only)",
     ),
 }
 

@@ -1,0 +1,175 @@
+"""The compiled engine ``nb`` agrees with the pure-Python reference ``py``.
+
+Three kinds of check: the benchmark sets (a sample of each, counted to 2 by both engines), random
+puzzles made by blanking cells of a valid grid (hypothesis), and generation (unique per ``py``,
+enough blanks, reproducible from the seed).
+"""
+
+import gzip
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numba")
+np = pytest.importorskip("numpy")
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from sudoku.engines import Answer, Counters  # noqa: E402
+from sudoku.engines import nb, py  # noqa: E402
+from sudoku.grid import Grid, is_solution  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO.parent / "shared" / "data"
+
+# set -> puzzles sampled (evenly spaced through the file)
+SAMPLES = {
+    "kaggle": 36,
+    "17clue": 36,
+    "top1465": 36,
+    "hardest1106": 36,
+    "hardest1905_11plus": 36,
+    "serg_benchmark": 36,
+    "unbiased": 36,
+    "norvig_top95": 36,
+    "norvig_hardest": 11,
+}
+
+
+def _sample(name, size):
+    path = DATA / f"{name}.txt.gz"
+    if not path.exists():
+        pytest.skip(f"benchmark data {path} not found")
+    with gzip.open(path, "rt") as handle:
+        lines = handle.read().split()
+    step = max(1, len(lines) // size)
+    return lines[::step][:size]
+
+
+def _grid(row):
+    return Grid(3, [int(v) for v in row])
+
+
+def _assert_agree(puzzles):
+    """Count to 2 with both engines; same counts, valid nb solutions, same unique solution."""
+    counts, solutions, guesses, nodes = nb.solve_batch(puzzles, limit=2)
+    for row, count, solution in zip(puzzles, counts, solutions):
+        puzzle = _grid(row)
+        expected = py.solve(puzzle, limit=2)
+        assert count == expected.count, nb.to_lines([row])[0]
+        if count:
+            assert is_solution(puzzle, _grid(solution))
+        else:
+            assert not solution.any()
+        if count == 1:
+            assert _grid(solution) == expected.solution
+    assert (nodes >= guesses + 1).all()
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_agrees_with_py_on_benchmark_sample(name):
+    _assert_agree(nb.from_lines(_sample(name, SAMPLES[name])))
+
+
+def test_solve_contract():
+    puzzle = _grid(nb.from_lines(_sample("top1465", 1))[0])
+    answer = nb.solve(puzzle)
+    assert isinstance(answer, Answer) and isinstance(answer.counters, Counters)
+    assert answer.count == 1 and is_solution(puzzle, answer.solution)
+    assert answer.counters.nodes >= 1
+    assert nb.solve(puzzle, limit=2).count == 1
+    full = nb.solve(answer.solution, limit=2)
+    assert full.count == 1 and full.solution == answer.solution and full.counters == (0, 1)
+
+
+def test_clash_and_dead_end_count_zero():
+    clash = [0] * 81
+    clash[0] = clash[5] = 5  # two 5s in row 1
+    # no clash, but r1c9 sees 1..8 in its row and 9 in its column: no digit left
+    dead = [1, 2, 3, 4, 5, 6, 7, 8, 0] + [0] * 72
+    dead[8 + 9 * 4] = 9
+    for cells in (clash, dead):
+        answer = nb.solve(Grid(3, cells), limit=2)
+        assert answer == Answer(0, None, answer.counters)
+    counts, solutions, _, _ = nb.solve_batch(np.array([clash, dead], np.uint8))
+    assert counts.tolist() == [0, 0] and not solutions.any()
+
+
+def test_batch_shapes_and_bad_input():
+    counts, solutions, guesses, nodes = nb.solve_batch(np.zeros((0, 81), np.uint8))
+    assert counts.shape == (0,) and solutions.shape == (0, 81)
+    counts, solutions, guesses, nodes = nb.solve_batch(np.zeros((2, 81), np.uint8), limit=3)
+    assert counts.dtype == np.int32 and solutions.dtype == np.uint8 and guesses.dtype == np.int64
+    assert counts.tolist() == [3, 3]
+    with pytest.raises(ValueError):
+        nb.solve_batch(np.zeros((1, 80), np.uint8))
+    with pytest.raises(ValueError):
+        nb.solve_batch(np.full((1, 81), 10, np.uint8))
+    with pytest.raises(ValueError):
+        nb.solve_batch(np.zeros((1, 81), np.uint8), limit=0)
+    with pytest.raises(ValueError):
+        nb.solve(Grid.empty(2))
+    with pytest.raises(ValueError):
+        nb.from_lines(["x" * 81])
+    assert nb.to_lines(nb.from_lines(["." * 80 + "1"])) == ["." * 80 + "1"]
+
+
+@st.composite
+def _blanked_grids(draw):
+    """A valid grid with random cells blanked, sometimes with one given changed (maybe a clash)."""
+    grid = list(nb.fill(3, random.Random(draw(st.integers(0, 2**32)))).cells)
+    for cell in draw(st.sets(st.integers(0, 80), min_size=20, max_size=75)):
+        grid[cell] = 0
+    if draw(st.booleans()):
+        grid[draw(st.integers(0, 80))] = draw(st.integers(1, 9))
+    return grid
+
+
+@settings(max_examples=60, deadline=None)
+@given(_blanked_grids())
+def test_random_blanked_grids_agree_with_py(cells):
+    _assert_agree(np.array([cells], np.uint8))
+
+
+def test_fill_and_has_other():
+    grid = nb.fill(3, random.Random(5))
+    assert grid == nb.fill(3, random.Random(5))
+    assert is_solution(Grid.empty(3), grid)
+    rng = random.Random(1)
+    for _ in range(30):
+        puzzle = Grid(3, [v if rng.random() < 0.45 else 0 for v in grid.cells])
+        cell = rng.choice([c for c, v in enumerate(puzzle.cells) if v])
+        assert nb.has_other(puzzle, grid, cell) == py.has_other(puzzle, grid, cell)
+
+
+def test_generated_puzzles_are_unique_and_reproducible():
+    seeds = nb.seeds_from(2024, 40)
+    puzzles, grids = nb.generate_batch(seeds, solutions=True)
+    assert ((puzzles == 0).sum(axis=1) >= 40).all()
+    for row, grid in zip(puzzles, grids):
+        answer = py.solve(_grid(row), limit=2)
+        assert answer.count == 1 and answer.solution == _grid(grid)
+    assert (nb.generate_batch(seeds) == puzzles).all()
+    assert (nb.generate_batch(seeds[5:9]) == puzzles[5:9]).all()  # each puzzle is its seed's alone
+    assert not (nb.generate_batch(nb.seeds_from(2025, 40)) == puzzles).all()
+    with pytest.raises(ValueError):
+        nb.generate_batch(seeds, blanks=70)
+
+
+def test_minimal_puzzles_are_minimal():
+    puzzles = nb.generate_batch(nb.seeds_from(7, 3), blanks=50, minimal=True)
+    for row in puzzles:
+        assert (row == 0).sum() >= 50
+        puzzle = _grid(row)
+        assert py.solve(puzzle, limit=2).count == 1
+        for cell in np.flatnonzero(row):
+            assert py.solve(puzzle.with_cell(int(cell), 0), limit=2).count == 2
+
+
+def test_importing_sudoku_does_not_import_numba():
+    code = "import sys, sudoku, sudoku.engines, sudoku.engines.py; print('numba' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
