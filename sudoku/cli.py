@@ -203,18 +203,20 @@ def run_check(args):
     return status
 
 
-def main(argv=None):
-    import signal
+def run(argv=None):
+    """The command without process-wide set-up: parse ``argv``, act, return the exit code.
 
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `sudoku create -n 1000 | head` ends quietly
+    Reads ``sys.stdin.buffer`` and writes ``sys.stdout``/``sys.stderr`` as they are at call time, so
+    a harness can call it in-process with its own streams (``fuzz``'s engine target does).
+    """
     parser = _parser()
     args = parser.parse_args(argv)
     if args.command is None:
         _warn("a command is needed: create, solve or check (see sudoku --help)")
         return USAGE
-    run = {"create": run_create, "solve": run_solve, "check": run_check}[args.command]
+    command = {"create": run_create, "solve": run_solve, "check": run_check}[args.command]
     try:
-        return run(args)
+        return command(args)
     except InvalidPuzzle as error:
         _warn(str(error))
         return USAGE
@@ -224,5 +226,14 @@ def main(argv=None):
     except GenerationFailed as error:
         _warn(str(error))
         return FAILED
+
+
+def main(argv=None):
+    """The console entry point."""
+    import signal
+
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `sudoku create -n 1000 | head` ends quietly
+    try:
+        return run(argv)
     except KeyboardInterrupt:
         return 130
