@@ -7,6 +7,7 @@ starts in milliseconds.
 
 import argparse
 import sys
+from functools import lru_cache
 
 import sudoku
 from sudoku import engines, formats
@@ -35,7 +36,9 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(USAGE)
 
 
+@lru_cache(maxsize=None)
 def _parser():
+    """The argument parser, built once per process (in-process callers run many commands)."""
     parser = _Parser(
         prog="sudoku",
         description="Create, solve and check Sudoku puzzles (4x4 up to 81x81).",

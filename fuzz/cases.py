@@ -1,0 +1,290 @@
+"""Case families: each a named way to make a question for a target, with its right answer.
+
+A case is rebuilt from (run seed, case index) alone: the index's derived seed drives a
+``random.Random`` that picks the family and its details. Unique puzzles come from small pools
+(our generator, one pool per 200 cases, and a shipped corpus of known hard puzzles), varied by a
+random symmetry (digit relabelling, row/column permutations within bands and stacks, band and stack
+permutations, transposition), which keeps uniqueness, difficulty and the known solution.
+"""
+
+import random
+from collections import namedtuple
+from functools import lru_cache
+from pathlib import Path
+
+from sudoku import Grid, InvalidPuzzle, create, derive_seed, engines, parse, render
+
+Case = namedtuple("Case", "family command text puzzle count solution")
+Case.__doc__ = """``command`` is 'solve' or 'create'; ``text`` the bytes given on stdin; ``puzzle`` the puzzle
+(None for malformed text and creates); ``count`` its solutions up to 2 (None when the text is
+malformed); ``solution`` the unique solution when count is 1."""
+
+BOX = 3
+SIDE = 9
+POOL_SPAN = 200
+CORPUS = Path(__file__).with_name("data") / "hard.txt"
+
+# family -> relative weight in a run; every family is made by the function of the same name below.
+WEIGHTS = {
+    "unique_easy": 10,
+    "unique_medium": 10,
+    "unique_hard": 10,
+    "unique_corpus": 2,
+    "multiple": 8,
+    "no_solution": 6,
+    "clashing": 6,
+    "empty": 1,
+    "full": 3,
+    "one_blank": 3,
+    "whitespace_tabs": 2,
+    "whitespace_crlf": 2,
+    "whitespace_no_final_newline": 2,
+    "whitespace_trailing_spaces": 2,
+    "whitespace_double_spaces": 2,
+    "whitespace_blank_lines_at_end": 2,
+    "malformed_8_rows": 2,
+    "malformed_10_rows": 2,
+    "malformed_8_columns": 2,
+    "malformed_10_columns": 2,
+    "malformed_letter": 2,
+    "malformed_out_of_range": 2,
+    "malformed_negative": 2,
+    "malformed_empty_input": 1,
+    "malformed_binary": 1,
+    "malformed_huge_line": 1,
+    "create": 3,
+}
+FAMILIES = tuple(WEIGHTS)
+
+
+def make_case(seed, index, *, header=False):
+    """Case ``index`` of a run with ``seed``."""
+    rng = random.Random(derive_seed(seed, "case", index))
+    family = rng.choices(FAMILIES, weights=[WEIGHTS[f] for f in FAMILIES])[0]
+    pool = _pool(derive_seed(seed, "pool", index // POOL_SPAN))
+    return build(family, rng, pool, header=header)
+
+
+def build(family, rng, pool, *, header=False):
+    if family == "create":
+        return Case("create", "create", b"", None, None, None)
+    puzzle, solution = _unique(family, rng, pool)
+    maker = _MAKERS.get(family)
+    if maker is not None:
+        return maker(family, rng, puzzle, solution, header)
+    if family.startswith("whitespace_"):
+        text = _whitespace(family, rng, _text(puzzle, header))
+        return Case(family, "solve", text, puzzle, 1, solution)
+    text = _malformed(family, rng, _text(puzzle, header))
+    return Case(family, "solve", text, None, None, None)
+
+
+def _text(grid, header):
+    return render(grid, "header" if header else "grid").encode()
+
+
+@lru_cache(maxsize=8)
+def _pool(seed):
+    """One generated unique puzzle per difficulty, with its solution."""
+    pool = {}
+    for level in ("easy", "medium", "hard"):
+        puzzle = create(BOX, seed=derive_seed(seed, level), difficulty=level)
+        pool[level] = (puzzle, engines.solve(puzzle, limit=1).solution)
+    return pool
+
+
+@lru_cache(maxsize=1)
+def _corpus():
+    from sudoku.formats import parse_line
+
+    pairs = []
+    for line in CORPUS.read_text().splitlines():
+        if line and not line.startswith("#"):
+            puzzle, solution = line.split(":")
+            pairs.append((parse_line(puzzle), parse_line(solution)))
+    return pairs
+
+
+def _unique(family, rng, pool):
+    """A unique puzzle and its solution, under a random symmetry."""
+    if family == "unique_corpus":
+        puzzle, solution = rng.choice(_corpus())
+    else:
+        level = family.removeprefix("unique_")
+        puzzle, solution = pool[level if level in pool else rng.choice(("easy", "medium", "hard"))]
+    mapping = symmetry(rng)
+    return mapping(puzzle), mapping(solution)
+
+
+def symmetry(rng):
+    """A random validity-preserving transformation of 9x9 grids, as a function Grid -> Grid."""
+    digits = list(range(1, SIDE + 1))
+    rng.shuffle(digits)
+    relabel = [0] + digits
+
+    def lines():
+        bands = rng.sample(range(BOX), BOX)
+        return [band * BOX + r for band in bands for r in rng.sample(range(BOX), BOX)]
+
+    rows, cols = lines(), lines()
+    transpose = rng.random() < 0.5
+
+    def apply(grid):
+        cells = grid.cells
+        out = []
+        for r in range(SIDE):
+            for c in range(SIDE):
+                rr, cc = (cols[c], rows[r]) if transpose else (rows[r], cols[c])
+                out.append(relabel[cells[rr * SIDE + cc]])
+        return Grid(BOX, out)
+
+    return apply
+
+
+def _count(puzzle):
+    answer = engines.solve(puzzle, limit=2)
+    return answer.count, answer.solution if answer.count == 1 else None
+
+
+def _multiple(family, rng, puzzle, solution, header):
+    keep = set(rng.sample(range(SIDE * SIDE), rng.randint(8, 16)))  # fewer than 17 clues: never unique
+    few = Grid(BOX, [v if i in keep else 0 for i, v in enumerate(solution.cells)])
+    return Case(family, "solve", _text(few, header), few, 2, None)
+
+
+def _no_solution(family, rng, puzzle, solution, header):
+    """A blank set to a digit no peer holds but the unique solution does not have there: givens do not
+    clash, yet every solution would be a solution of the original puzzle, whose only one differs."""
+    from sudoku.grid import geometry
+
+    peers = geometry(BOX).peers
+    cells = list(puzzle.cells)
+    blanks = [i for i, v in enumerate(cells) if not v]
+    rng.shuffle(blanks)
+    for cell in blanks:
+        seen = {cells[p] for p in peers[cell]}
+        options = [d for d in range(1, SIDE + 1) if d not in seen and d != solution.cells[cell]]
+        if options:
+            cells[cell] = rng.choice(options)
+            bad = Grid(BOX, cells)
+            return Case(family, "solve", _text(bad, header), bad, 0, None)
+    return _clashing("clashing", rng, puzzle, solution, header)
+
+
+def _clashing(family, rng, puzzle, solution, header):
+    """Two equal givens in one row, column or box."""
+    from sudoku.grid import geometry
+
+    geo = geometry(BOX)
+    cells = list(puzzle.cells)
+    unit = rng.choice(geo.units)
+    givens = [c for c in unit if cells[c]]
+    blanks = [c for c in unit if not cells[c]]
+    if givens and blanks:
+        cells[rng.choice(blanks)] = cells[rng.choice(givens)]
+    else:
+        a, b = rng.sample(unit, 2)
+        cells[a] = cells[b] = rng.randint(1, SIDE)
+    bad = Grid(BOX, cells)
+    return Case(family, "solve", _text(bad, header), bad, 0, None)
+
+
+def _empty(family, rng, puzzle, solution, header):
+    empty = Grid.empty(BOX)
+    return Case(family, "solve", _text(empty, header), empty, 2, None)
+
+
+def _full(family, rng, puzzle, solution, header):
+    return Case(family, "solve", _text(solution, header), solution, 1, solution)
+
+
+def _one_blank(family, rng, puzzle, solution, header):
+    one = solution.with_cell(rng.randrange(SIDE * SIDE), 0)
+    return Case(family, "solve", _text(one, header), one, 1, solution)
+
+
+_MAKERS = {
+    "multiple": _multiple,
+    "no_solution": _no_solution,
+    "clashing": _clashing,
+    "empty": _empty,
+    "full": _full,
+    "one_blank": _one_blank,
+    "unique_easy": lambda f, r, p, s, h: Case(f, "solve", _text(p, h), p, 1, s),
+    "unique_medium": lambda f, r, p, s, h: Case(f, "solve", _text(p, h), p, 1, s),
+    "unique_hard": lambda f, r, p, s, h: Case(f, "solve", _text(p, h), p, 1, s),
+    "unique_corpus": lambda f, r, p, s, h: Case(f, "solve", _text(p, h), p, 1, s),
+}
+
+
+def _whitespace(family, rng, text):
+    """Valid text in an unusual but allowed spelling."""
+    lines = text.decode().split("\n")[:-1]
+    if family == "whitespace_tabs":
+        lines = [line.replace(" ", "\t") for line in lines]
+    elif family == "whitespace_crlf":
+        return ("\r\n".join(lines) + "\r\n").encode()
+    elif family == "whitespace_no_final_newline":
+        return "\n".join(lines).encode()
+    elif family == "whitespace_trailing_spaces":
+        lines = [line + " " * rng.randint(1, 3) for line in lines]
+    elif family == "whitespace_double_spaces":
+        lines = [line.replace(" ", "  ") for line in lines]
+    elif family == "whitespace_blank_lines_at_end":
+        lines += [""] * rng.randint(1, 3)
+    return ("\n".join(lines) + "\n").encode()
+
+
+def _malformed(family, rng, text):
+    """Text that breaks the contract in one named way."""
+    lines = text.decode().split("\n")[:-1]
+    head = lines[:1] if lines and len(lines[0].split()) == 1 else []  # keep a header line as it is
+    rows = lines[len(head):]
+    r = rng.randrange(len(rows))
+    row = rows[r].split(" ")
+    if family == "malformed_8_rows":
+        del rows[r]
+    elif family == "malformed_10_rows":
+        rows.insert(r, rows[rng.randrange(len(rows))])
+    elif family == "malformed_8_columns":
+        del row[rng.randrange(len(row))]
+        rows[r] = " ".join(row)
+    elif family == "malformed_10_columns":
+        row.insert(rng.randrange(len(row) + 1), str(rng.randint(0, SIDE)))
+        rows[r] = " ".join(row)
+    elif family == "malformed_letter":
+        row[rng.randrange(len(row))] = rng.choice("abxXoO")
+        rows[r] = " ".join(row)
+    elif family == "malformed_out_of_range":
+        row[rng.randrange(len(row))] = str(rng.choice((10, 11, 42, 99, 123456789)))
+        rows[r] = " ".join(row)
+    elif family == "malformed_negative":
+        row[rng.randrange(len(row))] = str(-rng.randint(1, SIDE))
+        rows[r] = " ".join(row)
+    elif family == "malformed_empty_input":
+        return b""
+    elif family == "malformed_binary":
+        return bytes(rng.randrange(256) for _ in range(rng.randint(1, 200))) + b"\xff\x00"
+    elif family == "malformed_huge_line":
+        return ("1 " * (1 << 19)).encode() + b"\n"
+    return ("\n".join(head + rows) + "\n").encode()
+
+
+def from_text(family, command, text):
+    """A case for any text, its answer worked out by our own parser and engine (for shrinking and
+    replay): malformed when our parser rejects it, else the puzzle with its solution count."""
+    if command == "create":
+        return Case(family, "create", b"", None, None, None)
+    try:
+        grids = list(parse(text.decode("utf-8").splitlines(keepends=True)))
+    except (InvalidPuzzle, UnicodeDecodeError):
+        return Case(family, command, text, None, None, None)
+    if len(grids) != 1 or grids[0].box != BOX:
+        return Case(family, command, text, None, None, None)
+    puzzle = grids[0]
+    from sudoku import find_clash
+
+    if find_clash(puzzle):
+        return Case(family, command, text, puzzle, 0, None)
+    count, solution = _count(puzzle)
+    return Case(family, command, text, puzzle, count, solution)

@@ -1,0 +1,89 @@
+"""Shrinking a failure to a minimal reproducer that still fails the same oracle.
+
+Puzzles shrink by blanking givens (fewest clues); malformed or odd text shrinks by deleting lines,
+then ever smaller runs of characters (shortest text). Each candidate's right answer is worked out
+afresh by our own parser and engine (``cases.from_text``), so a candidate that, say, became a valid
+puzzle is judged as one. Passes are deterministic and bounded by a budget of target calls and time.
+
+Why not Hypothesis's shrinker: it shrinks its own choice sequences from the start of a test and has
+no public way to begin from a given failing input, while our failures come from external programs
+and a saved case; greedy deterministic passes over the case's own structure are simple, predictable
+and cheap in target calls (each may be a subprocess).
+"""
+
+import time
+
+from sudoku import Grid, render
+
+from fuzz.cases import from_text
+
+MAX_CALLS = 300
+MAX_SECONDS = 30.0
+
+
+class _Budget:
+    def __init__(self, calls, seconds):
+        self.calls = calls
+        self.deadline = time.monotonic() + seconds
+
+    def spend(self):
+        self.calls -= 1
+        return self.calls >= 0 and time.monotonic() < self.deadline
+
+
+def shrink(case, oracle, fails, *, header=False, max_calls=MAX_CALLS, max_seconds=MAX_SECONDS):
+    """The smallest case found that still fails ``oracle``; ``fails(case) -> set of failed oracles``."""
+    if case.command != "solve":
+        return case
+    budget = _Budget(max_calls, max_seconds)
+
+    def still(candidate):
+        return budget.spend() and oracle in fails(candidate)
+
+    if case.puzzle is not None and not case.family.startswith(("malformed", "whitespace")):
+        case = _fewer_clues(case, still, header)
+    return _shorter_text(case, still)
+
+
+def _fewer_clues(case, still, header):
+    cells = list(case.puzzle.cells)
+    changed = True
+    while changed:
+        changed = False
+        for index in range(len(cells)):
+            if not cells[index]:
+                continue
+            trial = cells[:]
+            trial[index] = 0
+            grid = Grid(case.puzzle.box, trial)
+            candidate = from_text(case.family, "solve", render(grid, "header" if header else "grid").encode())
+            if still(candidate):
+                cells, case, changed = trial, candidate, True
+    return case
+
+
+def _shorter_text(case, still):
+    """Delete whole lines, then runs of characters halving in length (a ddmin-like pass)."""
+    text = case.text
+    lines = text.split(b"\n")
+    i = 0
+    while i < len(lines) and len(lines) > 1:
+        trial = b"\n".join(lines[:i] + lines[i + 1 :])
+        candidate = from_text(case.family, "solve", trial)
+        if still(candidate):
+            lines, case = lines[:i] + lines[i + 1 :], candidate
+        else:
+            i += 1
+    text = case.text
+    size = max(1, len(text) // 2)
+    while size >= 1:
+        start = 0
+        while start < len(text):
+            trial = text[:start] + text[start + size :]
+            candidate = from_text(case.family, "solve", trial)
+            if trial != text and still(candidate):
+                text, case = trial, candidate
+            else:
+                start += size
+        size //= 2
+    return case

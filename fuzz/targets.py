@@ -1,0 +1,197 @@
+"""Targets: one adapter contract for every program under test.
+
+``create()`` and ``solve(text)`` return a Result. External commands run as an argv list (never a
+shell) in their own process group and a fresh temporary directory, with stdin closed after the
+input, a timeout, and a cap on the output kept; on a timeout or a flood the whole group is killed,
+and so is anything the target left running when it exits (a fork never outlives its case).
+"""
+
+import io
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import namedtuple
+from pathlib import Path
+
+Result = namedtuple("Result", "exit_code stdout stderr seconds timed_out flooded")
+Result.__doc__ = """What a target did: exit code (negative: killed by that signal), stdout and stderr as bytes
+(cut at the output cap), wall seconds, and whether it timed out or flooded its output."""
+
+DEFAULT_TIMEOUT_S = 5.0
+DEFAULT_MAX_OUTPUT = 1 << 20
+
+
+class TargetError(Exception):
+    """A target that cannot be used at all (a missing executable, an unknown engine)."""
+
+
+class EngineTarget:
+    """Our own engines in-process: the ``sudoku`` command's code, called without a subprocess.
+
+    With no engine named it stands for all of them: ``pick(index)`` gives case ``index`` the engine
+    ``index`` selects in turn, so every engine meets every family and a case always meets the same one.
+    """
+
+    def __init__(self, engine=None):
+        from sudoku import engines
+
+        if engine is not None and engine not in engines.names():
+            raise TargetError(f"unknown engine {engine!r}; known: {', '.join(engines.names())}")
+        self.engine = engine
+        self.name = f"engine:{engine}" if engine else "engine"
+        self.header = False
+        self.engines = [engine] if engine else [n for n in engines.names() if engines.supports(n, 3)]
+        self.makers = [n for n in self.engines if "fill" in engines.info(n).capabilities] or ["py"]
+
+    def pick(self, index):
+        if len(self.engines) == 1:
+            return self
+        one = EngineTarget(self.engines[index % len(self.engines)])
+        one.makers = [self.makers[index % len(self.makers)]]
+        return one
+
+    def _call(self, argv, data):
+        from sudoku import cli
+
+        stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
+        stdout, stderr = io.StringIO(), io.StringIO()
+        saved = sys.stdin, sys.stdout, sys.stderr
+        start = time.perf_counter()
+        sys.stdin, sys.stdout, sys.stderr = stdin, stdout, stderr
+        try:
+            code = cli.run(argv)
+        except SystemExit as exit_:
+            code = exit_.code if isinstance(exit_.code, int) else 2
+        finally:
+            sys.stdin, sys.stdout, sys.stderr = saved
+        seconds = time.perf_counter() - start
+        return Result(code, stdout.getvalue().encode(), stderr.getvalue().encode(), seconds, False, False)
+
+    def create(self):
+        return self._call(["create", "--engine", self.makers[0]], b"")
+
+    def solve(self, text):
+        return self._call(["solve", "--engine", self.engines[0]], text)
+
+
+class CommandTarget:
+    """Any program with the contract, run as ``argv + create_args`` / ``argv + solve_args``."""
+
+    def __init__(self, argv, *, name=None, create_args=("create",), solve_args=("solve",), header=False,
+                 timeout=DEFAULT_TIMEOUT_S, max_output=DEFAULT_MAX_OUTPUT):
+        self.argv = list(argv)
+        self.name = name or shlex.join(self.argv)
+        self.create_args = list(create_args)
+        self.solve_args = list(solve_args)
+        self.header = header
+        self.timeout = timeout
+        self.max_output = max_output
+
+    def create(self):
+        return run_contained(self.argv + self.create_args, b"", timeout=self.timeout, max_output=self.max_output)
+
+    def solve(self, text):
+        return run_contained(self.argv + self.solve_args, text, timeout=self.timeout, max_output=self.max_output)
+
+
+def _kill_group(pid):
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _drain(stream, sink, cap, on_flood):
+    """Read a pipe to its end, keeping at most ``cap`` bytes; past the cap, call ``on_flood`` once."""
+    flooded = False
+    while True:
+        chunk = stream.read(65536)
+        if not chunk:
+            break
+        room = cap - len(sink)
+        if room > 0:
+            sink.extend(chunk[:room])
+        if len(chunk) > room and not flooded:
+            flooded = True
+            on_flood()
+    stream.close()
+
+
+def _feed(stream, data):
+    try:
+        if data:
+            stream.write(data)
+    except (BrokenPipeError, OSError):
+        pass  # the target need not read its input
+    finally:
+        try:
+            stream.close()
+        except OSError:
+            pass
+
+
+def run_contained(argv, data, *, timeout=DEFAULT_TIMEOUT_S, max_output=DEFAULT_MAX_OUTPUT):
+    """Run ``argv`` with ``data`` on stdin, contained (see the module docstring)."""
+    with tempfile.TemporaryDirectory(prefix="fuzz-case-") as workdir:
+        start = time.perf_counter()
+        try:
+            proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    cwd=workdir, start_new_session=True)
+        except OSError as error:
+            return Result(127, b"", f"cannot run {argv[0]}: {error.strerror}".encode(), 0.0, False, False)
+        out, err = bytearray(), bytearray()
+        flood = threading.Event()
+
+        def on_flood():
+            flood.set()
+            _kill_group(proc.pid)
+
+        threads = [
+            threading.Thread(target=_feed, args=(proc.stdin, data), daemon=True),
+            threading.Thread(target=_drain, args=(proc.stdout, out, max_output, on_flood), daemon=True),
+            threading.Thread(target=_drain, args=(proc.stderr, err, max_output, on_flood), daemon=True),
+        ]
+        for thread in threads:
+            thread.start()
+        timed_out = False
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+        seconds = time.perf_counter() - start
+        _kill_group(proc.pid)  # on a timeout, and whatever the target forked and left behind
+        proc.wait()
+        for thread in threads:
+            thread.join(timeout=2)
+        return Result(proc.returncode, bytes(out), bytes(err), seconds, timed_out, flood.is_set())
+
+
+def make_target(spec, *, create_args="create", solve_args="solve", header=False, timeout=DEFAULT_TIMEOUT_S,
+                max_output=DEFAULT_MAX_OUTPUT):
+    """A target from its command-line spelling: ``engine`` (or ``engine:NAME``), ``cli``, or a command."""
+    if spec == "engine" or spec.startswith("engine:"):
+        return EngineTarget(spec.partition(":")[2] or None)
+    options = dict(create_args=shlex.split(create_args), solve_args=shlex.split(solve_args), header=header,
+                   timeout=timeout, max_output=max_output)
+    if spec == "cli":
+        return CommandTarget([sys.executable, "-m", "sudoku"], name="cli", **options)
+    argv = shlex.split(spec)
+    if not argv:
+        raise TargetError("--target is empty")
+    program = argv[0]
+    if os.sep in program:
+        path = Path(program)
+        if not path.exists():
+            raise TargetError(f"target {program} does not exist")
+        if not os.access(path, os.X_OK):
+            raise TargetError(f"target {program} is not executable (chmod +x, or give 'python3 {program}')")
+        argv[0] = str(path.resolve())
+    elif shutil.which(program) is None:
+        raise TargetError(f"target command {program!r} is not on PATH")
+    return CommandTarget(argv, name=spec, **options)

@@ -1,0 +1,71 @@
+"""The fuzz task for the ``jobs`` runner: a chunk spec in, one record per case out."""
+
+import logging
+import time
+from datetime import datetime, timezone
+
+from sudoku import render
+
+from fuzz.cases import make_case
+from fuzz.oracles import judge_create, judge_solve
+from fuzz.targets import make_target
+from jobs.schema import SCHEMA_VERSION
+from jobs.tasks import warm, worker_id
+
+log = logging.getLogger("jobs.fuzz")
+MAX_TEXT = 4096
+_targets = {}
+
+
+def target_of(options):
+    """The target a spec names, made once per worker."""
+    key = tuple(sorted(options.items()))
+    if key not in _targets:
+        _targets[key] = make_target(**options)
+    return _targets[key]
+
+
+def run_case(case, target, *, strict=False, check_engine="py"):
+    """Ask the target, judge the answer: (verdict, first result)."""
+    header = target.header
+    if case.command == "create":
+        first, second = target.create(), target.create()
+        return judge_create(first, second, header=header, strict=strict, check_engine=check_engine), first
+    result = target.solve(case.text)
+    return judge_solve(case, result, header=header, strict=strict), result
+
+
+def _line(grid):
+    return render(grid, "line").rstrip("\n") if grid is not None else None
+
+
+def run_chunk(spec):
+    target = target_of(spec["target"])
+    warm(spec["check_engine"], *getattr(target, "engines", ()))
+    records = []
+    start = time.perf_counter()
+    for index in range(spec["start"], spec["start"] + spec["count"]):
+        case = make_case(spec["seed"], index, header=target.header)
+        one = target.pick(index) if hasattr(target, "pick") else target
+        verdict, result = run_case(case, one, strict=spec["strict"], check_engine=spec["check_engine"])
+        puzzle = case.puzzle if case.command == "solve" else verdict.grid
+        text = case.text.decode("utf-8", "backslashreplace")
+        records.append({
+            "schema_version": SCHEMA_VERSION, "run_id": spec["run_id"], "chunk": spec["chunk"], "case": index,
+            "seed": spec["seed"], "source": "fuzz", "family": case.family, "target": target.name,
+            "size": 9, "puzzle": _line(puzzle), "solution": _line(verdict.grid) if case.command == "solve" else None,
+            "clues": puzzle.clues if puzzle is not None else None,
+            "blanks": puzzle.blanks if puzzle is not None else None,
+            "solutions": case.count, "unique": case.count == 1 if case.count is not None else None,
+            "outcome": "failed" if verdict.failed else "ok",
+            "reason": "; ".join(f"{k}: {v}" for k, v in verdict.failed.items()) or None,
+            "oracles_failed": ",".join(verdict.failed) or None, "format_slips": ",".join(verdict.slips) or None,
+            "exit_code": result.exit_code, "target_s": result.seconds,
+            "input_text": text if len(text) <= MAX_TEXT else text[:MAX_TEXT] + f"... ({len(text)} characters)",
+            "engine": getattr(one, "engine", None), "check_engine": spec["check_engine"],
+            "worker": worker_id(), "timestamp": datetime.now(timezone.utc),
+        })
+    failed = sum(r["outcome"] == "failed" for r in records)
+    log.info("fuzz chunk %d: %d cases, %d failed, %.2fs on %s", spec["chunk"], len(records), failed,
+             time.perf_counter() - start, worker_id())
+    return records
