@@ -161,8 +161,11 @@ def _bits(mask):
     return out
 
 
-def search(cands, queue, geo, limit, stats, *, rng=None, hidden=True):
-    """Depth-first search from a state; returns (count up to limit, first solution's bitsets or None)."""
+def search(cands, queue, geo, limit, stats, *, rng=None, hidden=True, max_nodes=None):
+    """Depth-first search from a state; returns (count up to limit, first solution's bitsets or None).
+
+    With ``max_nodes``, gives up once ``stats.nodes`` passes it and returns (-1, None).
+    """
     stats.nodes += 1
     if not settle(cands, queue, geo, hidden=hidden):
         return 0, None
@@ -193,6 +196,8 @@ def search(cands, queue, geo, limit, stats, *, rng=None, hidden=True):
         bit = options.pop()
         stats.guesses += 1
         stats.nodes += 1
+        if max_nodes is not None and stats.nodes > max_nodes:
+            return -1, None
         child = state[:]
         child[cell] = bit
         if settle(child, [cell], geo, hidden=hidden):
@@ -217,12 +222,20 @@ def solve(puzzle, *, limit=1):
 
 
 def fill(box, rng):
-    """A random complete grid: search the empty grid trying digits in random order."""
+    """A random complete grid: search the empty grid trying digits in random order.
+
+    Randomized search on big empty grids has a heavy tail (a few orders thrash for minutes), so a
+    try that passes a node budget is abandoned for a fresh random order, with the budget doubled.
+    """
     geo = geometry(box)
-    stats = _Stats()
-    cands = [geo.full] * geo.ncells
-    count, first = search(cands, [], geo, 1, stats, rng=rng)
-    return _to_grid(box, first)
+    budget = 4 * geo.ncells
+    while True:
+        stats = _Stats()
+        cands = [geo.full] * geo.ncells
+        count, first = search(cands, [], geo, 1, stats, rng=rng, max_nodes=budget)
+        if count > 0:
+            return _to_grid(box, first)
+        budget *= 2
 
 
 def has_other(puzzle, solution, cell):
