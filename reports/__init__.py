@@ -1,0 +1,27 @@
+"""Reports: read record datasets (Parquet run directories), summarize them, compare two of them.
+
+Vocabulary:
+
+- **run**: a run directory (``RUN/manifest.json`` and ``RUN/parts/chunk-NNNNNN.parquet``), written by
+  ``sudoku-jobs`` (a batch run) or ``fuzz`` (a fuzz run). A directory holding several run
+  directories and no manifest of its own is a **run set**, read as one run (e.g. interleaved rounds).
+- **record**: one row of a run, in the shared schema of ``jobs.schema`` (any version in its HISTORY).
+- **case set**: what a row was drawn from: the ``family`` of a fuzz case, else the ``source`` of a
+  batch row ('create' or the input file's name).
+- **metric**: one timed phase (a column ending in ``_s``) for one grid size and one case set; its
+  **samples** are the non-null values of that column in those rows.
+- **counter**: a machine-independent count of work (``guesses``, ``nodes``, ``unique_guesses``);
+  counters compare exactly, case by case; a change is reported, never a timing regression.
+- **failure**: a row whose outcome is 'failed'; any failure in the current run is a regression.
+- **verdict** of a metric: 'regression', 'improvement', 'unchanged' or 'not comparable', from the
+  ratio of medians (current over baseline) and its bootstrap confidence interval.
+
+Layers: ``load`` (run directories to frames) -> ``stats`` (percentiles, bootstrap) -> ``summary`` and
+``verdict`` (the models of ``show`` and ``compare``) -> ``render_md``, ``render_html`` (with ``svg``),
+``render_junit`` -> ``cli``. Only ``jobs.schema`` is imported from the runner.
+"""
+
+
+class ReportError(ValueError):
+    """A run that cannot be read as asked (missing, corrupt, of an unknown schema version), or an
+    output that cannot be written; the command line turns it into one line on stderr and exit 2."""

@@ -1,0 +1,152 @@
+"""The ``reports`` command: ``show`` one run, ``compare`` a current run with a baseline.
+
+Exit codes: 0 no regression (show: no failed case), 1 regression (show: a failed case), 2 bad usage
+or an unreadable run; errors are one line on stderr.
+"""
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from reports import ReportError, settings
+
+OK, REGRESSION, USAGE = 0, 1, 2
+EPILOG = """exit codes: 0 no regression (show: no failed case); 1 regression: a failed case in the current run,
+or (compare) a metric whose whole confidence interval lies above 1 + threshold; 2 bad usage or an unreadable run.
+A RUN is a run directory (manifest.json, parts/*.parquet) or a directory of run directories, read as one run.
+The Markdown goes to stdout, and is appended to $GITHUB_STEP_SUMMARY when that is set."""
+
+
+class UsageError(Exception):
+    pass
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(message)
+
+
+def fraction(text):
+    """A threshold as '10%' or '0.1'."""
+    try:
+        value = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a fraction or percentage: {text!r}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must lie between 0 and 1 (or 0% and 100%): {text!r}")
+    return value
+
+
+def positive(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
+    return value
+
+
+def parser():
+    top = Parser(prog="reports", description="Summaries and regression verdicts of record runs (Parquet).",
+                 epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = top.add_subparsers(dest="command", metavar="COMMAND")
+    commands.required = True
+    show = commands.add_parser("show", help="summary of one run: counts, failures, timing percentiles, slowest cases",
+                               epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    show.add_argument("run", metavar="RUN", help="run directory")
+    compare = commands.add_parser("compare", help="verdict per metric of a current run against a baseline",
+                                  epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    compare.add_argument("base", metavar="BASE", help="baseline run directory")
+    compare.add_argument("head", metavar="HEAD", help="current run directory")
+    compare.add_argument("--threshold", type=fraction, default=settings.THRESHOLD,
+                         help="relative change that counts, e.g. 10%% or 0.1 (default 10%%)")
+    compare.add_argument("--min-samples", type=positive, default=settings.MIN_SAMPLES,
+                         help="fewer samples on a side make a metric 'not comparable' (default %(default)s)")
+    compare.add_argument("--resamples", type=positive, default=settings.RESAMPLES,
+                         help="bootstrap resamples (default %(default)s)")
+    compare.add_argument("--confidence", type=fraction, default=settings.CONFIDENCE,
+                         help="confidence of the interval (default 0.95)")
+    compare.add_argument("--seed", type=int, default=settings.SEED, help="bootstrap seed (default %(default)s)")
+    compare.add_argument("--fail-on", choices=("any", "correctness", "none"), default="any",
+                         help="what makes exit 1: any regression (default), only failed cases, or nothing")
+    compare.add_argument("--junit", metavar="FILE", help="write JUnit XML: one test case per metric")
+    for sub in (show, compare):
+        sub.add_argument("--md", metavar="FILE", help="write the Markdown here too")
+        sub.add_argument("--html", metavar="FILE", help="write a self-contained HTML report with plots")
+        sub.add_argument("-q", "--quiet", action="store_true", help="nothing on stdout")
+    return top
+
+
+def write(path, text):
+    path = Path(path)
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise ReportError(f"{path}: cannot write ({error.strerror or error})") from None
+
+
+def publish(args, markdown, html_of):
+    """Markdown to stdout, --md, $GITHUB_STEP_SUMMARY; HTML to --html (rendered only when asked)."""
+    if not args.quiet:
+        sys.stdout.write(markdown)
+    if args.md:
+        write(args.md, markdown)
+    if args.html:
+        write(args.html, html_of())
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        try:
+            with open(summary, "a", encoding="utf-8") as out:
+                out.write(markdown + "\n")
+        except OSError as error:
+            raise ReportError(f"{summary}: cannot append the step summary ({error.strerror or error})") from None
+
+
+def run_show(args):
+    from reports.load import load_run
+    from reports.render_html import summary_html
+    from reports.render_md import summary_md
+    from reports.summary import summarize
+
+    summary = summarize(load_run(args.run))
+    publish(args, summary_md(summary), lambda: summary_html(summary))
+    return REGRESSION if summary.failed else OK
+
+
+def run_compare(args):
+    from reports import verdict
+    from reports.load import load_run
+    from reports.render_html import comparison_html
+    from reports.render_junit import comparison_junit
+    from reports.render_md import comparison_md
+
+    base, head = load_run(args.base), load_run(args.head)
+    comparison = verdict.compare(base, head, threshold=args.threshold, min_samples=args.min_samples, seed=args.seed,
+                                 resamples=args.resamples, confidence=args.confidence)
+    publish(args, comparison_md(comparison), lambda: comparison_html(comparison))
+    if args.junit:
+        write(args.junit, comparison_junit(comparison))
+    failing = {"any": comparison.regression, "correctness": comparison.correctness_regression, "none": False}
+    return REGRESSION if failing[args.fail_on] else OK
+
+
+def main(argv=None):
+    try:
+        args = parser().parse_args(argv)
+        return run_show(args) if args.command == "show" else run_compare(args)
+    except UsageError as error:
+        print(f"reports: {error} (see reports --help)", file=sys.stderr)
+        return USAGE
+    except ReportError as error:
+        print(f"reports: {error}", file=sys.stderr)
+        return USAGE
+    except KeyboardInterrupt:
+        print("reports: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return OK
+    except Exception as error:  # never a traceback; name the error so it can be reported
+        print(f"reports: unexpected error ({type(error).__name__}: {error})", file=sys.stderr)
+        return USAGE

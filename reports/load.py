@@ -1,0 +1,173 @@
+"""Read a run directory (or a run set) into a manifest and one pandas frame in the current schema.
+
+Parts of every schema version in ``jobs.schema.HISTORY`` are read; columns an older version lacks
+(version 1 has no fuzz columns) come back as nulls. Anything unreadable raises ``ReportError`` with
+a message that names the file and what is wrong.
+"""
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from jobs.schema import HISTORY, SCHEMA
+from reports import ReportError
+
+_PART = re.compile(r"^chunk-(\d{6,})\.parquet$")
+KNOWN_VERSIONS = tuple(sorted(HISTORY))
+FUZZ_SETS_EXCLUDED = ("create", "input")  # families that batch runs use: their case set is the source
+
+
+@dataclass
+class Run:
+    """A run (or a run set read as one): where it is, its manifests, its records and its corpus."""
+
+    path: Path
+    manifests: list
+    records: pd.DataFrame
+    corpus: list = field(default_factory=list)  # corpus directories of the runs, when they have one
+    notes: list = field(default_factory=list)   # things worth saying that are not errors
+
+    @property
+    def manifest(self):
+        return self.manifests[0] if self.manifests else {}
+
+    @property
+    def hosts(self):
+        """The distinct (cpu, cores) of the runs' hosts."""
+        found = []
+        for manifest in self.manifests:
+            host = manifest.get("host") or {}
+            key = (host.get("cpu"), host.get("cores"))
+            if key not in found:
+                found.append(key)
+        return found
+
+    @property
+    def name(self):
+        return self.manifest.get("run_id") or self.path.name
+
+
+def load_run(path):
+    """The run at ``path``: a run directory, or a directory of run directories (merged)."""
+    path = Path(path)
+    if not path.exists():
+        raise ReportError(f"{path}: no such run directory")
+    if not path.is_dir():
+        raise ReportError(f"{path}: not a directory (give a run directory holding manifest.json)")
+    if (path / "manifest.json").exists():
+        members = [path]
+    else:
+        members = sorted(p for p in path.iterdir() if p.is_dir() and (p / "manifest.json").exists())
+        if not members:
+            raise ReportError(f"{path}: no manifest.json: not a run directory (nor a directory of runs)")
+    manifests, frames, corpus, notes = [], [], [], []
+    for member in members:
+        manifest = read_manifest(member)
+        table = read_parts(member, manifest, notes)
+        manifests.append(manifest)
+        frames.append(to_frame(table))
+        if (member / "corpus").is_dir():
+            corpus.append(member / "corpus")
+    records = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    return Run(path=path, manifests=manifests, records=add_case_set(records), corpus=corpus, notes=notes)
+
+
+def read_manifest(run_path):
+    """The manifest of one run directory, checked for a schema version this reader knows."""
+    manifest_path = Path(run_path) / "manifest.json"
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ReportError(f"{run_path}: no manifest.json: not a run directory") from None
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise ReportError(f"{manifest_path}: not valid JSON ({error})") from None
+    if not isinstance(manifest, dict):
+        raise ReportError(f"{manifest_path}: not a manifest (a JSON object is expected)")
+    version = manifest.get("schema_version", 1)  # the first runner's manifests may lack it
+    check_version(version, manifest_path)
+    return manifest
+
+
+def check_version(version, where):
+    if not isinstance(version, int) or isinstance(version, bool) or version not in HISTORY:
+        newer = isinstance(version, int) and version > max(KNOWN_VERSIONS)
+        known = ", ".join(map(str, KNOWN_VERSIONS))
+        hint = "; upgrade reports to read it" if newer else ""
+        raise ReportError(f"{where}: schema_version {version!r} is unknown (this reader knows {known}){hint}")
+
+
+def part_paths(run_path):
+    """The finished parts of a run in chunk order; hidden (temporary) files are skipped."""
+    parts = Path(run_path) / "parts"
+    if not parts.is_dir():
+        return []
+    return sorted((int(m.group(1)), p) for p in parts.iterdir() if (m := _PART.match(p.name)))
+
+
+def read_parts(run_path, manifest, notes):
+    """Every part of one run as one Arrow table in the current schema."""
+    found = part_paths(run_path)
+    expected = manifest.get("chunks")
+    if manifest.get("status") == "complete" and isinstance(expected, int):
+        missing = sorted(set(range(expected)) - {chunk for chunk, _ in found})
+        if missing:
+            shown = ", ".join(f"chunk-{c:06d}.parquet" for c in missing[:5]) + (" ..." if len(missing) > 5 else "")
+            raise ReportError(f"{run_path}: the manifest says complete with {expected} chunks, "
+                              f"but {len(missing)} part(s) are missing: {shown}")
+    elif manifest.get("status") not in (None, "complete"):
+        notes.append(f"{run_path}: status {manifest.get('status')!r}; {len(found)} part(s) read")
+    tables = [read_part(path) for _, path in found]
+    if not tables:
+        return SCHEMA.empty_table()
+    return pa.concat_tables(tables)
+
+
+def read_part(path):
+    """One Parquet part, conformed to the current schema (missing columns as nulls)."""
+    try:
+        table = pq.read_table(path)
+    except (OSError, pa.ArrowException) as error:
+        raise ReportError(f"{path}: unreadable part ({error})") from None
+    if "schema_version" not in table.column_names:
+        raise ReportError(f"{path}: no schema_version column: not a record part")
+    for version in table.column("schema_version").drop_null().unique().to_pylist():
+        check_version(version, path)
+    columns = []
+    for schema_field in SCHEMA:
+        if schema_field.name in table.column_names:
+            try:
+                columns.append(table.column(schema_field.name).cast(schema_field.type))
+            except (pa.ArrowException, ValueError) as error:
+                raise ReportError(f"{path}: column {schema_field.name} cannot be read as {schema_field.type} "
+                                  f"({error})") from None
+        else:
+            columns.append(pa.nulls(len(table), type=schema_field.type))
+    return pa.Table.from_arrays(columns, schema=SCHEMA)
+
+
+def to_frame(table):
+    """A pandas frame of a records table; integers and booleans nullable (so null counters stay null)."""
+    return table.to_pandas(types_mapper=_nullable)
+
+
+def _nullable(kind):
+    if pa.types.is_integer(kind):
+        return pd.Int64Dtype()
+    if pa.types.is_boolean(kind):
+        return pd.BooleanDtype()
+    return None
+
+
+def add_case_set(records):
+    """Add ``case_set``: the fuzz family of a fuzz row, else the source of a batch row."""
+    records = records.copy()
+    family = records["family"].astype("object")
+    source = records["source"].astype("object")
+    fuzz = family.notna() & ~family.isin(FUZZ_SETS_EXCLUDED)
+    records["case_set"] = source.where(~fuzz, family).fillna("-").astype("object")
+    return records

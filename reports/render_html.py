@@ -1,0 +1,154 @@
+"""HTML renderings: one self-contained file (inline CSS and SVG plots, no script, nothing fetched)."""
+
+from html import escape
+
+from reports import svg
+from reports.render_md import headline
+from reports.text import fmt_change, fmt_ratio, fmt_size, fmt_time
+from reports.verdict import IMPROVEMENT, NOT_COMPARABLE, REGRESSION, UNCHANGED
+
+FAILURES_SHOWN = 200
+CSS = """
+body{font-family:sans-serif;margin:24px;color:#222;max-width:1100px}
+table{border-collapse:collapse;margin:8px 0 16px}th,td{border:1px solid #ddd;padding:3px 8px;font-size:13px}
+th{background:#f5f5f5;text-align:left}td.num{text-align:right}pre{margin:0;font-size:11px;line-height:1.1;white-space:pre-wrap;word-break:break-all}code{font-size:12px;word-break:break-all}
+.regression{color:#c0392b;font-weight:bold}.improvement{color:#27ae60}.warning{background:#fff4d6;padding:6px 10px}
+.plots{display:flex;flex-wrap:wrap;gap:8px}h1{font-size:22px}h2{font-size:18px;margin-top:28px}
+"""
+
+
+def _page(title, body):
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>"
+            f"<title>{escape(title)}</title><style>{CSS}</style></head><body>\n"
+            + "\n".join(body) + "\n</body></html>\n")
+
+
+def table(headers, rows, *, numeric=()):
+    """An HTML table; cells are escaped unless given as ``(html,)`` one-tuples."""
+    out = ["<table><tr>" + "".join(f"<th>{escape(h)}</th>" for h in headers) + "</tr>"]
+    for row in rows:
+        cells = []
+        for index, value in enumerate(row):
+            html = value[0] if isinstance(value, tuple) else escape("" if value is None else str(value))
+            cls = ' class="num"' if index in numeric else ""
+            cells.append(f"<td{cls}>{html}</td>")
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    return "".join(out) + "</table>"
+
+
+def describe_run(run):
+    manifest = run.manifest
+    host = manifest.get("host") or {}
+    merged = f", {len(run.manifests)} runs merged" if len(run.manifests) > 1 else ""
+    return (f"<code>{escape(run.name)}</code> ({escape((manifest.get('git_sha') or 'no git sha')[:10])}{merged}, "
+            f"{len(run.records)} cases, {escape(str(host.get('cpu', 'unknown host')))}, "
+            f"{escape(str(host.get('cores', '?')))} cores) at <code>{escape(str(run.path))}</code>")
+
+
+def failures_html(failures, *, with_status=False):
+    rows = []
+    for f in failures[:FAILURES_SHOWN]:
+        raw = f.input_text if f.input_text is not None else (f.puzzle or "")
+        reproducer = f"<pre>{escape(raw)}</pre>" if "\n" in raw else f"<code>{escape(raw)}</code>"
+        if f.corpus:
+            reproducer += f"<br/>corpus: <code>{escape(f.corpus)}</code>"
+        rows.append([f.case, f.case_set, fmt_size(f.size), f.reason, ", ".join(f.oracles), (reproducer,)]
+                    + ([f.status] if with_status else []))
+    html = table(["case", "set", "size", "reason", "oracles", "reproducer"] + (["status"] if with_status else []),
+                 rows, numeric=(0,))
+    if len(failures) > FAILURES_SHOWN:
+        html += f"<p>... and {len(failures) - FAILURES_SHOWN} more failed cases.</p>"
+    return html
+
+
+def summary_html(summary):
+    run = summary.run
+    title = f"Run {run.name}"
+    body = [f"<h1>{escape(title)}: {'failed cases' if summary.failed else 'no failed case'}</h1>",
+            f"<p>{describe_run(run)}; status {escape(str(run.manifest.get('status', '?')))}; cases: "
+            + escape(", ".join(f"{k} {v}" for k, v in summary.counts.items()) or "none") + "</p>"]
+    body += [f'<p class="warning">{escape(note)}</p>' for note in run.notes]
+    if summary.by_oracle:
+        body += ["<h2>Failures per oracle</h2>", table(["oracle", "failed cases"], summary.by_oracle, numeric=(1,))]
+    body += ["<h2>Cases per set</h2>", table(["set", "cases", "failed", "rejected"], summary.by_case_set,
+                                              numeric=(1, 2, 3))]
+    if summary.format_slips:
+        body += ["<h2>Format slips</h2>", table(["slip", "cases"], summary.format_slips, numeric=(1,))]
+    if summary.failures:
+        body += [f"<h2>Failures ({summary.failed})</h2>", failures_html(summary.failures)]
+    if summary.timings:
+        rows = [[t.phase, fmt_size(t.size), t.case_set, t.n, *map(fmt_time, t.quantiles), fmt_time(t.maximum)]
+                for t in summary.timings]
+        body += ["<h2>Timing percentiles</h2>",
+                 table(["phase", "size", "set", "n", "p50", "p90", "p99", "max"], rows, numeric=(3, 4, 5, 6, 7)),
+                 '<div class="plots">']
+        for phase in dict.fromkeys(t.phase for t in summary.timings):
+            groups = [(f"{fmt_size(t.size)} {t.case_set}", t.samples, None) for t in summary.timings if t.phase == phase]
+            body.append(svg.distributions(f"{phase} distribution", groups))
+        body.append("</div>")
+    if summary.slowest:
+        rows = [[r["case"], r["case_set"], fmt_size(r["size"]), r["outcome"], fmt_time(r["total_s"]),
+                 ", ".join(f"{k} {fmt_time(v)}" for k, v in r["phases"].items()), (f"<code>{escape(r['reproducer'])}</code>",)]
+                for r in summary.slowest]
+        body += [f"<h2>Slowest cases ({len(summary.slowest)})</h2>",
+                 table(["case", "set", "size", "outcome", "total", "phases", "reproducer"], rows, numeric=(0, 4))]
+    return _page(title, body)
+
+
+def correctness_html(c):
+    return [f"<h2>Correctness: {len(c.failures)} failed case(s) in the current run"
+            + (f"; {c.fixed} fixed since the baseline" if c.fixed else "") + "</h2>",
+            failures_html(c.failures, with_status=True) if c.failures else "<p>No failed case.</p>"]
+
+
+def comparison_html(comparison):
+    c = comparison
+    order = {REGRESSION: 0, IMPROVEMENT: 1, NOT_COMPARABLE: 2, UNCHANGED: 3}
+    metrics = sorted(c.metrics, key=lambda m: order[m.verdict])
+    title = f"Benchmark comparison: {headline(c)}"
+    body = [f"<h1 class=\"{'regression' if c.regression else ''}\">{escape(title)}</h1>",
+            f"<p>baseline: {describe_run(c.base)}<br/>current: {describe_run(c.head)}</p>",
+            f"<p>Timing: ratio of medians (current / baseline) with a {c.confidence:.0%} bootstrap interval "
+            f"({c.resamples} resamples, seed {c.seed}); regression when the whole interval lies above "
+            f"{1 + c.threshold:g}, improvement when below {1 - c.threshold:g}; at least {c.min_samples} samples per side.</p>"]
+    body += [f'<p class="warning">Warning: {escape(w)}</p>' for w in c.warnings]
+    body.append(f"<p><b>Correctness:</b> {len(c.failures)} failed case(s) in the current run"
+                + (f"; {c.fixed} fixed since the baseline" if c.fixed else "")
+                + ("; listed below the timing." if c.failures else ".") + "</p>")
+    body.append("<h2>Timing</h2>")
+    if metrics:
+        rows = []
+        for m in metrics:
+            change = fmt_change(m.ratio.point) if m.ratio else "-"
+            interval = f"{fmt_ratio(m.ratio.low)} .. {fmt_ratio(m.ratio.high)}" if m.ratio else "-"
+            verdict = (f'<span class="{m.verdict.replace(" ", "-")}">{escape(m.verdict)}</span>'
+                       + (f" ({escape(m.note)})" if m.note else ""))
+            rows.append([m.name, fmt_time(m.base_median), fmt_time(m.head_median), change, interval,
+                         f"{m.base.size} / {m.head.size}", (verdict,)])
+        body.append(table(["metric", "baseline median", "current median", "change", f"{c.confidence:.0%} interval",
+                           "n base / current", "verdict"], rows, numeric=(1, 2, 3)))
+        body.append(svg.intervals("ratio of medians, current / baseline",
+                                  [(m.name, m.ratio.point if m.ratio else None, m.ratio.low if m.ratio else None,
+                                    m.ratio.high if m.ratio else None, m.verdict) for m in metrics],
+                                  threshold=c.threshold, width=760))
+        body += correctness_html(c)
+        body.append("<h2>Distributions</h2><div class=\"plots\">")
+        for m in metrics:
+            body.append(svg.distributions(f"{m.name}: {m.verdict}", [("baseline", m.base, svg.COLOURS["baseline"]),
+                                                                     ("current", m.head, svg.COLOURS["current"])],
+                                          width=540))
+        body.append("</div>")
+    else:
+        body.append("<p>No timed phase to compare.</p>")
+        body += correctness_html(c)
+    changed = c.changed_counters()
+    body.append(f"<h2>Counters ({c.counters_matched} cases matched)</h2>")
+    if changed:
+        body.append("<p>counters changed (not a timing regression): "
+                    + escape(", ".join(f"{k} in {n} case(s)" for k, n in sorted(changed.items()))) + "</p>")
+        body.append(table(["counter", "case", "set", "size", "baseline", "current"],
+                          [[x.counter, x.case, x.case_set, fmt_size(x.size), x.base, x.head]
+                           for x in c.counter_changes[:FAILURES_SHOWN]], numeric=(1, 4, 5)))
+    else:
+        body.append("<p>" + ("Counters unchanged." if c.counters_matched else "No case in common.") + "</p>")
+    return _page(title, body)

@@ -1,0 +1,41 @@
+"""JUnit XML of a comparison, for CI dashboards: one test case per timing metric (a failure when it
+regressed, skipped when not comparable) and one ``correctness`` test case (a failure per failed case
+of the current run, listed in its message)."""
+
+import xml.etree.ElementTree as ET
+
+from reports.text import fmt_ratio
+from reports.verdict import NOT_COMPARABLE, REGRESSION
+
+
+def comparison_junit(comparison):
+    c = comparison
+    suite = ET.Element("testsuite", name="reports.compare")
+    correctness = ET.SubElement(suite, "testcase", classname="reports.correctness", name="correctness")
+    if c.failures:
+        lines = [f"case {f.case} ({f.case_set}): {f.reason or 'failed'}; reproducer {f.reproducer}"
+                 + (f"; corpus {f.corpus}" if f.corpus else "") for f in c.failures]
+        failure = ET.SubElement(correctness, "failure", type="correctness",
+                                message=f"{len(c.failures)} failed case(s) in the current run")
+        failure.text = "\n".join(lines)
+    for m in c.metrics:
+        case = ET.SubElement(suite, "testcase", classname="reports.timing", name=m.name)
+        detail = (f"ratio of medians {fmt_ratio(m.ratio.point)}, {c.confidence:.0%} interval "
+                  f"{fmt_ratio(m.ratio.low)} .. {fmt_ratio(m.ratio.high)}, threshold {c.threshold:g}"
+                  if m.ratio else m.note)
+        if m.verdict == REGRESSION:
+            ET.SubElement(case, "failure", type="timing", message=f"regression: {detail}").text = detail
+        elif m.verdict == NOT_COMPARABLE:
+            ET.SubElement(case, "skipped", message=f"not comparable: {m.note}")
+        else:
+            ET.SubElement(case, "system-out").text = f"{m.verdict}: {detail}"
+    if c.warnings:
+        ET.SubElement(suite, "system-err").text = "\n".join(c.warnings)
+    suite.set("tests", str(1 + len(c.metrics)))
+    suite.set("failures", str(int(bool(c.failures)) + len(c.timing_regressions)))
+    suite.set("errors", "0")
+    suite.set("skipped", str(sum(m.verdict == NOT_COMPARABLE for m in c.metrics)))
+    root = ET.Element("testsuites")
+    root.append(suite)
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

@@ -1,0 +1,198 @@
+"""The summary of one run (``reports show``): counts, failures, timing percentiles, slowest cases."""
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from jobs.schema import TIME_COLUMNS
+from reports.stats import percentiles
+
+SLOWEST = 10
+
+
+@dataclass
+class Failure:
+    """A case whose outcome is 'failed', with what is needed to reproduce it."""
+
+    case: int
+    case_set: str
+    size: object
+    reason: str
+    oracles: list
+    target: object
+    exit_code: object
+    puzzle: object
+    input_text: object
+    corpus: object = None     # the reproducer file or the corpus directory, when the run has one
+    status: str = "failed"    # in a comparison: 'new failure' or 'still failing'
+
+    @property
+    def reproducer(self):
+        """The puzzle (line format) or, for fuzz cases, the exact input text as a JSON string."""
+        if _present(self.input_text):
+            return json.dumps(self.input_text)
+        return self.puzzle if _present(self.puzzle) else ""
+
+
+@dataclass
+class Timing:
+    """Percentiles of one phase over the rows of one size and case set."""
+
+    phase: str
+    size: object
+    case_set: str
+    samples: np.ndarray = field(repr=False)
+
+    @property
+    def n(self):
+        return int(self.samples.size)
+
+    @property
+    def quantiles(self):
+        return percentiles(self.samples)
+
+    @property
+    def maximum(self):
+        return float(self.samples.max()) if self.n else float("nan")
+
+
+@dataclass
+class Summary:
+    run: object
+    counts: dict
+    failures: list
+    by_oracle: list
+    by_case_set: list
+    format_slips: list
+    timings: list
+    slowest: list
+
+    @property
+    def failed(self):
+        return len(self.failures)
+
+
+def _present(value):
+    return value is not None and value is not pd.NA and not (isinstance(value, float) and np.isnan(value))
+
+
+def _value(value):
+    if not _present(value):
+        return None
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def timed_rows(records):
+    """Rows whose timings mean something: every outcome but 'rejected'."""
+    return records[records["outcome"].astype("object") != "rejected"]
+
+
+def phases(records):
+    """Time columns that hold at least one value, in schema order."""
+    return [c for c in TIME_COLUMNS if c in records and records[c].notna().any()]
+
+
+def group_samples(records, phase):
+    """(size, case_set) -> the non-null samples of ``phase``, sorted by size then case set."""
+    rows = timed_rows(records)
+    rows = rows[rows[phase].notna()]
+    groups = {}
+    for (size, case_set), group in rows.groupby(["size", "case_set"], sort=True, dropna=False):
+        groups[(_value(size), case_set)] = group[phase].to_numpy(dtype=float)
+    return groups
+
+
+def timings(records):
+    return [Timing(phase, size, case_set, samples)
+            for phase in phases(records)
+            for (size, case_set), samples in group_samples(records, phase).items()]
+
+
+def corpus_index(corpus_dirs):
+    """case index -> reproducer folder, from the ``case.json`` of each corpus entry
+    (the fuzz layout: ``corpus/<oracle>/<digest>/{input.txt,case.json}``)."""
+    index = {}
+    for directory in corpus_dirs:
+        for meta_path in sorted(directory.glob("*/*/case.json")):
+            try:
+                case = json.loads(meta_path.read_text(encoding="utf-8")).get("case")
+            except (OSError, ValueError, AttributeError):
+                continue
+            if isinstance(case, int):
+                index.setdefault(case, str(meta_path.parent))
+    return index
+
+
+def corpus_path(corpus_dirs, index, case, oracles):
+    """The reproducer folder of ``case``, else its first oracle's folder, else the corpus directory."""
+    if case in index:
+        return index[case]
+    for directory in corpus_dirs:
+        for oracle in oracles:
+            if (directory / oracle).is_dir():
+                return str(directory / oracle)
+    return str(corpus_dirs[0]) if corpus_dirs else None
+
+
+def failures(run):
+    rows = run.records[run.records["outcome"].astype("object") == "failed"]
+    index = corpus_index(run.corpus) if len(rows) else {}
+    found = []
+    for row in rows.sort_values("case").to_dict("records"):
+        oracles = [o.strip() for o in row["oracles_failed"].split(",") if o.strip()] \
+            if _present(row["oracles_failed"]) else []
+        found.append(Failure(
+            case=int(row["case"]), case_set=row["case_set"], size=_value(row["size"]),
+            reason=_value(row["reason"]) or "", target=_value(row["target"]), exit_code=_value(row["exit_code"]),
+            oracles=oracles, puzzle=_value(row["puzzle"]), input_text=_value(row["input_text"]),
+            corpus=corpus_path(run.corpus, index, int(row["case"]), oracles)))
+    return found
+
+
+def _split_counts(series):
+    counts = Counter()
+    for text in series.dropna():
+        counts.update(part.strip() for part in str(text).split(",") if part.strip())
+    return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+
+
+def by_case_set(records):
+    """(case set, cases, failed, rejected) per case set."""
+    out = []
+    outcome = records["outcome"].astype("object")
+    for case_set, group in records.groupby("case_set", sort=True):
+        o = outcome[group.index]
+        out.append((case_set, len(group), int((o == "failed").sum()), int((o == "rejected").sum())))
+    return out
+
+
+def slowest(records, limit=SLOWEST):
+    """The ``limit`` cases with the largest total time over all phases."""
+    columns = phases(records)
+    if not columns or records.empty:
+        return []
+    total = records[columns].sum(axis=1, skipna=True, min_count=1)
+    top = total.dropna().sort_values(ascending=False, kind="stable").head(limit)
+    out = []
+    for index, value in top.items():
+        row = records.loc[index]
+        out.append({"case": int(row["case"]), "case_set": row["case_set"], "size": _value(row["size"]),
+                     "total_s": float(value), "outcome": row["outcome"],
+                     "phases": {c: float(row[c]) for c in columns if _present(row[c])},
+                     "reproducer": json.dumps(row["input_text"]) if _present(row["input_text"])
+                     else (_value(row["puzzle"]) or "")})
+    return out
+
+
+def summarize(run):
+    records = run.records
+    counts = records["outcome"].astype("object").fillna("-").value_counts().to_dict()
+    found = failures(run)
+    failed_rows = records[records["outcome"].astype("object") == "failed"]
+    return Summary(run=run, counts={k: int(v) for k, v in sorted(counts.items())}, failures=found,
+                   by_oracle=_split_counts(failed_rows["oracles_failed"]), by_case_set=by_case_set(records),
+                   format_slips=_split_counts(records["format_slips"]), timings=timings(records),
+                   slowest=slowest(records))

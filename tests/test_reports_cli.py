@@ -1,0 +1,153 @@
+"""The ``reports`` command through real subprocesses: outputs, files written and exit codes."""
+
+import json
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from test_reports_helpers import REPO, fuzz_records, records, run_reports, write_run
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    root = tmp_path_factory.mktemp("runs")
+    return {
+        "base": write_run(root / "base", records(noise_seed=0)),
+        "same": write_run(root / "same", records(noise_seed=0)),
+        "slow": write_run(root / "slow", records(noise_seed=1, scale={"solve_s": 2.0})),
+        "wrong": write_run(root / "wrong", records(noise_seed=1, failed=(11,))),
+        "v1": write_run(root / "v1", records(noise_seed=0), version=1),
+        "fuzz": write_run(root / "fuzz", fuzz_records(failed={3: "unique,givens_kept"}), chunk_size=10),
+    }
+
+
+def one_error_line(result):
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith("reports: ") and result.stderr.count("\n") == 1
+    assert "Traceback" not in result.stderr
+    return result.stderr
+
+
+def test_compare_identical_runs_exits_0_and_writes_md_html_junit(runs, tmp_path):
+    md, html, junit = tmp_path / "summary.md", tmp_path / "report.html", tmp_path / "junit.xml"
+    result = run_reports("compare", runs["base"], runs["same"], "--md", md, "--html", html, "--junit", junit)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("## Benchmark comparison: no regression")
+    assert md.read_text() == result.stdout and "metrics: 4 unchanged" in result.stdout
+    assert html.read_text().count("<svg") == 5
+    cases = ET.parse(junit).getroot().iter("testcase")
+    assert len(list(cases)) == 5
+
+
+def test_compare_a_2x_slowdown_exits_1_and_names_the_metric(runs):
+    result = run_reports("compare", runs["base"], runs["slow"])
+    assert result.returncode == 1
+    assert "| `solve_s[9x9,create]` |" in result.stdout and "**regression**" in result.stdout
+    assert result.stdout.count("**regression**") == 1
+
+
+def test_fail_on_correctness_shows_timing_but_exits_0(runs):
+    result = run_reports("compare", runs["base"], runs["slow"], "--fail-on", "correctness")
+    assert result.returncode == 0 and "**regression**" in result.stdout
+    result = run_reports("compare", runs["base"], runs["wrong"], "--fail-on", "correctness")
+    assert result.returncode == 1
+
+
+def test_compare_a_wrong_solution_exits_1_with_case_and_reproducer(runs):
+    result = run_reports("compare", runs["base"], runs["wrong"])
+    assert result.returncode == 1
+    assert "regression: 1 failed case(s)" in result.stdout
+    assert "| 11 | create | 9x9 |" in result.stdout and records()[11]["puzzle"] in result.stdout
+
+
+def test_a_version_1_baseline_is_compared(runs):
+    result = run_reports("compare", runs["v1"], runs["same"])
+    assert result.returncode == 0 and "metrics: 4 unchanged" in result.stdout, result.stderr
+
+
+def test_show_a_fuzz_run_exits_1_and_writes_md_and_html(runs, tmp_path):
+    md, html = tmp_path / "show.md", tmp_path / "show.html"
+    result = run_reports("show", runs["fuzz"], "--md", md, "--html", html)
+    assert result.returncode == 1
+    assert "### Failures per oracle" in result.stdout and "| unique_hard | 20 | 1 | 0 |" in result.stdout
+    assert md.read_text() == result.stdout and "<svg" in html.read_text()
+
+
+def test_show_a_clean_batch_run_exits_0(runs):
+    result = run_reports("show", runs["base"], "-q")
+    assert result.returncode == 0 and result.stdout == ""
+
+
+def test_markdown_is_appended_to_the_github_step_summary(runs, tmp_path):
+    summary = tmp_path / "step-summary.md"
+    summary.write_text("earlier step\n")
+    result = run_reports("compare", runs["base"], runs["same"], env={"GITHUB_STEP_SUMMARY": str(summary)})
+    assert result.returncode == 0
+    assert summary.read_text() == "earlier step\n" + result.stdout + "\n"
+
+
+def test_an_unknown_version_exits_2_with_one_line(tmp_path, runs):
+    path = write_run(tmp_path / "new", records(n=20), manifest_extra={"schema_version": 99})
+    assert "schema_version 99 is unknown" in one_error_line(run_reports("compare", runs["base"], path))
+    assert "schema_version 99" in one_error_line(run_reports("show", path))
+
+
+def test_missing_and_corrupt_runs_exit_2_with_one_line(tmp_path, runs):
+    assert "no such run directory" in one_error_line(run_reports("show", tmp_path / "absent"))
+    broken = tmp_path / "broken"
+    shutil.copytree(runs["base"], broken)
+    (broken / "parts" / "chunk-000002.parquet").write_bytes(b"\x00garbage")
+    assert "unreadable part" in one_error_line(run_reports("compare", broken, runs["base"]))
+    (broken / "parts" / "chunk-000002.parquet").unlink()
+    assert "missing" in one_error_line(run_reports("compare", runs["base"], broken))
+    (broken / "manifest.json").write_text("[1, 2")
+    assert "not valid JSON" in one_error_line(run_reports("show", broken))
+
+
+@pytest.mark.parametrize("args", [[], ["compare", "only-one"], ["show"], ["frobnicate", "x"],
+                                  ["compare", "a", "b", "--threshold", "150%"], ["compare", "a", "b", "--resamples", "0"]])
+def test_bad_usage_exits_2_with_one_line(args):
+    one_error_line(run_reports(*args))
+
+
+def test_an_unwritable_output_exits_2(runs, tmp_path):
+    assert "cannot write" in one_error_line(run_reports("show", runs["base"], "-q", "--md", tmp_path / "no" / "x.md"))
+
+
+def test_help_documents_the_exit_codes():
+    result = run_reports("--help")
+    assert result.returncode == 0 and "exit codes: 0 no regression" in result.stdout
+
+
+@pytest.mark.slow
+def test_compare_real_runs_of_the_runner(tmp_path):
+    """Two real ``jobs run`` runs of the same code: no failure, every metric judged."""
+    import os
+    import sys
+
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    for name in ("a", "b"):
+        subprocess.run([sys.executable, "-m", "jobs", "run", "-n", "60", "--seed", "1", "--workers", "2",
+                        "--no-progress", "--out", str(tmp_path / name)], check=True, env=env, cwd=tmp_path,
+                       capture_output=True)
+    result = run_reports("compare", tmp_path / "a", tmp_path / "b", "--fail-on", "correctness", "--junit",
+                         tmp_path / "j.xml")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 failed case(s)" in result.stdout and "Counters unchanged." in result.stdout
+    assert len(list(ET.parse(tmp_path / "j.xml").getroot().iter("testcase"))) == 5
+    manifest = json.loads((tmp_path / "a" / "manifest.json").read_text())
+    assert manifest["schema_version"] in (1, 2)
+
+
+@pytest.mark.slow
+def test_ci_regression_script_runs_against_the_previous_commit(tmp_path):
+    """``.ci/regression`` in a throwaway clone: exit 0 and the comparison printed (or the no-base note)."""
+    script = REPO / ".ci" / "regression"
+    result = subprocess.run(["bash", str(script)], capture_output=True, text=True, timeout=400,
+                            env={**__import__("os").environ, "RUNS_DIR": str(tmp_path / "ci")})
+    assert result.returncode in (0, 1), result.stderr
+    assert "Benchmark comparison" in result.stdout or "regression: " in result.stdout
+    assert Path(script).stat().st_mode & 0o111
