@@ -17,10 +17,11 @@ The library never prints, reads files or touches global random state; the ``sudo
 (``sudoku.cli``) is the edge that does.
 """
 
-# Names are loaded on first use (PEP 562), so `import sudoku.cli` pays only for what a command needs.
+# `check` is bound now: as a lazy name, loading the submodule sudoku.check would shadow it.
+from sudoku.check import Verdict, check  # noqa: E402
+
+# Other names are loaded on first use (PEP 562), so `import sudoku.cli` pays only for what it needs.
 _EXPORTS = {
-    "Verdict": "sudoku.check",
-    "check": "sudoku.check",
     "Answer": "sudoku.engines",
     "Counters": "sudoku.engines",
     "solve": "sudoku.engines",

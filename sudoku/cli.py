@@ -11,6 +11,7 @@ from functools import lru_cache
 
 import sudoku
 from sudoku import engines, formats
+from sudoku.check import check
 from sudoku.generate import DIFFICULTIES, GenerationFailed, create, derive_seed, new_seed
 from sudoku.grid import InvalidPuzzle, find_clash
 
@@ -149,18 +150,18 @@ def run_create(args):
 def run_solve(args):
     if args.limit < 1:
         raise Usage(f"--limit must be at least 1, not {args.limit}")
-    lines = read_lines(sys.stdin.buffer)
-    number, first = _first_nonblank(lines)
-    fmt = args.format or formats.detect(first, number)
+    fmt, puzzles = _read_puzzles(args)
     out_fmt = args.to or fmt
     limit = args.limit if args.count else (1 if args.quiet else 2)
     batch = fmt in formats.BATCH_FORMATS
     gap = "" if out_fmt in formats.BATCH_FORMATS else "\n"
     status = OK
-    for index, puzzle in enumerate(formats.parse(_chain(number, first, lines), format=fmt)):
+    for index, puzzle in enumerate(puzzles):
         prefix = f"puzzle {index + 1}: " if batch else ""
         if not engines.supports(args.engine, puzzle.box):
             raise Usage(f"engine {args.engine!r} does not solve {puzzle.side}x{puzzle.side} grids")
+        if out_fmt == "line" and puzzle.box > formats.LINE_MAX_BOX and not args.count:
+            raise Usage(f"a {puzzle.side}x{puzzle.side} grid has no line form (up to 25x25); use --to grid")
         clash = find_clash(puzzle)
         answer = engines.solve(puzzle, limit=limit, engine=args.engine) if clash is None else None
         count = answer.count if answer else 0
@@ -195,11 +196,20 @@ def _chain(number, line, rest):
     yield from rest
 
 
+def _read_puzzles(args):
+    """The input format (given or detected) and the puzzles of stdin, parsed lazily."""
+    lines = read_lines(sys.stdin.buffer)
+    number, first = _first_nonblank(lines)
+    fmt = args.format or formats.detect(first, number)
+    return fmt, formats.parse(_chain(number, first, lines), format=fmt)
+
+
 def run_check(args):
     status = OK
-    for index, grid in enumerate(formats.parse(read_lines(sys.stdin.buffer), format=args.format)):
-        verdict = sudoku.check(grid)
-        prefix = f"puzzle {index + 1}: " if index else ""
+    fmt, grids = _read_puzzles(args)
+    for index, grid in enumerate(grids):
+        verdict = check(grid)
+        prefix = f"puzzle {index + 1}: " if fmt in formats.BATCH_FORMATS else ""
         _write(f"{prefix}{verdict.status}: {verdict.detail}\n")
         if verdict.status != "complete":
             status = FAILED

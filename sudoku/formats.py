@@ -28,7 +28,11 @@ _LINE_LENGTHS = {box**4: box for box in range(2, LINE_MAX_BOX + 1)}
 
 def _shown(text, limit=20):
     """A value as it appears in an error message: quoted, escaped, cut if long."""
-    return repr(text if len(text) <= limit else text[:limit] + "...")
+    return repr(_cut(text, limit))
+
+
+def _cut(text, limit=20):
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def detect(line, number=1):
@@ -42,7 +46,7 @@ def detect(line, number=1):
     token = tokens[0]
     if len(token) >= 16:
         return "line"
-    if token.isdigit() and len(token) == 1:
+    if len(token) == 1 and token in "0123456789":
         return "header"
     raise InvalidPuzzle(
         f"cannot tell the format from {_shown(token)}: expected a row of numbers, a box size, "
@@ -73,15 +77,16 @@ def parse(lines, *, format=None):
         if fmt == "header":
             box = _parse_box(text, number)
             text, number = _next_row(numbered, number, "a header line")
-        yield _parse_rows(text, number, numbered, box)
-        for n, t in numbered:
+        grid = _parse_rows(text, number, numbered, box)
+        for n, t in numbered:  # before yielding: a grid with a 10th row is malformed, not solved
             if t.strip():
                 raise InvalidPuzzle(f"unexpected text after the grid: {_shown(t.strip())}", line=n)
+        yield grid
 
 
 def _parse_box(text, number):
     token = text.strip()
-    if not token.isdigit() or not 2 <= int(token) <= MAX_BOX:
+    if not (token.isascii() and token.isdecimal()) or not 2 <= int(token) <= MAX_BOX:
         raise InvalidPuzzle(f"header {_shown(token)} is not a box size 2..{MAX_BOX}", line=number)
     return int(token)
 
@@ -101,9 +106,11 @@ def _parse_row(text, number, side):
     row = []
     for column, token in enumerate(tokens, 1):
         if not token.isdecimal() or not token.isascii():
-            if token.startswith("-") and token[1:].isdecimal():
-                raise InvalidPuzzle(f"value {token} is negative", line=number, column=column)
+            if token.startswith("-") and token[1:].isdecimal() and token[1:].isascii():
+                raise InvalidPuzzle(f"value {_cut(token)} is negative", line=number, column=column)
             raise InvalidPuzzle(f"{_shown(token)} is not a number", line=number, column=column)
+        if len(token.lstrip("0")) > 9:  # beyond any side; int() refuses over 4300 digits
+            raise InvalidPuzzle(f"value {_cut(token)} is out of range 0..{side}", line=number, column=column)
         value = int(token)
         if side is not None and value > side:
             raise InvalidPuzzle(f"value {value} is out of range 0..{side}", line=number, column=column)
@@ -157,6 +164,8 @@ def parse_json(text, number=1):
         obj = json.loads(text)
     except ValueError as error:
         raise InvalidPuzzle(f"not JSON: {error.args[0] if error.args else error}", line=number) from None
+    except RecursionError:  # nesting deeper than the interpreter's stack
+        raise InvalidPuzzle("not JSON this program can read: nested too deeply", line=number) from None
     if isinstance(obj, dict) and isinstance(obj.get("line"), str):
         return parse_line(obj["line"], number)
     rows = obj.get("rows") if isinstance(obj, dict) else None

@@ -57,6 +57,10 @@ def create(box=3, *, seed, blanks=None, difficulty=None, minimal=False, engine="
     """
     if difficulty is not None and difficulty not in DIFFICULTIES:
         raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, not {difficulty!r}")
+    if "fill" not in info(engine).capabilities:
+        raise ValueError(f"engine {engine!r} cannot create puzzles (it has no 'fill')")
+    if box == 2 and difficulty in ("medium", "hard"):
+        raise GenerationFailed(f"no {difficulty} 4x4 puzzle exists: naked singles solve every unique 4x4 puzzle")
     cells = box**4
     wanted = max(blanks or 0, min_blanks(box))
     if wanted >= cells:

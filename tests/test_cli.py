@@ -1,0 +1,517 @@
+"""The ``sudoku`` command, run as a real subprocess (``python -m sudoku``) the way users and the
+fuzz harness run it: output shapes, exit codes, and one clean stderr line for every error."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from helpers import REPO, run_cli
+from sudoku.engines import dlx, py
+from sudoku.formats import parse, parse_line, render
+from sudoku.grid import Grid, find_clash, is_solution
+
+PUZZLE = """\
+5 3 0 0 7 0 0 0 0
+6 0 0 1 9 5 0 0 0
+0 9 8 0 0 0 0 6 0
+8 0 0 0 6 0 0 0 3
+4 0 0 8 0 3 0 0 1
+7 0 0 0 2 0 0 0 6
+0 6 0 0 0 0 2 8 0
+0 0 0 4 1 9 0 0 5
+0 0 0 0 8 0 0 7 9
+"""
+SOLUTION = """\
+5 3 4 6 7 8 9 1 2
+6 7 2 1 9 5 3 4 8
+1 9 8 3 4 2 5 6 7
+8 5 9 7 6 1 4 2 3
+4 2 6 8 5 3 7 9 1
+7 1 3 9 2 4 8 5 6
+9 6 1 5 3 7 2 8 4
+2 8 7 4 1 9 6 3 5
+3 4 5 2 8 6 1 7 9
+"""
+EMPTY = "0 0 0 0 0 0 0 0 0\n" * 9
+LINE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+HARD = "..53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97.."
+DEAD_END = ".12345678" + "9" + "." * 71  # no unit repeats a digit, yet r1c1 has no candidate
+
+
+def grid_of(text):
+    grids = list(parse(text.splitlines(keepends=True)))
+    assert len(grids) == 1
+    return grids[0]
+
+
+def assert_clean_error(done, code=2):
+    """The error contract: the exit code, nothing on stdout, one line on stderr, no traceback."""
+    assert done.returncode == code, (done.returncode, done.stderr)
+    assert done.stdout == ""
+    assert len(done.stderr.splitlines()) == 1, done.stderr
+    assert done.stderr.startswith("sudoku")
+    assert "Traceback" not in done.stderr
+
+
+def rows_of(text):
+    return [line.split(" ") for line in text.splitlines()]
+
+
+# --- create ---------------------------------------------------------------------------------------
+
+
+def test_create_prints_a_9x9_grid_with_40_blanks_and_a_unique_solution():
+    done = run_cli("create")
+    assert done.returncode == 0 and done.stderr == ""
+    assert done.stdout.endswith("\n")
+    rows = rows_of(done.stdout)
+    assert len(rows) == 9
+    for row in rows:
+        assert len(row) == 9
+        assert all(token in "0123456789" and len(token) == 1 for token in row)
+    puzzle = grid_of(done.stdout)
+    assert puzzle.blanks >= 40
+    assert py.solve(puzzle, limit=2).count == 1
+    assert dlx.solve(puzzle, limit=2).count == 1
+
+
+def test_create_is_randomized_by_default():
+    assert run_cli("create").stdout != run_cli("create").stdout
+
+
+def test_create_seed_is_reproducible():
+    first = run_cli("create", "--seed", "42")
+    assert first.returncode == 0
+    assert run_cli("create", "--seed", "42").stdout == first.stdout
+    assert run_cli("create", "--seed", "43").stdout != first.stdout
+
+
+def test_create_verbose_names_the_seed_on_stderr_only():
+    done = run_cli("create", "--seed", "7", "-v")
+    assert done.returncode == 0
+    assert "seed 7" in done.stderr
+    assert done.stdout == run_cli("create", "--seed", "7").stdout
+
+
+def test_create_many_in_line_format():
+    done = run_cli("create", "-n", "5", "--format", "line", "--seed", "3")
+    assert done.returncode == 0 and done.stderr == ""
+    lines = done.stdout.splitlines()
+    assert len(lines) == 5 and len(set(lines)) == 5
+    for line in lines:
+        assert len(line) == 81
+        puzzle = parse_line(line)
+        assert puzzle.blanks >= 40
+        assert py.solve(puzzle, limit=2).count == 1
+
+
+def test_create_many_grids_are_separated_by_a_blank_line():
+    done = run_cli("create", "-n", "2", "--seed", "3", "--size", "4")
+    blocks = done.stdout.split("\n\n")
+    assert len(blocks) == 2
+    assert all(len(block.strip().splitlines()) == 4 for block in blocks)
+
+
+@pytest.mark.parametrize(
+    "args, side, rating",
+    [
+        (["easy"], 9, "naked"),
+        (["easy", "16"], 16, "naked"),
+        (["hard"], 9, "guess"),
+        (["--difficulty", "medium"], 9, "hidden"),
+        (["easy", "4"], 4, "naked"),
+    ],
+)
+def test_create_with_difficulty_and_size(args, side, rating):
+    done = run_cli("create", *args, "--seed", "5")
+    assert done.returncode == 0, done.stderr
+    rows = rows_of(done.stdout)
+    assert len(rows) == side and all(len(row) == side for row in rows)
+    puzzle = grid_of(done.stdout)
+    assert puzzle.side == side
+    assert puzzle.blanks >= (40 if side == 9 else side * side // 2)
+    assert py.solve(puzzle, limit=2).count == 1
+    assert py.rate(puzzle) == rating
+
+
+@pytest.mark.parametrize("fmt", ["grid", "line", "header", "json", "pretty"])
+def test_create_formats(fmt):
+    done = run_cli("create", "--seed", "9", "--format", fmt)
+    assert done.returncode == 0
+    if fmt == "pretty":
+        assert done.stdout.count("\n") == 13 and "|" in done.stdout
+    else:
+        assert grid_of(done.stdout) == grid_of(run_cli("create", "--seed", "9").stdout)
+
+
+def test_create_blanks():
+    puzzle = grid_of(run_cli("create", "--seed", "1", "--blanks", "50").stdout)
+    assert puzzle.blanks >= 50
+
+
+@pytest.mark.parametrize(
+    "args, code",
+    [
+        (["-n", "0"], 2),
+        (["--size", "8"], 2),
+        (["easy", "12"], 2),
+        (["fiendish"], 2),
+        (["easy", "--difficulty", "hard"], 2),
+        (["--engine", "nope"], 2),
+        (["--engine", "dlx"], 2),
+        (["--seed", "x"], 2),
+        (["--blanks", "81"], 1),
+        (["--size", "4", "--blanks", "16"], 1),
+    ],
+)
+def test_create_refusals(args, code):
+    assert_clean_error(run_cli("create", *args), code)
+
+
+# --- solve ----------------------------------------------------------------------------------------
+
+
+def test_solve_prints_the_solution_keeping_the_givens():
+    done = run_cli("solve", input=PUZZLE)
+    assert done.returncode == 0 and done.stderr == ""
+    assert done.stdout == SOLUTION
+    assert is_solution(grid_of(PUZZLE), grid_of(done.stdout))
+
+
+def test_create_solve_round_trip():
+    puzzle = run_cli("create", "--seed", "11").stdout
+    done = run_cli("solve", input=puzzle)
+    assert done.returncode == 0 and done.stderr == ""
+    assert is_solution(grid_of(puzzle), grid_of(done.stdout))
+    assert all(len(row) == 9 for row in rows_of(done.stdout))
+
+
+def test_solve_hard_17_clue_puzzle():
+    hard = ".................1..2..3.4.......2...35....6.4...7.......8.2.5.1....4...7.....9.."
+    done = run_cli("solve", input=hard + "\n")
+    assert done.returncode == 0
+    assert is_solution(parse_line(hard), parse_line(done.stdout.strip()))
+
+
+def test_solve_keeps_the_input_format_or_converts_with_to():
+    line = run_cli("solve", input=LINE + "\n")
+    assert line.stdout == render(grid_of(SOLUTION), "line")
+    assert run_cli("solve", "--to", "grid", input=LINE + "\n").stdout == SOLUTION
+    assert run_cli("solve", input="3\n" + PUZZLE).stdout == "3\n" + SOLUTION
+    as_json = run_cli("solve", "--to", "json", input=PUZZLE).stdout
+    assert json.loads(as_json) == {"rows": grid_of(SOLUTION).rows}
+    assert "|" in run_cli("solve", "--to", "pretty", input=PUZZLE).stdout
+
+
+def test_solve_a_multi_solution_puzzle_says_so_once_on_stderr():
+    done = run_cli("solve", input=EMPTY)
+    assert done.returncode == 0
+    assert len(done.stderr.splitlines()) == 1 and "several solutions" in done.stderr
+    assert is_solution(grid_of(EMPTY), grid_of(done.stdout))
+
+
+def test_solve_quiet_silences_the_several_solutions_note():
+    done = run_cli("solve", "-q", input=EMPTY)
+    assert done.returncode == 0 and done.stderr == ""
+    assert is_solution(grid_of(EMPTY), grid_of(done.stdout))
+
+
+def test_solve_a_full_grid_returns_it():
+    done = run_cli("solve", input=SOLUTION)
+    assert done.returncode == 0 and done.stdout == SOLUTION and done.stderr == ""
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("5 0 5" + " 0" * 6 + "\n" + "0 0 0 0 0 0 0 0 0\n" * 8, "row 1 has two 5s, columns 1 and 3"),
+        ("7" + " 0" * 8 + "\n" + "0 0 0 0 0 0 0 0 0\n" * 7 + "7" + " 0" * 8 + "\n", "column 1 has two 7s, rows 1 and 9"),
+        (render(parse_line(DEAD_END)), "no solution"),
+        ("0 1 2 0\n0 4 0 0\n3 0 0 0\n0 0 0 0\n", "no solution"),
+    ],
+)
+def test_solve_no_solution_exits_1_naming_why(text, message):
+    done = run_cli("solve", input=text)
+    assert_clean_error(done, 1)
+    assert message in done.stderr
+
+
+def test_solve_batch_gives_one_line_per_puzzle():
+    batch = [HARD, LINE, "." * 81]
+    done = run_cli("solve", "-q", input="".join(line + "\n" for line in batch))
+    assert done.returncode == 0
+    answers = done.stdout.splitlines()
+    assert len(answers) == 3
+    for puzzle, answer in zip(batch, answers):
+        assert is_solution(parse_line(puzzle), parse_line(answer))
+
+
+def test_solve_batch_keeps_lines_aligned_when_one_has_no_solution():
+    clash = "11" + "." * 79
+    done = run_cli("solve", input=f"{LINE}\n{clash}\n{HARD}\n")
+    assert done.returncode == 1
+    answers = done.stdout.split("\n")
+    assert answers[1] == "" and len(answers) == 4  # three lines, the second blank
+    assert is_solution(parse_line(LINE), parse_line(answers[0]))
+    assert is_solution(parse_line(HARD), parse_line(answers[2]))
+    assert done.stderr.splitlines() == ["sudoku: puzzle 2: row 1 has two 1s, columns 1 and 2"]
+
+
+def test_solve_mixed_sizes_in_one_batch():
+    done = run_cli("solve", input="1234" + "." * 12 + "\n" + LINE + "\n")
+    sizes = [len(line) for line in done.stdout.splitlines()]
+    assert done.returncode == 0 and sizes == [16, 81]
+
+
+@pytest.mark.parametrize(
+    "text, limit, counts",
+    [
+        (PUZZLE, None, ["1"]),
+        (EMPTY, None, ["2"]),
+        ("11" + "." * 79 + "\n", None, ["0"]),
+        (DEAD_END + "\n", None, ["0"]),
+        ("." * 16 + "\n", "5", ["5"]),
+        ("." * 16 + "\n", "1000", ["288"]),
+        (f"{LINE}\n{'.' * 81}\n{DEAD_END}\n", None, ["1", "2", "0"]),
+    ],
+)
+def test_solve_count(text, limit, counts):
+    args = ["solve", "--count"] + (["--limit", limit] if limit else [])
+    done = run_cli(*args, input=text)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == counts
+
+
+def test_solve_with_each_engine():
+    for engine in ("py", "dlx"):
+        done = run_cli("solve", "--engine", engine, input=PUZZLE)
+        assert done.returncode == 0 and done.stdout == SOLUTION
+
+
+def test_solve_verbose_reports_work_on_stderr():
+    done = run_cli("solve", "-v", input=PUZZLE)
+    assert done.returncode == 0 and done.stdout == SOLUTION
+    assert "guesses" in done.stderr and "nodes" in done.stderr
+
+
+# --- malformed input and bad usage: exit 2, one stderr line, nothing on stdout ---------------------
+
+
+def _replace_row(index, row):
+    rows = PUZZLE.splitlines()
+    rows[index] = row
+    return "\n".join(rows) + "\n"
+
+
+MALFORMED = {
+    "8-rows": "".join(PUZZLE.splitlines(keepends=True)[:8]),
+    "10-rows": PUZZLE + "0 0 0 0 0 0 0 0 0\n",
+    "short-row": _replace_row(3, "8 0 0 0 6 0 0 0"),
+    "long-row": _replace_row(3, "8 0 0 0 6 0 0 0 3 1"),
+    "letter": _replace_row(4, "4 0 0 8 x 3 0 0 1"),
+    "out-of-range": _replace_row(4, "4 0 0 8 10 3 0 0 1"),
+    "negative": _replace_row(4, "4 0 0 8 -1 3 0 0 1"),
+    "5000-digits": _replace_row(4, "4 0 0 8 " + "9" * 5000 + " 3 0 0 1"),
+    "comma-separated": PUZZLE.replace(" ", ","),
+    "8x8": "0 0 0 0 0 0 0 0\n" * 8,
+    "line-80": LINE[:80] + "\n",
+    "line-bad-char": LINE[:10] + "?" + LINE[11:] + "\n",
+    "header-10": "10\n" + PUZZLE,
+    "superscript-header": "\u00b2\n" + PUZZLE,
+    "bad-json": '{"rows": [[1, 2, 3\n',
+    "json-deep": '{"rows": ' + "[" * 20000 + "]" * 20000 + "}\n",
+    "empty": "",
+    "blank-lines": "\n\n   \n",
+    "lone-word": "hello\n",
+    "binary": b"\x00\xff\xfe\x80garbage\x01\n",
+    "latin-1": "5 3 0 0 7 0 0 0 0\n".encode() + "é\n".encode("latin-1"),
+    "1MB-line": "0" * 1_000_000,
+    "1MB-line-of-spaces": "0 " * 500_000 + "\n",
+}
+
+
+@pytest.mark.parametrize("command", ["solve", "check"])
+@pytest.mark.parametrize("name", list(MALFORMED))
+def test_malformed_input_exits_2_with_one_line(command, name):
+    done = run_cli(command, input=MALFORMED[name])
+    assert_clean_error(done, 2)
+
+
+@pytest.mark.parametrize(
+    "name, where",
+    [("8-rows", "line 8"), ("short-row", "line 4"), ("letter", "line 5, column 5"), ("negative", "column 5"),
+     ("out-of-range", "value 10"), ("line-bad-char", "line 1, column 11"), ("binary", "line 1, column 2"),
+     ("10-rows", "line 10"), ("1MB-line", "longer than")],
+)
+def test_malformed_input_error_names_the_place(name, where):
+    assert where in run_cli("solve", input=MALFORMED[name]).stderr
+
+
+def test_a_36x36_grid_has_no_line_output():
+    big = "6\n" + ("0 " * 35 + "0\n") * 36
+    assert_clean_error(run_cli("solve", "--to", "line", input=big), 2)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        [],
+        ["frobnicate"],
+        ["solve", "extra"],
+        ["solve", "--limit", "0"],
+        ["solve", "--engine", "nope"],
+        ["solve", "--format", "pretty"],
+        ["create", "--count"],
+        ["--bogus"],
+    ],
+)
+def test_bad_usage_exits_2_with_one_line(args):
+    assert_clean_error(run_cli(*args, input=PUZZLE), 2)
+
+
+def test_engine_that_does_not_support_the_size_is_bad_usage():
+    big = "6\n" + ("0 " * 35 + "0\n") * 36
+    assert_clean_error(run_cli("solve", "--engine", "dlx", input=big), 2)
+
+
+# --- check ----------------------------------------------------------------------------------------
+
+
+def test_check_complete_exits_0():
+    done = run_cli("check", input=SOLUTION)
+    assert done.returncode == 0 and done.stderr == ""
+    assert done.stdout == "complete: 9x9, every unit holds each digit once\n"
+
+
+def test_check_incomplete_exits_1():
+    done = run_cli("check", input=PUZZLE)
+    assert done.returncode == 1
+    assert done.stdout == "incomplete: 51 blanks\n"
+
+
+def test_check_invalid_exits_1_naming_the_unit():
+    done = run_cli("check", input=SOLUTION.replace("5 3 4", "5 5 4", 1))
+    assert done.returncode == 1
+    assert done.stdout == "invalid: row 1 has two 5s, columns 1 and 2\n"
+
+
+def test_check_batch():
+    full = render(grid_of(SOLUTION), "line").strip()
+    done = run_cli("check", input=f"{full}\n{LINE}\n")
+    assert done.returncode == 1
+    lines = done.stdout.splitlines()
+    assert len(lines) == 2
+    assert lines[0].endswith("complete: 9x9, every unit holds each digit once")
+    assert lines[1].endswith("incomplete: 51 blanks")
+
+
+# --- version and help -----------------------------------------------------------------------------
+
+
+def test_version():
+    done = run_cli("--version")
+    assert done.returncode == 0
+    assert done.stdout.strip() == "sudoku 0.1.0"
+
+
+@pytest.mark.parametrize("command", [[], ["create"], ["solve"], ["check"]])
+def test_help_shows_an_example_and_the_exit_codes(command):
+    done = run_cli(*command, "--help")
+    assert done.returncode == 0 and done.stderr == ""
+    text = done.stdout
+    assert "example" in text
+    assert "sudoku " in text.split("example", 1)[1]  # the example is a command line
+    assert "exit codes" in text
+    for code, meaning in (("0", "success"), ("1", "no solution"), ("2", "bad usage")):
+        assert any(line.split()[:1] == [code] and meaning in line for line in text.splitlines()), (code, text)
+
+
+# --- imports --------------------------------------------------------------------------------------
+
+
+HEAVY = ("numpy", "numba", "pandas", "dask", "pyarrow")
+
+
+@pytest.mark.parametrize("command, stdin", [("create --seed 1", ""), ("solve", PUZZLE), ("check", PUZZLE)])
+def test_cli_loads_no_heavy_module(command, stdin):
+    """A single create, solve or check starts in milliseconds: no numpy, numba, pandas, Dask or Arrow."""
+    code = (
+        "import sys, sudoku.cli\n"
+        f"code = sudoku.cli.main({command.split()!r})\n"
+        f"heavy = sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r})\n"
+        "print('HEAVY', heavy, file=sys.stderr)\n"
+        "sys.exit(3 if heavy else 0)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], input=stdin.encode(), capture_output=True, cwd=REPO, timeout=60
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    assert b"HEAVY []" in done.stderr
+
+
+def test_importing_sudoku_cli_loads_no_heavy_module():
+    code = (
+        "import sys, sudoku, sudoku.cli, sudoku.engines\n"
+        f"print(sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+# --- no input makes the command crash (hypothesis) -------------------------------------------------
+
+
+def _assert_no_crash(done):
+    assert done.returncode in (0, 1, 2), (done.returncode, done.stderr)
+    assert "Traceback" not in done.stderr
+    if done.returncode == 2:
+        assert done.stdout == "" and len(done.stderr.splitlines()) == 1, done.stderr
+
+
+COMMANDS = st.sampled_from([["solve"], ["solve", "--count"], ["check"], ["solve", "--format", "line"]])
+CLI_SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@CLI_SETTINGS
+@given(COMMANDS, st.text(max_size=300))
+def test_no_text_input_crashes_the_cli(command, text):
+    _assert_no_crash(run_cli(*command, input=text.encode("utf-8", "surrogatepass")))
+
+
+@CLI_SETTINGS
+@given(COMMANDS, st.binary(max_size=300))
+def test_no_binary_input_crashes_the_cli(command, data):
+    _assert_no_crash(run_cli(*command, input=data))
+
+
+@st.composite
+def near_puzzles(draw):
+    """Valid 4x4 and 9x9 puzzle text in any input format with a few characters changed."""
+    box = draw(st.sampled_from([2, 3]))
+    side = box * box
+    grid = Grid(box, draw(st.lists(st.integers(0, side), min_size=side**2, max_size=side**2)))
+    text = render(grid, draw(st.sampled_from(["grid", "line", "header", "json"])))
+    for _ in range(draw(st.integers(0, 3))):
+        at = draw(st.integers(0, len(text)))
+        text = text[:at] + draw(st.sampled_from(list("0123456789 .\n-xA{}[]") + ["10", "\t"])) + text[at + 1 :]
+    return text
+
+
+@CLI_SETTINGS
+@given(COMMANDS, near_puzzles())
+def test_no_near_puzzle_crashes_the_cli(command, text):
+    done = run_cli(*command, input=text)
+    _assert_no_crash(done)
+    if done.returncode == 0 and command == ["solve"]:
+        # whatever was accepted was solved: each answer keeps its puzzle's givens and is valid
+        puzzles = list(parse(text.split("\n")))
+        answers = list(parse(done.stdout.split("\n")))
+        assert len(puzzles) == len(answers)
+        for puzzle, answer in zip(puzzles, answers):
+            assert find_clash(puzzle) is None
+            assert is_solution(puzzle, answer)
