@@ -247,6 +247,9 @@ def _summary(manifest, records, entries, still, saved, run_dir, run_corpus):
 
 def main(argv=None):
     from jobs.store import RunDirError
+    import signal
+
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `fuzz run ... | head` ends quietly
 
     parser = _parser()
     args = parser.parse_args(argv)

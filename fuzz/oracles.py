@@ -82,6 +82,19 @@ def judge_solve(case, result, *, header=False, strict=False):
     return Verdict(failed, slips, grid)
 
 
+def can_fail(oracle, case):
+    """Whether ``oracle`` judges a solve ``case`` at all: each right answer (malformed, no solution,
+    solvable) has its own oracles, so a shrinker need not ask the target about the others."""
+    if oracle in ("no_timeout", "no_flood", "no_crash"):
+        return True
+    if case.count is None:
+        return oracle == "rejects_malformed"
+    if case.count == 0:
+        return oracle == "rejects_unsolvable"
+    return oracle in ("answers", "valid_grid", "keeps_givens", "format") or (
+        oracle == "unique_solution" and case.count == 1)
+
+
 def judge_create(first, second, *, header=False, strict=False, check_engine="py"):
     failed = {}
     _contained(first, failed)

@@ -3,7 +3,9 @@
 Puzzles shrink by blanking givens (fewest clues); malformed or odd text shrinks by deleting lines,
 then ever smaller runs of characters (shortest text). Each candidate's right answer is worked out
 afresh by our own parser and engine (``cases.from_text``), so a candidate that, say, became a valid
-puzzle is judged as one. Passes are deterministic and bounded by a budget of target calls and time.
+puzzle is judged as one, and a candidate the oracle cannot fail on (``oracles.can_fail``: a
+malformed text for ``keeps_givens``) costs no target call. Passes are deterministic and bounded by
+a budget of target calls and time.
 
 Why not Hypothesis's shrinker: it shrinks its own choice sequences from the start of a test and has
 no public way to begin from a given failing input, while our failures come from external programs
@@ -16,6 +18,7 @@ import time
 from sudoku import Grid, render
 
 from fuzz.cases import from_text
+from fuzz.oracles import can_fail
 
 MAX_CALLS = 300
 MAX_SECONDS = 30.0
@@ -38,7 +41,7 @@ def shrink(case, oracle, fails, *, header=False, max_calls=MAX_CALLS, max_second
     budget = _Budget(max_calls, max_seconds)
 
     def still(candidate):
-        return budget.spend() and oracle in fails(candidate)
+        return can_fail(oracle, candidate) and budget.spend() and oracle in fails(candidate)
 
     if case.puzzle is not None and not case.family.startswith(("malformed", "whitespace")):
         case = _fewer_clues(case, still, header)

@@ -133,6 +133,9 @@ def run_compare(args):
 
 
 def main(argv=None):
+    import signal
+
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `reports show RUN | head` ends quietly
     try:
         args = parser().parse_args(argv)
         return run_show(args) if args.command == "show" else run_compare(args)

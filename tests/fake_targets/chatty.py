@@ -1,0 +1,20 @@
+#!/usr/bin/env python3
+"""A correct `sudoku` program with human-friendly output: a "Solution:" (or "Puzzle:") header, then
+the grid with `|` and `-` separators. Only format slips: no failure unless --strict."""
+
+import sys
+
+import _contract
+
+
+def show(grid, command):
+    rows = [grid.cells[r * 9 : r * 9 + 9] for r in range(9)]
+    out = ["Solution:" if command == "solve" else "Puzzle:"]
+    for r, row in enumerate(rows):
+        if r and r % 3 == 0:
+            out.append("------+-------+------")
+        out.append(" | ".join(" ".join(str(v) for v in row[c : c + 3]) for c in (0, 3, 6)))
+    sys.stdout.write("\n".join(out) + "\n")
+
+
+sys.exit(_contract.main(show=show))

@@ -1,0 +1,124 @@
+"""The ``fuzz`` command end to end: right targets pass, --strict, exit codes, reproducible runs."""
+
+import csv
+import json
+
+import pytest
+
+from fake_targets import fuzz, spec
+from fuzz.cases import from_text
+
+COMMON = ("--workers", 2, "--chunk-size", 30, "--timeout", 10)
+
+
+def records_of(out):
+    with open(out / "records.csv", newline="") as lines:
+        return list(csv.DictReader(lines))
+
+
+def test_a_correct_target_yields_no_failure(tmp_path):
+    done = fuzz("run", "-n", 150, "--seed", 3, *COMMON, "--out", tmp_path / "run", "--corpus", tmp_path / "corpus",
+                "--target", spec("correct"), cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = records_of(tmp_path / "run")
+    assert len(rows) == 150 and {row["outcome"] for row in rows} == {"ok"}
+    assert {row["format_slips"] for row in rows} == {""}
+    assert len({row["family"] for row in rows}) > 15  # most families met
+    assert "| (none) | 0 |" in done.stdout and "150 cases, 0 failed" in done.stdout
+    assert not (tmp_path / "corpus").exists() and not (tmp_path / "run" / "corpus").exists()
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert manifest["status"] == "complete" and manifest["config"]["seed"] == 3
+    assert (tmp_path / "run" / "summary.md").read_text().strip() == done.stdout.strip()
+
+
+@pytest.fixture(scope="module")
+def chatty(tmp_path_factory):
+    root = tmp_path_factory.mktemp("chatty")
+    done = fuzz("run", "-n", 60, "--seed", 3, *COMMON, "--out", root / "run", "--corpus", root / "corpus",
+                "--target", spec("chatty"), cwd=root)
+    return done, root / "run"
+
+
+def test_a_chatty_but_correct_target_yields_no_failure(chatty):
+    done, out = chatty
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = records_of(out)
+    assert {row["outcome"] for row in rows} == {"ok"}
+    answered = [row for row in rows if row["format_slips"]]
+    assert answered and all(set(row["format_slips"].split(",")) == {"extra_text", "separators"} for row in answered)
+    assert "format slips (failures only with --strict): " in done.stdout
+
+
+def test_strict_turns_slips_into_format_failures(chatty, tmp_path):
+    _, loose = chatty
+    done = fuzz("run", "-n", 60, "--seed", 3, *COMMON, "--strict", "--out", tmp_path / "run",
+                "--corpus", tmp_path / "corpus", "--target", spec("chatty"), cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    rows = records_of(tmp_path / "run")
+    assert {row["oracles_failed"] for row in rows} == {"", "format"}
+    slipped = {row["case"] for row in records_of(loose) if row["format_slips"]}
+    assert {row["case"] for row in rows if row["oracles_failed"] == "format"} == slipped
+    meta = json.loads(next((tmp_path / "run" / "corpus" / "format").glob("*/case.json")).read_text())
+    assert sorted(meta["detail"].split(", ")) == ["extra_text", "separators"]
+    data = next((tmp_path / "run" / "corpus" / "format").glob("*/input.txt")).read_bytes()
+    assert from_text("t", "solve", data).puzzle.clues <= 1  # shrunk: any puzzle shows the slips
+    # replay honours --strict too
+    corpus = tmp_path / "corpus"
+    assert fuzz("replay", corpus, "--target", spec("chatty"), cwd=tmp_path).returncode == 0
+    assert fuzz("replay", corpus, "--target", spec("chatty"), "--strict", cwd=tmp_path).returncode == 1
+
+
+def test_the_same_seed_gives_the_same_run(tmp_path):
+    args = ("-n", 80, "--seed", 9, "--workers", 2, "--chunk-size", 30, "--target", "engine",
+            "--corpus", tmp_path / "corpus")
+    first = fuzz("run", *args, "--out", tmp_path / "a", cwd=tmp_path)
+    second = fuzz("run", *args, "--out", tmp_path / "b", cwd=tmp_path)
+    assert first.returncode == second.returncode == 0, first.stderr + second.stderr
+    keep = ("case", "family", "input_text", "puzzle", "solution", "solutions", "outcome", "engine")
+
+    def same_part(row):  # a create case's puzzle is the target's, random by contract
+        return {k: row[k] for k in keep if not (row["family"] == "create" and k == "puzzle")}
+
+    a = [same_part(row) for row in records_of(tmp_path / "a")]
+    b = [same_part(row) for row in records_of(tmp_path / "b")]
+    assert a == b
+    assert [row["case"] for row in a] == [str(i) for i in range(80)]
+
+
+@pytest.mark.parametrize("args, message", [
+    (("run", "-n", 5, "--target", "./no/such/sudoku"), "does not exist"),
+    (("run", "-n", 5, "--target", "engine:nope"), "unknown engine"),
+    (("run", "-n", 5, "--target", "no-such-command-here"), "not on PATH"),
+    (("run", "-n", 0), "at least 1"),
+    (("run", "--backend", "carrier-pigeon"), "unknown backend"),
+    (("run", "--frobnicate"), "unrecognized arguments"),
+    (("replay", "missing-corpus"), "not a directory"),
+    ((), "a command is needed"),
+])
+def test_bad_usage_is_exit_2(tmp_path, args, message):
+    done = fuzz(*args, "--out", tmp_path / "run", cwd=tmp_path) if args[:1] == ("run",) else fuzz(*args, cwd=tmp_path)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "run").exists()  # nothing made for a bad command
+
+
+def test_replay_with_a_missing_target_is_exit_2(tmp_path):
+    (tmp_path / "corpus").mkdir()
+    done = fuzz("replay", tmp_path / "corpus", "--target", "./no/such/sudoku", cwd=tmp_path)
+    assert done.returncode == 2 and "does not exist" in done.stderr
+
+
+def test_an_existing_out_needs_force(tmp_path):
+    args = ("run", "-n", 5, "--seed", 1, "--workers", 1, "--target", "engine", "--corpus", tmp_path / "corpus",
+            "--out", tmp_path / "run")
+    assert fuzz(*args, cwd=tmp_path).returncode == 0
+    again = fuzz(*args, cwd=tmp_path)
+    assert again.returncode == 2 and "--force" in again.stderr and "Traceback" not in again.stderr
+    assert fuzz(*args, "--force", cwd=tmp_path).returncode == 0
+
+
+def test_replaying_an_empty_corpus_passes(tmp_path):
+    (tmp_path / "corpus").mkdir()
+    done = fuzz("replay", tmp_path / "corpus", "--target", spec("changes_given"), cwd=tmp_path)
+    assert done.returncode == 0 and "replayed 0 reproducers" in done.stderr
