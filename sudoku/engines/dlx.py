@@ -94,8 +94,7 @@ def solve(puzzle, *, limit=1):
                 if count >= limit:
                     break
             else:
-                col = min(columns, key=lambda k: len(columns[k]))
-                options = sorted(columns[col], reverse=True)
+                options = sorted(min(columns.values(), key=len), reverse=True)  # the narrowest column
                 frames.append((options, len(options) > 1))
             expand = False
         while frames:
