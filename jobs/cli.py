@@ -135,9 +135,9 @@ def run(args):
     lines = read_input(config["input"]) if config["input"] else None
     specs = runner.plan(config, lines)
     if not args.resume:
-        run_dir.create(force=args.force)
-        # At once, so a run killed at any moment after this can be resumed: --resume needs the config.
-        run_dir.write_manifest({"run_id": config["run_id"], "config": config, "status": "running"})
+        # with its manifest from the start, so a run killed at any moment can be resumed
+        started = {"run_id": config["run_id"], "config": config, "status": "running"}
+        run_dir.create(force=args.force, manifest=started)
     runner.setup_log(run_dir, verbose=args.verbose)
     total = sum(spec["count"] for spec in specs)
     already = sum(spec["count"] for spec in specs if spec["chunk"] in run_dir.done_chunks())

@@ -14,6 +14,7 @@ sees half a part; hidden names are also skipped by Arrow's dataset reader.
 import json
 import os
 import re
+import shutil
 from pathlib import Path
 
 import pyarrow as pa
@@ -37,8 +38,14 @@ class RunDir:
         self.csv_path = self.path / "records.csv"
         self.log_path = self.path / "run.log"
 
-    def create(self, *, force=False):
-        """Make a fresh run directory; an existing non-empty one needs ``force`` (and is then cleared)."""
+    def create(self, *, force=False, manifest=None):
+        """Make a fresh run directory; an existing non-empty one needs ``force`` (and is then cleared).
+
+        The directory is built under a hidden name, with ``manifest`` in it, and renamed into place: a
+        run killed at any moment either has no directory yet or one that ``--resume`` can finish.
+        """
+        if self.path.exists() and not self.path.is_dir():
+            raise RunDirError(f"{self.path} exists and is not a directory")
         if self.path.exists() and any(self.path.iterdir()):
             if not force:
                 raise RunDirError(f"{self.path} already exists; use --resume {self.path} to finish it "
@@ -47,7 +54,13 @@ class RunDir:
                 raise RunDirError(f"{self.path} is not a run directory; refusing to clear it even with --force")
             for child in sorted(self.path.rglob("*"), reverse=True):
                 child.unlink() if child.is_file() or child.is_symlink() else child.rmdir()
-        self.parts.mkdir(parents=True, exist_ok=True)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        staging = RunDir(self.path.parent / f".{self.path.name}.{os.getpid()}.tmp")
+        shutil.rmtree(staging.path, ignore_errors=True)
+        staging.parts.mkdir(parents=True)
+        if manifest is not None:
+            staging.write_manifest(manifest)
+        os.replace(staging.path, self.path)  # onto nothing, or onto the empty directory left above
 
     def part_path(self, chunk):
         return self.parts / f"chunk-{chunk:06d}.parquet"
