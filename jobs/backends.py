@@ -3,6 +3,7 @@
 Both are generators; closing one (as an interrupted run does) stops its workers.
 """
 
+import logging
 import multiprocessing
 import signal
 
@@ -14,6 +15,10 @@ class BackendError(Exception):
 def _ignore_sigint():
     # Ctrl-C reaches the whole process group; only the parent acts on it, and stops the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _log_info():
+    logging.getLogger("jobs").setLevel(logging.INFO)
 
 
 def _call(task_and_spec):
@@ -56,6 +61,10 @@ def dask(task, specs, *, scheduler=None, workers):
             cluster.close()
         raise BackendError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
     try:
+        # Dask workers are not forked children, so multiprocessing-logging cannot reach them: ask
+        # them to forward the runner's log records, which the client re-emits into the run log.
+        client.run(_log_info)
+        client.forward_logging("jobs", level=logging.INFO)
         futures = client.map(task, specs, pure=False)
         by_key = {future.key: spec for future, spec in zip(futures, specs)}
         for future in as_completed(futures):

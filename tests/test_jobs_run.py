@@ -223,9 +223,6 @@ def test_dask_local_cluster_gives_the_same_records(dask_run, reference):
     assert_csv_equals_parquet(dask_run)
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: Dask workers are separate processes (not forked), so their "
-                   "log records never reach run.log; Client.forward_logging('jobs') plus an INFO level on the "
-                   "workers' 'jobs' logger would bring them")
 def test_dask_worker_log_lines_reach_the_run_log(dask_run):
     logged = {int(chunk) for _, chunk, _ in CHUNK_LINE.findall((dask_run / "run.log").read_text())}
     assert logged == set(range(N // CHUNK))
