@@ -26,11 +26,13 @@ def target_of(options):
 
 
 def run_case(case, target, *, strict=False, check_engine="py"):
-    """Ask the target, judge the answer: (verdict, first result)."""
+    """Ask the target, judge the answer: (verdict, result); a create case asks twice, and its result is
+    the first answer with the time of both."""
     header = target.header
     if case.command == "create":
         first, second = target.create(), target.create()
-        return judge_create(first, second, header=header, strict=strict, check_engine=check_engine), first
+        verdict = judge_create(first, second, header=header, strict=strict, check_engine=check_engine)
+        return verdict, first._replace(seconds=first.seconds + second.seconds)  # the target's time for the case
     result = target.solve(case.text)
     return judge_solve(case, result, header=header, strict=strict), result
 
