@@ -20,8 +20,12 @@ log = logging.getLogger("jobs.tasks")
 _clock = time.perf_counter
 
 
+_HOST = socket.gethostname()
+
+
 def worker_id():
-    return f"{socket.gethostname()}:{os.getpid()}"
+    """host:pid of this process (the pid is read each time: pool workers are forked after import)."""
+    return f"{_HOST}:{os.getpid()}"
 
 
 _warmed = set()
