@@ -180,7 +180,7 @@ def run(args):
                                shrink_them=not args.no_shrink)
     summary = _summary(manifest, records, entries, still, saved, run_dir, run_corpus)
     (run_dir.path / "summary.md").write_text(summary + "\n")
-    print(summary)
+    _print(summary)
     if manifest["status"] == "interrupted":
         print(f"resume with: fuzz run --resume {run_dir.path}", file=sys.stderr)
         return INTERRUPTED
@@ -245,11 +245,16 @@ def _summary(manifest, records, entries, still, saved, run_dir, run_corpus):
     return "\n".join(out)
 
 
+def _print(text):
+    """Print to stdout; a reader that went away (``fuzz run ... | head``) is not an error."""
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        sys.stdout = open(os.devnull, "w")
+
+
 def main(argv=None):
     from jobs.store import RunDirError
-    import signal
-
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `fuzz run ... | head` ends quietly
 
     parser = _parser()
     args = parser.parse_args(argv)

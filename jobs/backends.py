@@ -6,40 +6,56 @@ Both are generators; closing one (as an interrupted run does) stops its workers.
 import logging
 import multiprocessing
 import signal
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 
 
 class BackendError(Exception):
     """A backend that cannot start: an unknown name, an unreachable scheduler, a missing package."""
 
 
-def _ignore_sigint():
+def _init_worker():
     # Ctrl-C reaches the whole process group; only the parent acts on it, and stops the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A write to a pipe whose reader has gone (a fuzz target that ignores its stdin) must be an
+    # error the task handles, never the death of the worker.
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
 
 
 def _log_info():
     logging.getLogger("jobs").setLevel(logging.INFO)
 
 
-def _call(task_and_spec):
-    task, spec = task_and_spec
-    return spec, task(spec)
-
-
 def local(task, specs, *, workers):
-    """A pool of ``workers`` processes on this machine (forked, so they share the parent's log)."""
+    """A pool of ``workers`` processes on this machine (forked, so they share the parent's log).
+
+    A worker that dies, or a task that raises, stops the run with a BackendError (finished chunks
+    stay saved); a plain process pool would wait forever for the lost chunk.
+    """
     if workers == 1:
         for spec in specs:
             yield spec, task(spec)
         return
-    context = multiprocessing.get_context("fork")
-    pool = context.Pool(workers, initializer=_ignore_sigint)
+    executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=_init_worker)
+    finished = False
     try:
-        yield from pool.imap_unordered(_call, [(task, spec) for spec in specs], chunksize=1)
-        pool.close()
+        futures = {executor.submit(task, spec): spec for spec in specs}
+        for future in as_completed(futures):
+            spec = futures[future]
+            try:
+                records = future.result()
+            except BrokenProcessPool:
+                raise BackendError("a worker process died (killed by a signal, or out of memory); "
+                                   "finished chunks are kept: resume the run") from None
+            except Exception as error:
+                raise BackendError(f"chunk {spec['chunk']} failed in a worker: {error!r}") from None
+            yield spec, records
+        finished = True
     finally:
-        pool.terminate()
-        pool.join()
+        if not finished:  # interrupted or broken: stop the work in flight now
+            for process in list((executor._processes or {}).values()):
+                process.terminate()
+        executor.shutdown(wait=True, cancel_futures=True)
 
 
 def dask(task, specs, *, scheduler=None, workers):
