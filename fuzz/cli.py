@@ -254,6 +254,7 @@ def _print(text):
 
 
 def main(argv=None):
+    from jobs.backends import BackendError
     from jobs.store import RunDirError
 
     parser = _parser()
@@ -263,7 +264,7 @@ def main(argv=None):
         return USAGE
     try:
         return {"run": run, "replay": replay}[args.command](args)
-    except (Usage, RunDirError) as error:
+    except (Usage, RunDirError, BackendError) as error:
         print(f"fuzz: {error}", file=sys.stderr)
         return USAGE
     except KeyboardInterrupt:
