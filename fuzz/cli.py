@@ -5,7 +5,6 @@ Exit codes: 0 no failure; 1 failures found (or a replayed reproducer still fails
 """
 
 import argparse
-import json
 import os
 import sys
 from collections import Counter
@@ -120,21 +119,25 @@ def replay(args):
     return FAILED if still else OK
 
 
+def _make_target(config):
+    from fuzz.targets import TargetError, make_target
+
+    try:
+        return make_target(**config["target"])
+    except TargetError as error:
+        raise Usage(str(error)) from None
+
+
 def run(args):
     from fuzz import corpus as store
     from fuzz import tasks
     from fuzz.cases import make_case
     from fuzz.shrink import shrink
-    from fuzz.targets import TargetError, make_target
     from jobs import runner
-    from jobs.store import RunDir
     from sudoku import new_seed
 
-    if args.resume:
-        run_dir = RunDir(args.resume)
-        config = run_dir.read_manifest()["config"]
-        run_dir.clear_temporaries()
-    else:
+    config = None
+    if not args.resume:
         if args.n < 1 or args.workers < 1 or args.chunk_size < 1:
             raise Usage("-n, --workers and --chunk-size must be at least 1")
         if args.backend not in ("local", "dask"):
@@ -145,13 +148,9 @@ def run(args):
                   else args.seed, "target": _target_spec(args), "strict": args.strict, "check_engine": "py",
                   "workers": args.workers, "chunk_size": args.chunk_size, "backend": args.backend,
                   "scheduler": args.scheduler, "corpus": str(Path(args.corpus).resolve()), "out": out}
-        run_dir = RunDir(out)
-    try:
-        target = make_target(**config["target"])
-    except TargetError as error:
-        raise Usage(str(error)) from None
-    if not args.resume:
-        run_dir.create(force=args.force)
+        _make_target(config)  # a bad target is refused before the run directory is made
+    run_dir, config = runner.open_run(resume=args.resume, config=config, force=args.force)
+    target = _make_target(config)
     runner.setup_log(run_dir, verbose=args.verbose)
     run_corpus = run_dir.path / "corpus"
 
@@ -160,19 +159,8 @@ def run(args):
               config["n"] - start), "seed": config["seed"], "target": config["target"], "strict": config["strict"],
               "check_engine": config["check_engine"]}
              for chunk, start in enumerate(range(0, config["n"], config["chunk_size"]))]
-    bar = None
-    if sys.stderr.isatty() and not args.no_progress:
-        from tqdm import tqdm
-
-        done = run_dir.done_chunks()
-        bar = tqdm(total=config["n"], initial=sum(s["count"] for s in specs if s["chunk"] in done), unit="case",
-                   file=sys.stderr)
-    try:
-        manifest = runner.execute(run_dir, config, tasks.run_chunk, specs, resume=bool(args.resume),
-                                  progress=bar.update if bar else None)
-    finally:
-        if bar:
-            bar.close()
+    manifest = runner.run_with_progress(run_dir, config, tasks.run_chunk, specs, resume=bool(args.resume),
+                                        show_progress=not args.no_progress)
     records = run_dir.read_table()
     saved = []
     if manifest["status"] == "complete":

@@ -125,33 +125,17 @@ def _config(args):
 
 
 def run(args):
+    config = None if args.resume else _config(args)
+    if config is not None:  # check the input before making the run directory
+        lines = read_input(config["input"]) if config["input"] else None
+    run_dir, config = runner.open_run(resume=args.resume, config=config, force=args.force)
     if args.resume:
-        run_dir = RunDir(args.resume)
-        config = run_dir.read_manifest()["config"]
-        run_dir.clear_temporaries()
-    else:
-        config = _config(args)
-        run_dir = RunDir(config["out"])
-    lines = read_input(config["input"]) if config["input"] else None
+        lines = read_input(config["input"]) if config["input"] else None
     specs = runner.plan(config, lines)
-    if not args.resume:
-        # with its manifest from the start, so a run killed at any moment can be resumed
-        started = {"run_id": config["run_id"], "config": config, "status": "running"}
-        run_dir.create(force=args.force, manifest=started)
     runner.setup_log(run_dir, verbose=args.verbose)
     total = sum(spec["count"] for spec in specs)
-    already = sum(spec["count"] for spec in specs if spec["chunk"] in run_dir.done_chunks())
-    bar = None
-    if sys.stderr.isatty() and not args.no_progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=total, initial=already, unit="puzzle", file=sys.stderr)
-    try:
-        manifest = runner.execute(run_dir, config, tasks.run_chunk, specs, resume=bool(args.resume),
-                                  progress=bar.update if bar else None)
-    finally:
-        if bar:
-            bar.close()
+    manifest = runner.run_with_progress(run_dir, config, tasks.run_chunk, specs, resume=bool(args.resume),
+                                        show_progress=not args.no_progress, unit="puzzle")
     t = manifest["totals"]
     print(f"{run_dir.path}: {manifest['status']}: {t['cases']} of {total} cases saved; ok {t['ok']}, "
           f"failed {t['failed']}, rejected {t['rejected']}; {manifest['wall_s']:.1f}s", file=sys.stderr)

@@ -153,3 +153,32 @@ def execute(run_dir, config, task, specs, *, resume=False, progress=None):
                          "finished": datetime.now(timezone.utc).isoformat()})
         run_dir.write_manifest(manifest)
     return manifest
+
+
+def open_run(*, resume=None, config=None, force=False):
+    """The run directory and config of a new run (made now, with its manifest, so a run killed at any
+    moment can be resumed) or of ``resume``, an existing one (its config comes from its manifest)."""
+    if resume:
+        run_dir = RunDir(resume)
+        config = run_dir.read_manifest()["config"]
+        run_dir.clear_temporaries()
+        return run_dir, config
+    run_dir = RunDir(config["out"])
+    run_dir.create(force=force, manifest={"run_id": config["run_id"], "config": config, "status": "running"})
+    return run_dir, config
+
+
+def run_with_progress(run_dir, config, task, specs, *, resume=False, show_progress=True, unit="case"):
+    """``execute`` with a progress bar when stderr is a terminal (periodic log lines otherwise)."""
+    bar = None
+    if show_progress and sys.stderr.isatty():
+        from tqdm import tqdm
+
+        done = run_dir.done_chunks()
+        bar = tqdm(total=sum(spec["count"] for spec in specs),
+                   initial=sum(spec["count"] for spec in specs if spec["chunk"] in done), unit=unit, file=sys.stderr)
+    try:
+        return execute(run_dir, config, task, specs, resume=resume, progress=bar.update if bar else None)
+    finally:
+        if bar:
+            bar.close()
