@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bench.common import cpu_model
 from sudoku.engines import nb, py
 from sudoku.grid import Grid
 
@@ -35,16 +36,6 @@ SETS = {
 GENERATE = (20000, 3000)  # puzzles nb makes per round (full, quick)
 GENERATE_PY = (40, 10)
 BLANKS = 40
-
-
-def cpu_model():
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def median_time(run, rounds):

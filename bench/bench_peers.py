@@ -48,6 +48,7 @@ sys.path.insert(0, str(REPO))  # our `sudoku` before any other package of that n
 
 import numpy as np  # noqa: E402
 
+from bench.common import cpu_model  # noqa: E402
 from sudoku.engines import dlx, nb, py  # noqa: E402
 from sudoku.generate import create  # noqa: E402
 from sudoku.grid import Grid, find_clash  # noqa: E402
@@ -641,16 +642,6 @@ def gen_table(rows):
         else:
             out.append(f"| {r['engine']} | - | - | - | - | - | **{r['status']}** |")
     return out
-
-
-def cpu_model():
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def load_text():

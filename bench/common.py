@@ -26,13 +26,9 @@ def load_lines(name, limit=None):
 
 
 def cpu_model():
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
+    from jobs.runner import host  # the one place that reads the CPU model (it goes into manifests too)
+
+    return host()["cpu"]
 
 
 def machine():
