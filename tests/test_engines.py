@@ -74,7 +74,7 @@ def test_known_reader_skips_comments_and_blank_lines(tmp_path):
     assert [(case.number, case.count, case.solution) for case in cases] == [(3, 2, None), (5, 0, None)]
 
 
-@pytest.mark.parametrize("name, case", known_cases())
+@pytest.mark.parametrize("name, case", list(known_cases()))
 def test_engine_agrees_with_known_puzzles(name, case):
     engine = _loaded(name)
     answer = engine.solve(case.puzzle, limit=2)
