@@ -31,13 +31,20 @@ def cold_start(runs):
         subprocess.run(argv, input=stdin, check=True, capture_output=True, cwd=ROOT)
         return time.perf_counter() - start
 
-    bare, solve = [], []
-    for _ in range(runs):  # interleaved, so machine noise hits both alike
+    script = Path(sys.executable).parent / "sudoku"  # the installed command, when run from a venv
+    commands = {"python -m sudoku solve": [sys.executable, "-m", "sudoku", "solve"]}
+    if script.exists():
+        commands["sudoku solve (installed script)"] = [str(script), "solve"]
+    bare, times = [], {name: [] for name in commands}
+    for _ in range(runs):  # interleaved, so machine noise hits all alike
         bare.append(once([sys.executable, "-c", "pass"]))
-        solve.append(once([sys.executable, "-m", "sudoku", "solve"], puzzle))
-    b, s = statistics.median(bare), statistics.median(solve)
-    print(f"cold start (median of {runs}): python -c pass {b * 1000:.1f} ms; "
-          f"sudoku solve (easy 9x9) {s * 1000:.1f} ms; ratio {s / b:.2f}x; overhead {(s - b) * 1000:.1f} ms")
+        for name, argv in commands.items():
+            times[name].append(once(argv, puzzle))
+    b = statistics.median(bare)
+    print(f"cold start, one easy 9x9 puzzle (median of {runs}): python -c pass {b * 1000:.1f} ms")
+    for name, samples in times.items():
+        s = statistics.median(samples)
+        print(f"  {name}: {s * 1000:.1f} ms, {s / b:.2f}x the bare interpreter, +{(s - b) * 1000:.1f} ms")
 
 
 def solve_rates(sets, rounds):

@@ -6,6 +6,7 @@ starts in milliseconds.
 """
 
 import argparse
+import os
 import sys
 from functools import lru_cache
 
@@ -29,6 +30,18 @@ class Usage(Exception):
     """A command line or input the command cannot act on: exit 2 with one line."""
 
 
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """Help text as written, as wide as the terminal; asking ``os`` directly spares every command the
+    import of ``shutil`` (and through it bz2 and lzma) that argparse makes for the width."""
+
+    def __init__(self, prog):
+        try:
+            width = os.get_terminal_size(sys.stdout.fileno()).columns
+        except (OSError, ValueError, AttributeError):
+            width = int(os.environ.get("COLUMNS", "0") or 0) or 100
+        super().__init__(prog, width=max(40, width) - 2)
+
+
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line on stderr, exit 2."""
 
@@ -45,7 +58,7 @@ def _parser():
         description="Create, solve and check Sudoku puzzles (4x4 up to 81x81).",
         epilog="examples:\n  sudoku create --seed 7 | sudoku solve\n  sudoku create -n 100 --format line"
         " > puzzles.txt\n  sudoku solve --count < puzzles.txt\n\n" + EXIT_CODES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_Formatter,
     )
     parser.add_argument("--version", action="version", version=f"sudoku {sudoku.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -56,7 +69,7 @@ def _parser():
             help=help,
             description=help,
             epilog=f"example:\n  {example}\n\n{EXIT_CODES}",
-            formatter_class=argparse.RawDescriptionHelpFormatter,
+            formatter_class=_Formatter,
         )
 
     create_p = command(

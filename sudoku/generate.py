@@ -12,8 +12,6 @@ guessed, by how the ``py`` engine's propagation fares on the result:
 Randomness comes only from a ``random.Random`` seeded with the caller's seed, so a seed names a puzzle.
 """
 
-import random
-
 from sudoku.engines import info, load
 from sudoku.grid import Grid
 
@@ -44,6 +42,8 @@ def derive_seed(seed, *path):
 
 def new_seed():
     """A fresh random seed, for when the user gave none (and is told which was used)."""
+    import random
+
     return random.SystemRandom().getrandbits(63)
 
 
@@ -71,6 +71,8 @@ def create(box=3, *, seed, blanks=None, difficulty=None, minimal=False, engine="
             return solver.generate(box, seed=seed, blanks=wanted, minimal=minimal or box == 3)
         except ValueError as error:
             raise GenerationFailed(str(error)) from None
+    import random  # here, not at the top: `sudoku solve` never needs it
+
     rng = random.Random(seed)
     rater = load("py")
     level = _LEVEL.get(difficulty)
