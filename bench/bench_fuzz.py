@@ -32,6 +32,10 @@ def fuzz(args, out):
     if done.returncode not in (0, 1):
         raise SystemExit(f"fuzz failed: {done.stderr.strip().splitlines()[-1:]}")
     records = pq.read_table(out / "parts")
+    if done.returncode == 1:
+        failed = records.filter(pc.equal(records.column("outcome"), "failed")).to_pylist()
+        print(f"  {len(failed)} failed cases, e.g.: " + "; ".join(
+            f"#{r['case']} {r['family']}: {r['reason']}" for r in failed[:3]))
     return wall, records, done.returncode
 
 

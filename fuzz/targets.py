@@ -83,7 +83,7 @@ class EngineTarget:
 class CommandTarget:
     """Any program with the contract, run as ``argv + create_args`` / ``argv + solve_args``."""
 
-    def __init__(self, argv, *, name=None, create_args=("create",), solve_args=("solve",), header=False,
+    def __init__(self, argv, *, name=None, env=None, create_args=("create",), solve_args=("solve",), header=False,
                  timeout=DEFAULT_TIMEOUT_S, max_output=DEFAULT_MAX_OUTPUT):
         self.argv = list(argv)
         self.name = name or shlex.join(self.argv)
@@ -92,12 +92,15 @@ class CommandTarget:
         self.header = header
         self.timeout = timeout
         self.max_output = max_output
+        self.env = env
 
     def create(self):
-        return run_contained(self.argv + self.create_args, b"", timeout=self.timeout, max_output=self.max_output)
+        return run_contained(self.argv + self.create_args, b"", timeout=self.timeout, max_output=self.max_output,
+                             env=self.env)
 
     def solve(self, text):
-        return run_contained(self.argv + self.solve_args, text, timeout=self.timeout, max_output=self.max_output)
+        return run_contained(self.argv + self.solve_args, text, timeout=self.timeout, max_output=self.max_output,
+                             env=self.env)
 
 
 def _kill_group(pid):
@@ -136,13 +139,13 @@ def _feed(stream, data):
             pass
 
 
-def run_contained(argv, data, *, timeout=DEFAULT_TIMEOUT_S, max_output=DEFAULT_MAX_OUTPUT):
+def run_contained(argv, data, *, timeout=DEFAULT_TIMEOUT_S, max_output=DEFAULT_MAX_OUTPUT, env=None):
     """Run ``argv`` with ``data`` on stdin, contained (see the module docstring)."""
     with tempfile.TemporaryDirectory(prefix="fuzz-case-") as workdir:
         start = time.perf_counter()
         try:
             proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                    cwd=workdir, start_new_session=True)
+                                    cwd=workdir, start_new_session=True, env=env)
         except OSError as error:
             return Result(127, b"", f"cannot run {argv[0]}: {error.strerror}".encode(), 0.0, False, False)
         out, err = bytearray(), bytearray()
@@ -172,6 +175,17 @@ def run_contained(argv, data, *, timeout=DEFAULT_TIMEOUT_S, max_output=DEFAULT_M
         return Result(proc.returncode, bytes(out), bytes(err), seconds, timed_out, flood.is_set())
 
 
+def _env_finding_our_sudoku():
+    """The environment with the folder of the ``sudoku`` package this harness runs on first in
+    PYTHONPATH, so ``cli`` tests this very code from the case's temporary directory (a relative
+    PYTHONPATH such as ``.`` would point into that directory instead)."""
+    import sudoku
+
+    home = str(Path(sudoku.__file__).resolve().parents[1])
+    paths = [home] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(dict.fromkeys(paths))}
+
+
 def make_target(spec, *, create_args="create", solve_args="solve", header=False, timeout=DEFAULT_TIMEOUT_S,
                 max_output=DEFAULT_MAX_OUTPUT):
     """A target from its command-line spelling: ``engine`` (or ``engine:NAME``), ``cli``, or a command."""
@@ -180,7 +194,7 @@ def make_target(spec, *, create_args="create", solve_args="solve", header=False,
     options = dict(create_args=shlex.split(create_args), solve_args=shlex.split(solve_args), header=header,
                    timeout=timeout, max_output=max_output)
     if spec == "cli":
-        return CommandTarget([sys.executable, "-m", "sudoku"], name="cli", **options)
+        return CommandTarget([sys.executable, "-m", "sudoku"], name="cli", env=_env_finding_our_sudoku(), **options)
     argv = shlex.split(spec)
     if not argv:
         raise TargetError("--target is empty")

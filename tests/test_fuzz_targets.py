@@ -360,3 +360,14 @@ def test_fake_targets_are_executable():
 
     for path in HERE.glob("[a-z]*.py"):
         assert os.access(path, os.X_OK), path
+
+
+def test_cli_target_runs_this_sudoku_even_with_a_relative_pythonpath(monkeypatch):
+    """Each call runs in a fresh temporary directory, where PYTHONPATH=. would find nothing."""
+    from fuzz.targets import make_target
+
+    monkeypatch.setenv("PYTHONPATH", ".")
+    target = make_target("cli")
+    result = target.solve(b"0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 1\n")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.decode().splitlines()[3].endswith("1")
