@@ -7,10 +7,13 @@ re-plans the same chunks from it and runs only those without a part on disk.
 import logging
 import os
 import platform
+import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
@@ -104,6 +107,44 @@ def setup_log(run_dir, *, verbose=False):
     return logger
 
 
+class _Interrupts:
+    """Ctrl-C as an exception, except while a part, the CSV or the manifest is being written.
+
+    There it only sets a flag, acted on once the write is done: raised inside a writer's cleanup
+    (``__del__``), a KeyboardInterrupt is ignored by Python, and the run would go on as if never
+    interrupted.
+    """
+
+    def __init__(self):
+        self.pending = False
+        self.writing = False
+        self.previous = None
+
+    def __call__(self, signum, frame):
+        self.pending = True
+        if not self.writing:
+            raise KeyboardInterrupt
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, self)
+        return self
+
+    def __exit__(self, *exc):
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+
+    @contextmanager
+    def write(self, *, then_raise=True):
+        self.writing = True
+        try:
+            yield
+        finally:
+            self.writing = False
+        if self.pending and then_raise:
+            raise KeyboardInterrupt
+
+
 def execute(run_dir, config, task, specs, *, resume=False, progress=None):
     """Run the specs without a part yet; keep the manifest current; return the final manifest.
 
@@ -132,26 +173,30 @@ def execute(run_dir, config, task, specs, *, resume=False, progress=None):
     finished = len(done)
     last_log = time.time()
     status = "failed"
+    interrupts = _Interrupts()
     try:
-        for spec, records in backend(task, todo, **options):
-            run_dir.write_part(spec["chunk"], records)
-            finished += 1
-            if progress:
-                progress(len(records))
-            if time.time() - last_log >= LOG_EVERY_S:
-                last_log = time.time()
-                log.warning("%d of %d chunks done", finished, len(specs))
-        status = "complete"
+        with interrupts:
+            for spec, records in backend(task, todo, **options):
+                with interrupts.write():
+                    run_dir.write_part(spec["chunk"], records)
+                    finished += 1
+                if progress:
+                    progress(len(records))
+                if time.time() - last_log >= LOG_EVERY_S:
+                    last_log = time.time()
+                    log.warning("%d of %d chunks done", finished, len(specs))
+            status = "complete"
     except KeyboardInterrupt:
         status = "interrupted"
         log.warning("interrupted: %d of %d chunks saved", finished, len(specs))
     finally:
-        records_table = run_dir.read_table()
-        run_dir.write_csv(records_table)
-        manifest.update({"status": status, "totals": totals(records_table), "chunks_done": len(run_dir.done_chunks()),
-                         "wall_s": previous_wall + time.time() - started,
-                         "finished": datetime.now(timezone.utc).isoformat()})
-        run_dir.write_manifest(manifest)
+        with interrupts, interrupts.write(then_raise=False):  # a second Ctrl-C waits for these writes
+            records_table = run_dir.read_table()
+            run_dir.write_csv(records_table)
+            manifest.update({"status": status, "totals": totals(records_table),
+                             "chunks_done": len(run_dir.done_chunks()), "wall_s": previous_wall + time.time() - started,
+                             "finished": datetime.now(timezone.utc).isoformat()})
+            run_dir.write_manifest(manifest)
     return manifest
 
 
