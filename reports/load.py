@@ -168,6 +168,6 @@ def add_case_set(records):
     records = records.copy()
     family = records["family"].astype("object")
     source = records["source"].astype("object")
-    fuzz = family.notna() & ~family.isin(FUZZ_SETS_EXCLUDED)
+    fuzz = source.eq("fuzz") | (family.notna() & ~family.isin(FUZZ_SETS_EXCLUDED))  # fuzz has a 'create' family too
     records["case_set"] = source.where(~fuzz, family).fillna("-").astype("object")
     return records
