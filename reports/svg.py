@@ -33,11 +33,17 @@ def _strip(samples, limit=STRIP_POINTS):
     return ordered[np.linspace(0, ordered.size - 1, limit).astype(int)]
 
 
+def _label_room(labels, minimum):
+    """Pixels left of the plot for its longest label (about 6.5 px a character at FONT's size)."""
+    return max(minimum, int(6.5 * max((len(label) for label in labels), default=0)) + 16)
+
+
 def distributions(title, groups, *, width=640):
     """Box-and-strip plot of ``groups``: a list of (label, samples, colour or None)."""
     groups = [(label, np.asarray(samples, dtype=float), colour) for label, samples, colour in groups]
     positive = np.concatenate([s[s > 0] for _, s, _ in groups] or [np.empty(0)])
-    left, right, row, top = 150, 20, 34, 22
+    left, right, row, top = _label_room([f"{label} (n={s.size})" for label, s, _ in groups], 150), 20, 34, 22
+    width = max(width, left + 490)
     height = top + row * max(1, len(groups)) + 30
     body = [f'<text x="{left}" y="14" {FONT} font-weight="bold">{escape(title)}</text>']
     if positive.size == 0:
@@ -83,7 +89,8 @@ def intervals(title, rows, *, threshold, width=640):
     lo = min([1 - 2 * threshold, *finite]) * 0.95
     hi = max([1 + 2 * threshold, *finite]) * 1.05
     lo, hi = math.log(max(lo, 1e-3)), math.log(hi)
-    left, right, row, top = 230, 20, 22, 22
+    left, right, row, top = _label_room([label for label, *_ in rows], 230), 20, 22, 22
+    width = max(width, left + 410)
     height = top + row * max(1, len(rows)) + 30
     span = width - left - right
 
