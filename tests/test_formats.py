@@ -9,22 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import PUZZLE
 from sudoku.formats import INPUT_FORMATS, detect, parse, parse_json, parse_line, render
 from sudoku.grid import Grid, InvalidPuzzle, find_clash
 
 FORMATS = ("grid", "line", "header", "json")
 
-PUZZLE_9 = """\
-5 3 0 0 7 0 0 0 0
-6 0 0 1 9 5 0 0 0
-0 9 8 0 0 0 0 6 0
-8 0 0 0 6 0 0 0 3
-4 0 0 8 0 3 0 0 1
-7 0 0 0 2 0 0 0 6
-0 6 0 0 0 0 2 8 0
-0 0 0 4 1 9 0 0 5
-0 0 0 0 8 0 0 7 9
-"""
+PUZZLE_9 = PUZZLE
 LINE_9 = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 
 
