@@ -228,7 +228,8 @@ def _summary(manifest, records, entries, still, saved, run_dir, run_corpus):
     if saved:
         out += ["", "reproducers (shrunk, one per oracle):"]
         out += [f"- {oracle}: case {index}: {detail} -> {folder}" for oracle, index, folder, detail in saved]
-    out += ["", f"records: {run_dir.path}/parts, {run_dir.csv_path}", f"summary: {run_dir.path}/summary.md (reports show {run_dir.path} for the full report)",
+    out += ["", f"records: {run_dir.path}/parts, {run_dir.csv_path}",
+            f"summary: {run_dir.path}/summary.md (the full report: reports show {run_dir.path})",
             f"corpus: {run_corpus}" + ("" if run_corpus.exists() else " (empty: nothing failed)")]
     return "\n".join(out)
 
