@@ -136,6 +136,10 @@ def run(args):
     from jobs import runner
     from sudoku import new_seed
 
+    from jobs.cli import changed_options
+
+    if args.resume and (given := changed_options(_parser(), args)):
+        raise Usage(f"--resume takes the run's options from its manifest; leave out {', '.join(given)}")
     config = None
     if not args.resume:
         if args.n < 1 or args.workers < 1 or args.chunk_size < 1:

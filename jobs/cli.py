@@ -124,7 +124,19 @@ def _config(args):
     }
 
 
+RUN_ONLY = ("command", "resume", "verbose", "no_progress")
+
+
+def changed_options(parser, args, command="run"):
+    """The options given with --resume besides those that only steer this invocation."""
+    defaults = vars(parser.parse_args([command]))
+    return [f"--{name.replace('_', '-')}" if len(name) > 1 else f"-{name}"
+            for name, value in vars(args).items() if name not in RUN_ONLY and value != defaults.get(name)]
+
+
 def run(args):
+    if args.resume and (given := changed_options(_parser(), args)):
+        raise Usage(f"--resume takes the run's options from its manifest; leave out {', '.join(given)}")
     config = None if args.resume else _config(args)
     if config is not None:  # check the input before making the run directory
         lines = read_input(config["input"]) if config["input"] else None

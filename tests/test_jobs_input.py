@@ -215,3 +215,14 @@ def test_unreachable_scheduler_is_exit_2_with_a_message(tmp_path):
     last = result.stderr.strip().splitlines()[-1]
     assert last.startswith("sudoku-jobs: ") and "tcp://127.0.0.1:1" in last
     assert result.stdout == ""
+
+
+def test_resume_refuses_options_it_would_ignore(tmp_path):
+    """The run's options come from its manifest; giving others with --resume is a usage error, not a
+    silent no-op."""
+    out = tmp_path / "run"
+    assert run_jobs("run", "-n", 10, "--size", 4, "--chunk-size", 5, "--out", out).returncode == 0
+    result = run_jobs("run", "--resume", out, "--workers", 1, "-n", 50)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "sudoku-jobs: --resume takes the run's options from its manifest; leave out -n, --workers"]
