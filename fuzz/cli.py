@@ -146,6 +146,10 @@ def run(args):
             raise Usage("-n, --workers and --chunk-size must be at least 1")
         if args.backend not in ("local", "dask"):
             raise Usage(f"unknown backend {args.backend!r}; known: local, dask")
+        if args.backend == "dask" and args.scheduler:
+            from jobs.backends import check_scheduler
+
+            check_scheduler(args.scheduler)
         stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
         out = args.out or f"runs/fuzz-{stamp}"
         config = {"kind": "fuzz", "run_id": Path(out).name, "n": args.n, "seed": new_seed() if args.seed is None

@@ -14,6 +14,25 @@ class BackendError(Exception):
     """A backend that cannot start: an unknown name, an unreachable scheduler, a missing package."""
 
 
+def check_scheduler(address, *, timeout=5.0):
+    """Fail fast, before a run directory is made, when a Dask scheduler address is malformed or
+    nothing answers there (Dask itself would wait out its own connect timeout first)."""
+    import socket
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(address if "://" in address else f"tcp://{address}")
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        host = port = None
+    if not host or not port:
+        raise BackendError(f"cannot reach the Dask scheduler at {address}: expected tcp://HOST:PORT")
+    try:
+        socket.create_connection((host, port), timeout=timeout).close()
+    except OSError as error:
+        raise BackendError(f"cannot reach the Dask scheduler at {address}: {error.strerror or error}") from None
+
+
 def _init_worker():
     # Ctrl-C reaches the whole process group; only the parent acts on it, and stops the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -102,6 +102,8 @@ def _config(args):
     for option, name in (("--engine", args.engine), ("--check-engine", args.check_engine)):
         if name not in engines.names():
             raise Usage(f"unknown {option} {name!r}; known: {', '.join(engines.names())}")
+    if args.backend == "dask" and args.scheduler:
+        backends.check_scheduler(args.scheduler)
     if args.engine == args.check_engine and not args.input:
         raise Usage("--check-engine must differ from --engine, so an engine cannot vouch for its own puzzles")
     if args.n < 1 or args.workers < 1 or args.chunk_size < 1:

@@ -205,9 +205,8 @@ def test_malformed_scheduler_address_is_exit_2(tmp_path):
     assert "localhost:notaport" in result.stderr.strip().splitlines()[-1]
 
 
-@pytest.mark.slow
-def test_unreachable_scheduler_is_exit_2_with_a_message(tmp_path):
-    # Dask's connect timeout (10 s) runs out first.
+def test_unreachable_scheduler_is_exit_2_with_a_message_and_no_run_directory(tmp_path):
+    # Checked before the run directory is made, without waiting out Dask's own connect timeout.
     result = run_jobs("run", "-n", 10, "--size", 4, "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1",
                       "--out", tmp_path / "run", timeout=120)
     assert result.returncode == 2, result.stderr
@@ -215,6 +214,8 @@ def test_unreachable_scheduler_is_exit_2_with_a_message(tmp_path):
     last = result.stderr.strip().splitlines()[-1]
     assert last.startswith("sudoku-jobs: ") and "tcp://127.0.0.1:1" in last
     assert result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "run").exists()
 
 
 def test_resume_refuses_options_it_would_ignore(tmp_path):
