@@ -14,8 +14,6 @@ from pathlib import Path
 
 MAX_SHOWN = 4000
 
-Reproducer = tuple  # (path, meta dict, input bytes)
-
 
 def _shown(data):
     text = data.decode("utf-8", "backslashreplace")

@@ -195,26 +195,9 @@ def run_solve(args):
     return status
 
 
-def _first_nonblank(lines):
-    for number, line in enumerate(lines, 1):
-        if line.strip():
-            return number, line
-    raise InvalidPuzzle("no puzzle in the input: it is empty or blank")
-
-
-def _chain(number, line, rest):
-    """The lines again from the first non-blank one, with blank lines before it kept for numbering."""
-    yield from ["\n"] * (number - 1)
-    yield line
-    yield from rest
-
-
 def _read_puzzles(args):
     """The input format (given or detected) and the puzzles of stdin, parsed lazily."""
-    lines = read_lines(sys.stdin.buffer)
-    number, first = _first_nonblank(lines)
-    fmt = args.format or formats.detect(first, number)
-    return fmt, formats.parse(_chain(number, first, lines), format=fmt)
+    return formats.read(read_lines(sys.stdin.buffer), format=args.format)
 
 
 def run_check(args):

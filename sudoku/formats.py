@@ -57,6 +57,12 @@ def detect(line, number=1):
 
 def parse(lines, *, format=None):
     """Yield the Grids in ``lines`` (an iterable of str); ``format`` None means detect it."""
+    yield from read(lines, format=format)[1]
+
+
+def read(lines, *, format=None):
+    """``(format, grids)``: the input format (given, or detected from the first non-blank line,
+    read now) and the Grids of ``lines``, parsed lazily as they are iterated."""
     numbered = ((number, line.rstrip("\r\n")) for number, line in enumerate(lines, 1))
     for number, text in numbered:
         if text.strip():
@@ -66,6 +72,11 @@ def parse(lines, *, format=None):
     fmt = format or detect(text, number)
     if fmt not in INPUT_FORMATS:
         raise InvalidPuzzle(f"unknown input format {fmt!r}; known: {', '.join(INPUT_FORMATS)}")
+    return fmt, _grids(fmt, text, number, numbered)
+
+
+def _grids(fmt, text, number, numbered):
+    """The Grids from the first non-blank line ``text`` (line ``number``) and the rest, ``numbered``."""
     if fmt == "line":
         yield parse_line(text, number)
         yield from (parse_line(t, n) for n, t in numbered if t.strip())
