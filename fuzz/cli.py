@@ -106,37 +106,30 @@ def _replay(corpus, target, *, strict, into=None, quiet=False):
 
 
 def replay(args):
-    from fuzz.targets import TargetError, make_target
-
     if not Path(args.corpus).is_dir():
         raise Usage(f"corpus {args.corpus} is not a directory")
-    try:
-        target = make_target(**_target_spec(args))
-    except TargetError as error:
-        raise Usage(str(error)) from None
+    target = _make_target(_target_spec(args))
     entries, still = _replay(args.corpus, target, strict=args.strict)
     print(f"replayed {len(entries)} reproducers against {target.name}: {len(still)} still fail", file=sys.stderr)
     return FAILED if still else OK
 
 
-def _make_target(config):
+def _make_target(spec):
+    """The target a spec (``_target_spec``) names; a bad one is a usage error."""
     from fuzz.targets import TargetError, make_target
 
     try:
-        return make_target(**config["target"])
+        return make_target(**spec)
     except TargetError as error:
         raise Usage(str(error)) from None
 
 
 def run(args):
-    from fuzz import corpus as store
     from fuzz import tasks
-    from fuzz.cases import make_case
-    from fuzz.shrink import shrink
     from jobs import runner
+    from jobs.cli import changed_options
     from sudoku import new_seed
 
-    from jobs.cli import changed_options
 
     if args.resume and (given := changed_options(_parser(), args)):
         raise Usage(f"--resume takes the run's options from its manifest; leave out {', '.join(given)}")
@@ -156,9 +149,9 @@ def run(args):
                   else args.seed, "target": _target_spec(args), "strict": args.strict, "check_engine": "py",
                   "workers": args.workers, "chunk_size": args.chunk_size, "backend": args.backend,
                   "scheduler": args.scheduler, "corpus": str(Path(args.corpus).resolve()), "out": out}
-        _make_target(config)  # a bad target is refused before the run directory is made
+        _make_target(config["target"])  # a bad target is refused before the run directory is made
     run_dir, config = runner.open_run(resume=args.resume, config=config, force=args.force)
-    target = _make_target(config)
+    target = _make_target(config["target"])
     runner.setup_log(run_dir, verbose=args.verbose)
     run_corpus = run_dir.path / "corpus"
 
@@ -172,8 +165,7 @@ def run(args):
     records = run_dir.read_table()
     saved = []
     if manifest["status"] == "complete":
-        saved = _save_failures(records, config, target, run_corpus, make_case, shrink, store, tasks,
-                               shrink_them=not args.no_shrink)
+        saved = _save_failures(records, config, target, run_corpus, shrink_them=not args.no_shrink)
     summary = _summary(manifest, records, entries, still, saved, run_dir, run_corpus)
     (run_dir.path / "summary.md").write_text(summary + "\n")
     _print(summary)
@@ -183,9 +175,14 @@ def run(args):
     return FAILED if (manifest["totals"]["failed"] or still) else OK
 
 
-def _save_failures(records, config, target, run_corpus, make_case, shrink, store, tasks, *, shrink_them):
+def _save_failures(records, config, target, run_corpus, *, shrink_them):
     """Shrink the first failing case of each oracle and save it to the run's and the shared corpus."""
     import pyarrow.compute as pc
+
+    from fuzz import corpus as store
+    from fuzz import tasks
+    from fuzz.cases import make_case
+    from fuzz.shrink import shrink
 
     failed = records.filter(pc.equal(records.column("outcome"), "failed"))
     first = {}
