@@ -1,23 +1,27 @@
 """Case families: each a named way to make a question for a target, with its right answer.
 
-A case is rebuilt from (run seed, case index) alone: the index's derived seed drives a
-``random.Random`` that picks the family and its details. Unique puzzles come from small pools
+A case is rebuilt from (run seed, case index, run size) alone: every ``CREATE_EVERY``-th case asks
+the target to create (often enough that a bug on 30 % of creates is missed with probability under
+1e-4: see ``create_calls``); for the others the index's derived seed drives a ``random.Random`` that
+picks the family and its details. Unique puzzles come from small pools
 (our generator, one pool per 200 cases, and a shipped corpus of known hard puzzles), varied by a
 random symmetry (digit relabelling, row/column permutations within bands and stacks, band and stack
 permutations, transposition), which keeps uniqueness, difficulty and the known solution.
 """
 
 import random
+import re
 from collections import namedtuple
 from functools import lru_cache
 from pathlib import Path
 
-from sudoku import Grid, InvalidPuzzle, create, derive_seed, engines, parse, render
+from sudoku import Grid, InvalidPuzzle, create, derive_seed, engines, find_clash, parse, render
 
-Case = namedtuple("Case", "family command text puzzle count solution")
+Case = namedtuple("Case", "family command text puzzle count solution calls", defaults=(1,))
 Case.__doc__ = """``command`` is 'solve' or 'create'; ``text`` the bytes given on stdin; ``puzzle`` the puzzle
 (None for malformed text and creates); ``count`` its solutions up to 2 (None when the text is
-malformed); ``solution`` the unique solution when count is 1."""
+malformed); ``solution`` the unique solution when count is 1; ``calls`` how many times the target
+is asked (creates: every answer is judged, and two must not be the same)."""
 
 BOX = 3
 SIDE = 9
@@ -52,22 +56,36 @@ WEIGHTS = {
     "malformed_empty_input": 1,
     "malformed_binary": 1,
     "malformed_huge_line": 1,
-    "create": 3,
 }
-FAMILIES = tuple(WEIGHTS)
+SOLVE_FAMILIES = tuple(WEIGHTS)
+FAMILIES = SOLVE_FAMILIES + ("create",)
+CREATE_EVERY = 20  # case 0, 20, 40, ... asks the target to create
+MIN_CREATES = 30  # a bug on 30 % of creates slips through 30 creates with probability 0.7**30 < 1e-4
+REPLAY_CREATES = 20  # creates asked when a saved create reproducer is replayed
 
 
-def make_case(seed, index, *, header=False):
-    """Case ``index`` of a run with ``seed``."""
+def create_calls(n):
+    """Creates asked per create case in a run of ``n`` cases: at least two (two answers must differ),
+    and enough that the run asks at least max(30, n/10) creates."""
+    create_cases = -(-n // CREATE_EVERY)
+    return max(2, -(-MIN_CREATES // create_cases))
+
+
+def make_case(seed, index, *, n, header=False):
+    """Case ``index`` of a run of ``n`` cases with ``seed``."""
+    if index % CREATE_EVERY == 0:
+        return create_case(create_calls(n))
     rng = random.Random(derive_seed(seed, "case", index))
-    family = rng.choices(FAMILIES, weights=[WEIGHTS[f] for f in FAMILIES])[0]
+    family = rng.choices(SOLVE_FAMILIES, weights=[WEIGHTS[f] for f in SOLVE_FAMILIES])[0]
     pool = _pool(derive_seed(seed, "pool", index // POOL_SPAN))
     return build(family, rng, pool, header=header)
 
 
+def create_case(calls=REPLAY_CREATES):
+    return Case("create", "create", b"", None, None, None, calls)
+
+
 def build(family, rng, pool, *, header=False):
-    if family == "create":
-        return Case("create", "create", b"", None, None, None)
     puzzle, solution = _unique(family, rng, pool)
     maker = _MAKERS.get(family)
     if maker is not None:
@@ -77,6 +95,12 @@ def build(family, rng, pool, *, header=False):
         return Case(family, "solve", text, puzzle, 1, solution)
     text = _malformed(family, rng, _text(puzzle, header))
     return Case(family, "solve", text, None, None, None)
+
+
+@lru_cache(maxsize=2)
+def known_good(*, header=False):
+    """The text of an easy unique puzzle, for checking that a target starts at all."""
+    return _text(create(BOX, seed=1, difficulty="easy"), header)
 
 
 def _text(grid, header):
@@ -274,7 +298,7 @@ def from_text(family, command, text):
     """A case for any text, its answer worked out by our own parser and engine (for shrinking and
     replay): malformed when our parser rejects it, else the puzzle with its solution count."""
     if command == "create":
-        return Case(family, "create", b"", None, None, None)
+        return create_case()
     try:
         grids = list(parse(text.decode("utf-8").splitlines(keepends=True)))
     except (InvalidPuzzle, UnicodeDecodeError):
@@ -282,9 +306,68 @@ def from_text(family, command, text):
     if len(grids) != 1 or grids[0].box != BOX:
         return Case(family, command, text, None, None, None)
     puzzle = grids[0]
-    from sudoku import find_clash
-
     if find_clash(puzzle):
         return Case(family, command, text, puzzle, 0, None)
     count, solution = _count(puzzle)
     return Case(family, command, text, puzzle, count, solution)
+
+
+# --- what makes a family what it is: kept by shrinking, named in failure signatures ---------------
+
+_INT = re.compile(rb"-?\d+")
+
+
+def family_class(family):
+    """The family as a bug signature sees it: the unique-puzzle families are one class (a bug that
+    changes givens is one bug whichever difficulty shows it), and so are the several-solution ones."""
+    if family.startswith("unique_") or family in ("full", "one_blank"):
+        return "unique"
+    if family in ("multiple", "empty"):
+        return "multiple"
+    return family
+
+
+def _rows(text):
+    """The rows of a text's numbers, without a box-size header line."""
+    rows = [line.split() for line in text.replace(b"\r", b"").split(b"\n") if line.strip()]
+    return rows[1:] if len(rows) > 1 and len(rows[0]) == 1 and len(rows[1]) > 1 else rows
+
+
+_PROPERTIES = {
+    "whitespace_tabs": lambda text, case: b"\t" in text,
+    "whitespace_crlf": lambda text, case: b"\r\n" in text,
+    "whitespace_no_final_newline": lambda text, case: bool(text.strip()) and not text.endswith(b"\n"),
+    "whitespace_trailing_spaces": lambda text, case: any(line.endswith(b" ") for line in text.split(b"\n")),
+    "whitespace_double_spaces": lambda text, case: b"  " in text,
+    "whitespace_blank_lines_at_end": lambda text, case: text.rstrip(b" \t").endswith(b"\n\n"),
+    "malformed_8_rows": lambda text, case: 0 < len(_rows(text)) < SIDE,
+    "malformed_10_rows": lambda text, case: len(_rows(text)) > SIDE,
+    "malformed_8_columns": lambda text, case: any(0 < len(row) < SIDE for row in _rows(text)),
+    "malformed_10_columns": lambda text, case: any(len(row) > SIDE for row in _rows(text)),
+    "malformed_letter": lambda text, case: any(bytes([b]).isalpha() for b in text),
+    "malformed_out_of_range": lambda text, case: any(int(t) > SIDE for t in _INT.findall(text) if not t.startswith(b"-")),
+    "malformed_negative": lambda text, case: any(t.startswith(b"-") and int(t) for t in _INT.findall(text)),
+    "malformed_empty_input": lambda text, case: not text.strip(),
+    "malformed_binary": lambda text, case: _binary(text),
+    "malformed_huge_line": lambda text, case: max((len(line) for line in text.split(b"\n")), default=0) > 4096,
+    "clashing": lambda text, case: case.puzzle is not None and find_clash(case.puzzle) is not None,
+    "no_solution": lambda text, case: case.count == 0 and find_clash(case.puzzle) is None,
+}
+
+
+def _binary(text):
+    try:
+        text.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return any(b < 32 and b not in b"\t\r\n" for b in text)
+
+
+def keeps_property(family, case):
+    """Whether ``case`` (a shrink candidate of a ``family`` case) still has what defines the family:
+    the CRLF of a CRLF case, the out-of-range number of an out-of-range case, the clash of a clashing
+    one; for puzzle families, that it still has a solution."""
+    check = _PROPERTIES.get(family)
+    if check is not None:
+        return bool(check(case.text, case))
+    return bool(case.count)

@@ -7,6 +7,7 @@ Exit codes: 0 no failure; 1 failures found (or a replayed reproducer still fails
 import argparse
 import os
 import sys
+import time
 from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
@@ -73,7 +74,8 @@ def _parser():
     replay = sub.add_parser("replay", help="re-run saved reproducers against a target",
                             epilog="example:\n  fuzz replay runs/fuzz-1/corpus --target ./their/sudoku\n\n" + EXIT_CODES,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
-    replay.add_argument("corpus", help="a corpus directory")
+    replay.add_argument("corpus", metavar="PATH", help="reproducers to replay: a corpus, a target's, oracle's or "
+                        "bug's folder in it, or a run directory")
     _target_options(replay)
     return parser
 
@@ -83,33 +85,53 @@ def _target_spec(args):
             "header": args.format == "header", "timeout": args.timeout, "max_output": args.max_output}
 
 
-def _replay(corpus, target, *, strict, into=None, quiet=False):
-    """Run every reproducer of ``corpus``; returns [(folder, failed oracles)] of those still failing."""
+def _replay_entries(entries, target, *, strict, into=None, quiet=False):
+    """Run saved reproducers; [(folder, signature now)] of those that still fail."""
     from fuzz import corpus as store
     from fuzz.cases import from_text
-    from fuzz.tasks import run_case
+    from fuzz.oracles import oracles_of
+    from fuzz.tasks import run_case, signature_of
 
     still = []
-    entries = store.load(corpus) if Path(corpus).exists() else []
     for folder, meta, data in entries:
         case = from_text(meta.get("family", "replay"), meta.get("command", "solve"), data)
         verdict, result = run_case(case, target, strict=strict)
-        if verdict.failed:
-            still.append((folder, sorted(verdict.failed)))
+        now = signature_of(case, verdict, result)
+        if now:
+            still.append((folder, now))
             if into is not None:
-                oracle = meta["oracle"] if meta.get("oracle") in verdict.failed else next(iter(verdict.failed))
-                store.save(into, case, oracle, verdict.failed[oracle], target, result)
+                oracle = oracles_of(now)[0]
+                store.save(into, case, signature=now, oracle=oracle, detail=verdict.failed[oracle].detail,
+                           target=target, result=result, extra={"replayed_from": str(folder)})
         if not quiet:
-            state = "FAILS " + ",".join(sorted(verdict.failed)) if verdict.failed else "passes"
+            if now is None:
+                state = "passes"
+            elif now == meta.get("signature"):
+                state = f"FAILS the same way: {now}"
+            else:
+                state = f"FAILS: {now}"
             print(f"{folder}: {state}", file=sys.stderr)
-    return entries, still
+    return still
 
 
 def replay(args):
-    if not Path(args.corpus).is_dir():
-        raise Usage(f"corpus {args.corpus} is not a directory")
+    from fuzz import corpus as store
+
+    path = Path(args.corpus)
+    if not path.exists():
+        raise Usage(f"{path} does not exist")
+    entries = store.load(path)
+    if not entries:
+        raise Usage(f"no reproducers under {path} (a reproducer is a folder with case.json and input.txt)")
     target = _make_target(_target_spec(args))
-    entries, still = _replay(args.corpus, target, strict=args.strict)
+    keys = sorted({meta.get("target_key") for _, meta, _ in entries} - {None})
+    if len(keys) > 1:
+        mine = store.target_key(target)
+        if mine not in keys:
+            raise Usage(f"{path} holds reproducers of {len(keys)} targets ({', '.join(keys)}), none of them "
+                        f"{target.name}; name the folder of the one to replay")
+        entries = [entry for entry in entries if entry[1].get("target_key") in (mine, None)]
+    still = _replay_entries(entries, target, strict=args.strict)
     print(f"replayed {len(entries)} reproducers against {target.name}: {len(still)} still fail", file=sys.stderr)
     return FAILED if still else OK
 
@@ -124,12 +146,26 @@ def _make_target(spec):
         raise Usage(str(error)) from None
 
 
+def _preflight(target):
+    """One known-good solve and one create before the run: a target that cannot start at all (a
+    missing program, interpreter or script) stops the run now, with its own message."""
+    from fuzz.cases import known_good
+    from fuzz.targets import startup_failure
+
+    if not hasattr(target, "argv"):
+        return
+    for result in (target.solve(known_good(header=target.header)), target.create()):
+        problem = startup_failure(result)
+        if problem:
+            raise Usage(f"target {target.name} cannot start: {problem}")
+
+
 def run(args):
     from fuzz import tasks
+    from fuzz.corpus import target_key
     from jobs import runner
     from jobs.cli import changed_options
     from sudoku import new_seed
-
 
     if args.resume and (given := changed_options(_parser(), args)):
         raise Usage(f"--resume takes the run's options from its manifest; leave out {', '.join(given)}")
@@ -149,24 +185,37 @@ def run(args):
                   else args.seed, "target": _target_spec(args), "strict": args.strict, "check_engine": "py",
                   "workers": args.workers, "chunk_size": args.chunk_size, "backend": args.backend,
                   "scheduler": args.scheduler, "corpus": str(Path(args.corpus).resolve()), "out": out}
-        _make_target(config["target"])  # a bad target is refused before the run directory is made
+        _preflight(_make_target(config["target"]))  # before the run directory is made
     run_dir, config = runner.open_run(resume=args.resume, config=config, force=args.force)
     target = _make_target(config["target"])
     runner.setup_log(run_dir, verbose=args.verbose)
     run_corpus = run_dir.path / "corpus"
+    started = time.monotonic()
 
-    entries, still = _replay(config["corpus"], target, strict=config["strict"], into=run_corpus, quiet=True)
+    from fuzz import corpus as store
+
+    own = Path(config["corpus"]) / target_key(target)
+    entries = store.load(own) if own.exists() else []
+    still = _replay_entries(entries, target, strict=config["strict"], into=run_corpus, quiet=True)
+    replay_s = time.monotonic() - started
     specs = [{"run_id": config["run_id"], "chunk": chunk, "start": start, "count": min(config["chunk_size"],
-              config["n"] - start), "seed": config["seed"], "target": config["target"], "strict": config["strict"],
-              "check_engine": config["check_engine"]}
+              config["n"] - start), "n": config["n"], "seed": config["seed"], "target": config["target"],
+              "strict": config["strict"], "check_engine": config["check_engine"]}
              for chunk, start in enumerate(range(0, config["n"], config["chunk_size"]))]
     manifest = runner.run_with_progress(run_dir, config, tasks.run_chunk, specs, resume=bool(args.resume),
                                         show_progress=not args.no_progress)
     records = run_dir.read_table()
-    saved = []
+    saved, triage_s = [], 0.0
     if manifest["status"] == "complete":
-        saved = _save_failures(records, config, target, run_corpus, shrink_them=not args.no_shrink)
-    summary = _summary(manifest, records, entries, still, saved, run_dir, run_corpus)
+        start = time.monotonic()
+        saved = _triage(records, config, target, run_corpus, shrink_them=not args.no_shrink,
+                        show_progress=not args.no_progress)
+        triage_s = time.monotonic() - start
+        manifest["fuzz"] = {"groups": [_group_record(one) for one in saved], "replayed": len(entries),
+                            "replayed_still_fail": len(still), "replay_s": replay_s, "triage_s": triage_s}
+        run_dir.write_manifest(manifest)
+    summary = _summary(manifest, records, len(entries), still, saved, run_dir, run_corpus,
+                       phases={"replaying saved reproducers": replay_s, "shrinking and confirming": triage_s})
     (run_dir.path / "summary.md").write_text(summary + "\n")
     _print(summary)
     if manifest["status"] == "interrupted":
@@ -175,49 +224,83 @@ def run(args):
     return FAILED if (manifest["totals"]["failed"] or still) else OK
 
 
-def _save_failures(records, config, target, run_corpus, *, shrink_them):
-    """Shrink the first failing case of each oracle and save it to the run's and the shared corpus."""
-    import pyarrow.compute as pc
+def _triage(records, config, target, run_corpus, *, shrink_them, show_progress):
+    """Group the run's failures into bugs, shrink and confirm one reproducer each (triage.triage),
+    with a progress bar on a terminal and log lines otherwise."""
+    import logging
 
-    from fuzz import corpus as store
-    from fuzz import tasks
-    from fuzz.cases import make_case
-    from fuzz.shrink import shrink
+    from fuzz.triage import groups, triage
 
-    failed = records.filter(pc.equal(records.column("outcome"), "failed"))
-    first = {}
-    for row in failed.select(["case", "oracles_failed"]).to_pylist():
-        for oracle in row["oracles_failed"].split(","):
-            first.setdefault(oracle, row["case"])
-    saved = []
-    for oracle, index in sorted(first.items()):
-        case = make_case(config["seed"], index, header=target.header)
+    total = len(groups(records))
+    if not total:
+        return []
+    log = logging.getLogger("jobs.fuzz")
+    log.warning("shrinking and confirming %d distinct failures", total)
+    bar = None
+    if show_progress and sys.stderr.isatty():
+        from tqdm import tqdm
 
-        def fails(candidate):
-            return set(tasks.run_case(candidate, target, strict=config["strict"])[0].failed)
+        bar = tqdm(total=total, unit="bug", desc="shrinking", file=sys.stderr)
 
-        small = shrink(case, oracle, fails, header=target.header) if shrink_them else case
-        verdict, result = tasks.run_case(small, target, strict=config["strict"])
-        if oracle not in verdict.failed:  # flaky target: keep the original case
-            small = case
-            verdict, result = tasks.run_case(small, target, strict=config["strict"])
-        detail = verdict.failed.get(oracle, "failed when found; passes now (flaky target)")
-        folder = store.save(run_corpus, small, oracle, detail, target, result, seed=config["seed"], index=index)
-        store.save(config["corpus"], small, oracle, detail, target, result, seed=config["seed"], index=index)
-        saved.append((oracle, index, folder, detail))
-    return saved
+    def progress(done, total):
+        if bar:
+            bar.update(1)
+        else:
+            log.warning("shrunk and confirmed %d of %d distinct failures", done, total)
+
+    try:
+        return triage(records, config, target, [run_corpus, config["corpus"]], shrink_them=shrink_them,
+                      progress=progress)
+    finally:
+        if bar:
+            bar.close()
 
 
-def _summary(manifest, records, entries, still, saved, run_dir, run_corpus):
-    rows = records.select(["family", "outcome", "oracles_failed", "format_slips", "target_s", "case"]).to_pylist()
+def _group_record(one):
+    """A Saved group as JSON for the manifest (where ``reports`` finds it)."""
+    return {"signature": one.signature, "cases": one.cases, "case": one.case, "folder": str(one.folder),
+            "detail": one.detail, "confirmed": one.confirmed, "flaky": one.flaky, "intermittent": one.intermittent,
+            "replay": one.replay, "input": shown_input(one.text)}
+
+
+def shown_input(text, *, width=400, rows=12):
+    """A reproducer's input for people: whole when short (with \\r, \\t and control bytes visible),
+    else its start and its length."""
+    shown = text.decode("utf-8", "backslashreplace")
+    shown = "".join(ch if ch == "\n" or ch.isprintable() else repr(ch)[1:-1] for ch in shown)
+    if len(shown) <= width and shown.count("\n") <= rows:
+        return shown
+    return shown[:80] + f"... ({len(text)} bytes)"
+
+
+def _summary(manifest, records, replayed, still, saved, run_dir, run_corpus, *, phases):
+    rows = records.select(["family", "outcome", "oracles_failed", "format_slips", "notes", "target_s", "case"]
+                          ).to_pylist()
     config = manifest["config"]
     totals = manifest["totals"]
+    wall = manifest["wall_s"] + sum(phases.values())
+    spent = ", ".join(f"{name} {seconds:.1f}s" for name, seconds in phases.items() if seconds >= 0.05)
     out = [f"# fuzz run {manifest['run_id']}: {manifest['status']}",
            "",
            f"target `{config['target']['spec']}`, seed {config['seed']}, {totals['cases']} cases, "
-           f"{totals['failed']} failed, {manifest['wall_s']:.1f}s wall on {config['workers']} workers",
-           f"replayed {len(entries)} saved reproducers: {len(still)} still fail", "",
-           "| family | cases | failed |", "|---|---:|---:|"]
+           f"{totals['failed']} failed, {len(saved)} distinct bugs; {wall:.1f}s wall on {config['workers']} workers"
+           + (f" (cases {manifest['wall_s']:.1f}s, {spent})" if spent else ""),
+           f"replayed {replayed} saved reproducers: {len(still)} still fail", ""]
+    if saved:
+        out += [f"## {len(saved)} distinct bugs", ""]
+        for number, one in enumerate(saved, 1):
+            state = (f"FLAKY: failed the same way in {one.confirmed} of 3 replays" if one.flaky
+                     else "confirmed in 3 of 3 replays")
+            if one.intermittent:
+                state += f"; intermittent ({one.intermittent})"
+            out.append(f"{number}. **{one.signature}**: {one.cases} case{'s' if one.cases != 1 else ''}; "
+                       f"{one.detail} ({state})")
+            if one.text:
+                text = shown_input(one.text)
+                out += ["", "   input:", "", "   ```"] + [f"   {line}" for line in text.split("\n")] + ["   ```", ""]
+            out.append(f"   replay: `{one.replay}`")
+            out.append("")
+    out += ["| family | cases | failed |", "|---|---:|---:|"]
     cases, fails = Counter(r["family"] for r in rows), Counter(r["family"] for r in rows if r["outcome"] == "failed")
     out += [f"| {family} | {count} | {fails[family]} |" for family, count in sorted(cases.items())]
     oracles = Counter(o for r in rows if r["oracles_failed"] for o in r["oracles_failed"].split(","))
@@ -227,12 +310,12 @@ def _summary(manifest, records, entries, still, saved, run_dir, run_corpus):
     if slips:
         out += ["", "format slips (failures only with --strict): "
                 + ", ".join(f"{slip} {count}" for slip, count in slips.most_common())]
+    notes = Counter(n for r in rows if r["notes"] for n in r["notes"].split(","))
+    if notes:
+        out += ["", "notes (not failures): " + ", ".join(f"{note} {count}" for note, count in notes.most_common())]
     slowest = sorted((r for r in rows if r["target_s"] is not None), key=lambda r: -r["target_s"])[:5]
     out += ["", "slowest cases: " + ", ".join(f"#{r['case']} {r['family']} {r['target_s'] * 1000:.1f} ms"
                                              for r in slowest)]
-    if saved:
-        out += ["", "reproducers (shrunk, one per oracle):"]
-        out += [f"- {oracle}: case {index}: {detail} -> {folder}" for oracle, index, folder, detail in saved]
     out += ["", f"records: {run_dir.path}/parts, {run_dir.csv_path}",
             f"summary: {run_dir.path}/summary.md (the full report: reports show {run_dir.path})",
             f"corpus: {run_corpus}" + ("" if run_corpus.exists() else " (empty: nothing failed)")]

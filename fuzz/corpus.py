@@ -1,13 +1,18 @@
-"""The corpus: saved reproducers, one folder each, replayable against any target.
+"""The corpus: saved reproducers, one folder per distinct bug, replayable against any target.
 
-Layout: ``CORPUS/<oracle>/<digest>/`` holding ``input.txt`` (the exact bytes for stdin) and
-``case.json`` (family, command, oracle, target, the command line, expected and actual behaviour).
-Writes are atomic (a temporary folder renamed into place), so a crash never leaves half a case.
+Layout: ``CORPUS/<target key>/<oracle>/<group id>/`` holding ``input.txt`` (the exact bytes for
+stdin; empty for a create), ``output.txt`` (the target's stdout when it failed, verbatim) and
+``case.json`` (signature, family, command, target, the command line that shows the bug by hand,
+the ``fuzz replay`` line that re-checks it, expected and actual behaviour, how many cases of the run
+had this bug, and how its replays went). The target key keeps reproducers of different programs
+apart, so a run replays only its own target's. Writes are atomic (a temporary folder renamed into
+place), so a crash never leaves half a case.
 """
 
 import hashlib
 import json
 import os
+import re
 import shlex
 import shutil
 from pathlib import Path
@@ -20,13 +25,28 @@ def _shown(data):
     return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + f"... ({len(text)} characters)"
 
 
+def target_key(target):
+    """A folder name for a target: readable, and unique to its command, arguments and format."""
+    if not hasattr(target, "argv"):
+        return target.name.replace(":", "-")
+    program = Path(target.argv[-1] if Path(target.argv[0]).name.startswith("python") and len(target.argv) > 1
+                   else target.argv[0]).name
+    identity = json.dumps([target.name, target.create_args, target.solve_args, target.header])
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", program).strip("-.") or "target"
+    return f"{slug[:40]}-{hashlib.sha256(identity.encode()).hexdigest()[:8]}"
+
+
+def group_id(signature):
+    return hashlib.sha256(signature.encode()).hexdigest()[:12]
+
+
 def expected_of(case):
     if case.command == "create":
-        return "a unique puzzle with at least 40 blanks, different on each run, exit 0"
+        return "a unique puzzle with enough blanks (40 at 9x9), a different one on each call, exit 0"
     if case.count is None:
-        return "rejected: non-zero exit, nothing on stdout, a message on stderr (malformed input)"
+        return "rejected: non-zero exit, no answer on stdout, a message on stderr (malformed input)"
     if case.count == 0:
-        return "rejected: non-zero exit, nothing on stdout, a message on stderr (no solution)"
+        return "rejected: non-zero exit, no answer on stdout, a message on stderr (no solution)"
     if case.count == 1:
         return "exit 0 and the unique solution:\n" + _grid_text(case.solution)
     return "exit 0 and any one of its several solutions, keeping every given"
@@ -38,48 +58,62 @@ def _grid_text(grid):
     return render(grid, "grid")
 
 
-def save(corpus, case, oracle, detail, target, result, *, seed=None, index=None):
-    """Save one reproducer (idempotent: the same input for the same oracle is one folder)."""
-    digest = hashlib.sha256(case.command.encode() + b"\0" + case.text).hexdigest()[:12]
-    final = Path(corpus) / oracle / digest
-    if final.exists():
-        return final
+def command_line(target, case):
+    """The shell line that shows the case to a person (run in the reproducer's folder)."""
     argv = getattr(target, "argv", None)
     args = getattr(target, "create_args" if case.command == "create" else "solve_args", [case.command])
-    command = (shlex.join(argv + args) if argv else f"sudoku {case.command}") + (
-        " < input.txt" if case.command == "solve" else "")
+    command = shlex.join(argv + args) if argv else f"sudoku {case.command}"
+    return command + (" < input.txt" if case.command == "solve" else "")
+
+
+def folder_for(corpus, target, oracle, signature):
+    """Where a group's reproducer lives in ``corpus``."""
+    return Path(corpus) / target_key(target) / oracle / group_id(signature)
+
+
+def save(corpus, case, *, signature, oracle, detail, target, result, extra=None):
+    """Save one group's reproducer; an existing folder for the same group is kept (the first saved)."""
+    final = folder_for(corpus, target, oracle, signature)
+    if final.exists():
+        return final
     meta = {
-        "oracle": oracle, "detail": detail, "family": case.family, "command": case.command,
-        "target": target.name, "run": command, "seed": seed, "case": index,
-        "expected": expected_of(case),
-        "actual": {"exit_code": result.exit_code, "seconds": round(result.seconds, 4), "timed_out": result.timed_out,
+        "oracle": oracle, "signature": signature, "detail": detail, "family": case.family,
+        "command": case.command, "target": target.name, "target_key": target_key(target),
+        "run": command_line(target, case), "expected": expected_of(case),
+        "actual": {"exit_code": result.exit_code, "seconds": round(result.seconds, 4),
+                   "cpu_seconds": round(result.cpu_seconds, 4), "timed_out": result.timed_out,
                    "stdout": _shown(result.stdout), "stderr": _shown(result.stderr)},
+        **(extra or {}),
     }
-    temporary = final.parent / f".{digest}.{os.getpid()}.tmp"
-    if temporary.exists():
-        shutil.rmtree(temporary)
-    temporary.mkdir(parents=True)
+    final.parent.mkdir(parents=True, exist_ok=True)
+    temporary = final.parent / f".{final.name}.{os.getpid()}.tmp"
+    shutil.rmtree(temporary, ignore_errors=True)
+    temporary.mkdir()
     (temporary / "input.txt").write_bytes(case.text)
+    (temporary / "output.txt").write_bytes(result.stdout)
     (temporary / "case.json").write_text(json.dumps(meta, indent=2) + "\n")
     try:
         os.rename(temporary, final)
-    except OSError:  # another process saved the same reproducer first
+    except OSError:  # another process saved the same group first
         shutil.rmtree(temporary, ignore_errors=True)
     return final
 
 
-def load(corpus):
-    """Every saved reproducer under ``corpus``: (folder, meta, input bytes), in a stable order."""
-    root = Path(corpus)
+def load(path):
+    """Every reproducer at or under ``path`` (a corpus, a target's or an oracle's folder, one
+    reproducer, or a run directory): (folder, meta, input bytes), in a stable order. Hidden folders
+    (temporaries) and damaged entries are skipped."""
+    root = Path(path)
     out = []
-    for meta_path in sorted(root.glob("*/*/case.json")):
+    for meta_path in sorted(root.rglob("case.json")):
         folder = meta_path.parent
-        if folder.name.startswith("."):
+        if any(part.startswith(".") for part in folder.relative_to(root).parts):
             continue
         try:
             meta = json.loads(meta_path.read_text())
             data = (folder / "input.txt").read_bytes()
         except (OSError, ValueError):
             continue
-        out.append((folder, meta, data))
+        if isinstance(meta, dict) and "command" in meta:
+            out.append((folder, meta, data))
     return out

@@ -1,117 +1,256 @@
 """Oracles: named checks of what a target did against what its case says is right.
 
-``judge`` returns the failed oracles (name -> what went wrong), the format slips, and the grid found.
-Names, for solve cases:
+``judge_solve`` and ``judge_create`` return a Verdict: the failed oracles (name -> Failure: what went
+wrong, and a short ``kind`` that groups like failures), the format slips, the notes, and the grid
+found. Names, for solve cases:
 
-- ``no_timeout``, ``no_flood`` (output past the cap), ``no_crash`` (killed by a signal, or a Python
-  traceback on stderr);
+- ``no_timeout`` (no answer within the limit, nor within the longer limit of a second try),
+  ``no_flood`` (output past the cap), ``no_crash`` (killed by a signal, or a Python traceback);
 - ``answers``: a puzzle with a solution gets exit 0 and a grid on stdout;
-- ``valid_grid``: the grid is complete and breaks no unit; ``keeps_givens``; ``unique_solution``:
-  it is the unique solution, when there is one;
-- ``rejects_unsolvable``: no solution (or clashing givens) gives a non-zero exit, nothing on stdout
-  and a message on stderr; ``rejects_malformed``: the same for malformed text;
+- ``valid_grid``: a grid given as an answer is complete, holds only 1..side, and breaks no unit;
+  also judged when a target "solves" input it should reject (an out-of-range ``10`` kept in the
+  answer is named: "row 1, column 3 is 10");
+- ``keeps_givens``; ``unique_solution``: it is the unique solution, when there is one;
+- ``rejects_unsolvable``: no solution (or clashing givens) gives a non-zero exit and no answer;
+  ``rejects_malformed``: the same for malformed text;
 - ``format``: the output is not the exact contract text (slips are named; fails only when strict).
 
-For create cases (the target is asked twice): ``no_timeout``, ``no_crash``, ``create_answers``,
-``create_blanks`` (at least 40), ``create_unique`` (our own engine counts exactly one solution),
-``create_random`` (the two puzzles differ), ``format``.
+For create cases (the target is asked ``case.calls`` times, every answer judged): ``no_timeout``,
+``no_flood``, ``no_crash``, ``create_answers``, ``create_blanks`` (at least 40 at 9x9, half the
+cells otherwise), ``create_unique`` (our own engine counts exactly one solution), ``create_random``
+(no two answers the same), ``format``. A create oracle that fails on some answers only says so:
+"intermittent (1 of 2 creates)".
+
+Severity. A failure is a wrong answer, a crash, a hang, or accepting what must be rejected. Slips
+are format matters, failures only with ``--strict``: decoration around a right grid, and a clean
+rejection that puts its message on stdout (``error_on_stdout``) or says nothing
+(``no_error_message``). Notes are never failures: ``strict_input`` (valid but unusual whitespace,
+which the classic contract never promises, rejected cleanly), ``slow`` (past the time limit once,
+answered on the longer second try).
 """
 
 from collections import namedtuple
 
-from sudoku import engines, find_clash
+from sudoku import engines, find_clash, min_blanks
 
 from fuzz.read import find_grid
 
-Verdict = namedtuple("Verdict", "failed slips grid")
+Failure = namedtuple("Failure", "detail kind")
+Failure.__doc__ = """One failed oracle: ``detail`` for people, ``kind`` a short class of it (``signal 11``,
+``accepted``, ``clash``) that, with the oracle, groups failures into distinct bugs."""
 
-MIN_BLANKS = 40
+Verdict = namedtuple("Verdict", "failed slips notes grid calls calls_failed evidence")
+Verdict.__doc__ = """A judged case: ``failed`` (oracle -> Failure), format ``slips``, ``notes``, the
+``grid`` found (None when none), target ``calls`` made and ``calls_failed`` among them, and
+``evidence``: the index of the call whose output shows the failure (0 for a solve)."""
+
 SOLVE_ORACLES = ("no_timeout", "no_flood", "no_crash", "answers", "valid_grid", "keeps_givens", "unique_solution",
                  "rejects_unsolvable", "rejects_malformed", "format")
 CREATE_ORACLES = ("no_timeout", "no_flood", "no_crash", "create_answers", "create_blanks", "create_unique",
                   "create_random", "format")
 ORACLES = tuple(dict.fromkeys(SOLVE_ORACLES + CREATE_ORACLES))
+LENIENT_FAMILIES = "whitespace_"  # valid text the classic contract never promises: a clean rejection passes
 
 
-def _contained(result, failed):
+def _contained(result, failed, notes):
+    """The oracles every call answers to; True when the call ended abnormally (nothing else to judge)."""
     if result.timed_out:
-        failed["no_timeout"] = f"no answer within {result.seconds:.1f}s"
+        again = f", nor within {result.seconds:.0f}s on a second try" if result.retried else ""
+        failed["no_timeout"] = Failure(f"no answer within the time limit{again} (cpu {result.cpu_seconds:.1f}s)",
+                                       "hang")
+    elif result.retried:
+        notes.append("slow")
     if result.flooded:
-        failed["no_flood"] = "output past the cap"
+        failed["no_flood"] = Failure("output past the cap", "flood")
     if result.exit_code < 0 and not result.timed_out and not result.flooded:
-        failed["no_crash"] = f"killed by signal {-result.exit_code}"
+        failed["no_crash"] = Failure(f"killed by signal {-result.exit_code}", f"signal {-result.exit_code}")
     elif b"Traceback (most recent call last)" in result.stderr:
-        failed["no_crash"] = "a Python traceback on stderr"
+        failed["no_crash"] = Failure("a Python traceback on stderr", "traceback")
+    return result.timed_out or result.flooded or result.exit_code < 0
 
 
-def _said(stream):
-    return stream.decode("utf-8", "replace").strip().splitlines()[:1]
+def said(stream, width=80):
+    """The first line a stream holds, cut to ``width`` (empty when none)."""
+    lines = stream.decode("utf-8", "replace").strip().splitlines()
+    return lines[0][:width] if lines else ""
 
 
-def judge_solve(case, result, *, header=False, strict=False):
-    failed = {}
-    _contained(result, failed)
-    grid, slips = find_grid(result.stdout, header=header)
+def _exit(result):
+    message = said(result.stderr)
+    return f"exit {result.exit_code}" + (f" ({message})" if message else "")
+
+
+def _validity(reading, side):
+    """Failure of ``valid_grid`` for a grid read from an answer, or None."""
+    if reading.out_of_range:
+        r, c, v = reading.out_of_range[0]
+        more = f" (and {len(reading.out_of_range) - 1} more)" if len(reading.out_of_range) > 1 else ""
+        return Failure(f"row {r}, column {c} is {v}, outside 1..{side}{more}", "out_of_range")
+    clash = find_clash(reading.grid)
+    if clash:
+        return Failure(clash, "clash")
+    if reading.grid.blanks:
+        return Failure(f"{reading.grid.blanks} blanks left", "blanks")
+    return None
+
+
+def _verdict(failed, slips, notes, grid, *, strict, calls=1, calls_failed=None, evidence=0):
+    if slips and strict:
+        failed["format"] = Failure(", ".join(slips), "format")
+    if calls_failed is None:
+        calls_failed = int(bool(failed))
+    return Verdict(failed, slips, notes, grid, calls, calls_failed, evidence)
+
+
+def judge_solve(case, result, *, side=9, header=False, strict=False):
+    failed, notes = {}, []
+    abnormal = _contained(result, failed, notes)
+    reading = find_grid(result.stdout, side=side, header=header)
+    slips = list(reading.slips)
+    if abnormal:
+        return _verdict(failed, slips, notes, reading.grid, strict=False)
     if case.count is None or case.count == 0:
-        name = "rejects_malformed" if case.count is None else "rejects_unsolvable"
-        problems = []
-        if result.exit_code == 0:
-            problems.append("exit 0")
-        if result.stdout.strip():
-            problems.append("printed on stdout: " + (_said(result.stdout) or [""])[0][:60])
-        if not result.stderr.strip():
-            problems.append("no message on stderr")
-        if problems and not result.timed_out:
-            failed[name] = "; ".join(problems)
-        return Verdict(failed, [], grid)
-    if result.exit_code != 0 or grid is None:
-        if not result.timed_out:
-            failed["answers"] = f"exit {result.exit_code}" + ("" if grid else ", no grid on stdout") + (
-                f" ({_said(result.stderr)[0][:80]})" if _said(result.stderr) else "")
-        return Verdict(failed, slips, grid)
-    if 0 in grid.cells or find_clash(grid):
-        failed["valid_grid"] = find_clash(grid) or f"{grid.blanks} blanks left"
+        slips = []  # no answer is wanted: only where the refusal went is a slip
+        _judge_rejection(case, result, reading, failed, slips, side)
+        return _verdict(failed, slips, notes, reading.grid, strict=strict)
+    if result.exit_code != 0 and reading.grid is None and case.family.startswith(LENIENT_FAMILIES):
+        notes.append("strict_input")
+        slips = []
+        _rejection_slips(result, slips)
+        return _verdict(failed, slips, notes, None, strict=strict)
+    if result.exit_code != 0 or reading.grid is None:
+        kind = "exit" if result.exit_code != 0 else "no_grid"
+        failed["answers"] = Failure(_exit(result) + ("" if reading.grid else ", no grid on stdout"), kind)
+        return _verdict(failed, slips, notes, reading.grid, strict=False)
+    invalid = _validity(reading, side)
+    if invalid:
+        failed["valid_grid"] = invalid
+    grid = reading.grid
     changed = [i for i, (g, s) in enumerate(zip(case.puzzle.cells, grid.cells)) if g and g != s]
     if changed:
-        r, c = divmod(changed[0], 9)
-        failed["keeps_givens"] = f"{len(changed)} given(s) changed, first at row {r + 1}, column {c + 1}"
-    if case.count == 1 and grid != case.solution and "valid_grid" not in failed and not changed:
-        failed["unique_solution"] = "a valid grid, but not the puzzle's unique solution"
-    if slips and strict:
-        failed["format"] = ", ".join(slips)
-    return Verdict(failed, slips, grid)
+        r, c = divmod(changed[0], side)
+        failed["keeps_givens"] = Failure(f"{len(changed)} given(s) changed, first at row {r + 1}, column {c + 1}",
+                                         "changed")
+    if case.count == 1 and grid != case.solution and not invalid and not changed:
+        failed["unique_solution"] = Failure("a valid grid, but not the puzzle's unique solution", "other_solution")
+    return _verdict(failed, slips, notes, grid, strict=strict)
+
+
+def _rejection_slips(result, slips):
+    if result.stdout.strip():
+        slips.append("error_on_stdout")
+    elif not result.stderr.strip():
+        slips.append("no_error_message")
+
+
+def _judge_rejection(case, result, reading, failed, slips, side):
+    """A case whose right answer is a rejection: non-zero exit and no answer. The message's stream is
+    a slip; accepting the input (exit 0) or printing a complete grid is a failure."""
+    name = "rejects_malformed" if case.count is None else "rejects_unsolvable"
+    answered = reading.grid is not None and (reading.grid.blanks == 0 or reading.out_of_range)
+    if result.exit_code == 0:
+        parts = ["exit 0"]
+        if reading.grid is not None:
+            parts.append("printed a grid")
+        elif result.stdout.strip():
+            parts.append(f"printed {said(result.stdout, 60)!r}")
+        if not result.stderr.strip():
+            parts.append("nothing on stderr")
+        failed[name] = Failure(", ".join(parts), "accepted_grid" if reading.grid is not None else "accepted")
+    elif answered:
+        failed[name] = Failure(f"{_exit(result)}, but a grid on stdout", "answered")
+    else:
+        _rejection_slips(result, slips)
+    if reading.grid is not None and (result.exit_code == 0 or answered):
+        invalid = _validity(reading, side)
+        if invalid:
+            failed["valid_grid"] = invalid
 
 
 def can_fail(oracle, case):
     """Whether ``oracle`` judges a solve ``case`` at all: each right answer (malformed, no solution,
     solvable) has its own oracles, so a shrinker need not ask the target about the others."""
-    if oracle in ("no_timeout", "no_flood", "no_crash"):
+    if oracle in ("no_timeout", "no_flood", "no_crash", "valid_grid", "format"):
         return True
     if case.count is None:
         return oracle == "rejects_malformed"
     if case.count == 0:
         return oracle == "rejects_unsolvable"
-    return oracle in ("answers", "valid_grid", "keeps_givens", "format") or (
-        oracle == "unique_solution" and case.count == 1)
+    return oracle in ("answers", "keeps_givens") or (oracle == "unique_solution" and case.count == 1)
 
 
-def judge_create(first, second, *, header=False, strict=False, check_engine="py"):
+def judge_create(results, *, side=9, header=False, strict=False, check_engine="py"):
+    """Judge every answer of a create case; ``results`` holds one Result per call."""
+    failed, notes = {}, []
+    per_call = [_judge_one_create(result, side, header, check_engine, notes) for result in results]
+    grids = [grid for _, grid, _ in per_call]
+    seen = {}
+    for index, grid in enumerate(grids):
+        if grid is not None and grid in seen:
+            per_call[index][0].setdefault("create_random", Failure(
+                f"create {index + 1} printed the same puzzle as create {seen[grid] + 1}", "repeat"))
+        elif grid is not None:
+            seen[grid] = index
+    calls_failed = sum(bool(call_failed) for call_failed, _, _ in per_call)
+    evidence = next((i for i, (call_failed, _, _) in enumerate(per_call) if call_failed), 0)
+    for call_failed, _, _ in per_call:
+        for oracle, failure in call_failed.items():
+            if oracle not in failed:
+                count = sum(oracle in f for f, _, _ in per_call)
+                share = (f"intermittent ({count} of {len(per_call)} creates): "
+                         if count < len(per_call) and oracle != "create_random" else "")
+                failed[oracle] = Failure(share + failure.detail, failure.kind)
+    slips = per_call[evidence][2]
+    return _verdict(failed, slips, sorted(set(notes)), grids[evidence], strict=strict, calls=len(results),
+                    calls_failed=calls_failed, evidence=evidence)
+
+
+def _judge_one_create(result, side, header, check_engine, notes):
+    """(failed oracles, grid or None, slips) of one create answer."""
     failed = {}
-    _contained(first, failed)
-    _contained(second, failed)
-    grid, slips = find_grid(first.stdout, header=header)
-    again, _ = find_grid(second.stdout, header=header)
-    if first.exit_code != 0 or grid is None:
-        if not first.timed_out:
-            failed["create_answers"] = f"exit {first.exit_code}" + ("" if grid else ", no grid on stdout")
-        return Verdict(failed, slips, grid)
-    if grid.blanks < MIN_BLANKS:
-        failed["create_blanks"] = f"{grid.blanks} blanks, fewer than {MIN_BLANKS}"
+    if _contained(result, failed, notes):
+        return failed, None, []
+    reading = find_grid(result.stdout, side=side, header=header)
+    if result.exit_code != 0 or reading.grid is None:
+        failed["create_answers"] = Failure(_exit(result) + ("" if reading.grid else ", no grid on stdout"),
+                                           "exit" if result.exit_code != 0 else "no_grid")
+        return failed, None, reading.slips
+    grid = reading.grid
+    if reading.out_of_range:
+        failed["create_answers"] = Failure(_validity(reading, side).detail, "out_of_range")
+        return failed, None, reading.slips
+    wanted = min_blanks(grid.box)
+    if grid.blanks < wanted:
+        failed["create_blanks"] = Failure(f"{grid.blanks} blanks, fewer than {wanted}", "few_blanks")
     count = engines.solve(grid, limit=2, engine=check_engine).count if not find_clash(grid) else 0
     if count != 1:
-        failed["create_unique"] = "no solution" if count == 0 else "several solutions"
-    if again is not None and again == grid:
-        failed["create_random"] = "two creates printed the same puzzle"
-    if slips and strict:
-        failed["format"] = ", ".join(slips)
-    return Verdict(failed, slips, grid)
+        failed["create_unique"] = Failure("no solution" if count == 0 else "several solutions",
+                                          "no_solution" if count == 0 else "several_solutions")
+    return failed, grid, reading.slips
+
+
+def exit_class(result):
+    """How a call ended, as a bug signature sees it."""
+    if result.timed_out:
+        return "timeout"
+    if result.flooded:
+        return "flood"
+    if result.exit_code < 0:
+        return f"signal {-result.exit_code}"
+    return f"exit {result.exit_code}"
+
+
+def signature(family_class, verdict, result):
+    """The failure's signature, which groups failing cases into distinct bugs (as a crash triager
+    groups crashes): each failed oracle with its kind, the family's class and how the call ended,
+    e.g. ``rejects_malformed:accepted+valid_grid:out_of_range on malformed_out_of_range (exit 0)``.
+    None when nothing failed."""
+    if not verdict.failed:
+        return None
+    failures = "+".join(f"{oracle}:{verdict.failed[oracle].kind}" for oracle in ORACLES if oracle in verdict.failed)
+    return f"{failures} on {family_class} ({exit_class(result)})"
+
+
+def oracles_of(signature_text):
+    """The oracle names a signature holds, in ``ORACLES`` order."""
+    return [part.split(":", 1)[0] for part in signature_text.split(" on ", 1)[0].split("+")]

@@ -1,18 +1,30 @@
 """Reading a target's stdout leniently: find the grid in chatty output, and name the format slips.
 
-Real programs print headers ("Solution:"), echo their input, draw ``|`` and ``-`` separators, or
-space numbers loosely. The grid is the last run of ``side`` row lines (a row line: ``side`` numbers
-once separators are dropped; separator-only lines may sit between rows). Everything that differs
-from the exact contract text is named as a slip, so a chatty program's deeper bugs still show.
+Real programs print headers ("Solution:"), echo their input, draw boxes (``| 5 3 4 | ...`` rows,
+``+-------+`` rules, blank lines between bands), or space numbers loosely. A *row line* holds
+``side`` numbers once ``|`` is dropped; the grid is the last ``side`` row lines of the last run of
+them, where rules and blank lines may sit between rows. A number outside 1..side (``10``, ``-1``)
+still makes a row line, so an answer that keeps an out-of-range given is read and named, not
+skipped. Everything that differs from the exact contract text is named as a slip, so a chatty
+program's deeper bugs still show.
 """
+
+from collections import namedtuple
+from math import isqrt
 
 from sudoku import Grid, render
 
 SEPARATOR_CHARS = set("-+=|_:* ")
 BLANK_TOKENS = {".", "_"}
 
+Reading = namedtuple("Reading", "grid slips out_of_range")
+Reading.__doc__ = """What was read from stdout: ``grid`` (None when no grid was found; an out-of-range cell
+is 0 in it), the format ``slips``, and ``out_of_range``: (row, column, value) of every number outside
+0..side in the grid's rows, 1-based."""
+
 
 def _row(line, side):
+    """The ``side`` integers of a row line (any integers, range checked later), or None."""
     tokens = line.replace("|", " ").split()
     if len(tokens) != side:
         return None
@@ -20,40 +32,51 @@ def _row(line, side):
     for token in tokens:
         if token in BLANK_TOKENS:
             row.append(0)
-        elif token.isdigit() and token.isascii() and int(token) <= side:
-            row.append(int(token))
-        else:
+            continue
+        digits = token[1:] if token.startswith("-") else token
+        if not (digits.isdigit() and digits.isascii()) or len(digits) > 18:
             return None
+        row.append(int(token))
     return row
 
 
-def find_grid(stdout, *, side=9, header=False):
-    """(Grid or None, slips): the last grid in ``stdout`` (bytes) and how the text strays from the
-    exact contract output (``render(grid, 'grid')``, or with the box-size header line)."""
-    text = stdout.decode("utf-8", "replace")
-    lines = text.split("\n")
+def _is_rule(line):
+    return bool(line.strip()) and set(line.rstrip("\r")) <= SEPARATOR_CHARS
+
+
+def _runs(lines, side):
+    """Runs of (line number, row) with only rules and blank lines between their rows."""
     runs, current = [], []
     for number, line in enumerate(lines):
         row = _row(line, side)
         if row is not None:
             current.append((number, row))
-        elif line.strip() and set(line) <= SEPARATOR_CHARS and current:
-            continue  # a separator between rows
+        elif current and (_is_rule(line) or not line.strip()):
+            continue  # a rule or a blank line: the run goes on if a row follows
         else:
             if len(current) >= side:
                 runs.append(current)
             current = []
     if len(current) >= side:
         runs.append(current)
+    return runs
+
+
+def find_grid(stdout, *, side=9, header=False):
+    """The last grid in ``stdout`` (bytes) and how the text strays from the exact contract output
+    (``render(grid, 'grid')``, or with the box-size header line)."""
+    text = stdout.decode("utf-8", "replace")
+    lines = text.split("\n")
+    runs = _runs(lines, side)
     if not runs:
-        return None, (["no_grid"] if text.strip() else [])
+        return Reading(None, ["no_grid"] if text.strip() else [], [])
     rows = runs[-1][-side:]
-    box = int(side**0.5)
-    grid = Grid(box, [v for _, row in rows for v in row])
-    exact = render(grid, "header" if header else "grid")
-    if text == exact:
-        return grid, []
-    return grid, _slips(text, lines, rows, runs, side, header)
+    out_of_range = [(r + 1, c + 1, v) for r, (_, row) in enumerate(rows) for c, v in enumerate(row)
+                    if not 0 <= v <= side]
+    grid = Grid(isqrt(side), [v if 0 <= v <= side else 0 for _, row in rows for v in row])
+    if not out_of_range and text == render(grid, "header" if header else "grid"):
+        return Reading(grid, [], [])
+    return Reading(grid, _slips(text, lines, rows, runs, side, header), out_of_range)
 
 
 def _slips(text, lines, rows, runs, side, header):
@@ -64,29 +87,25 @@ def _slips(text, lines, rows, runs, side, header):
         slips.append("crlf")
     if not text.endswith("\n"):
         slips.append("no_final_newline")
-    if any("|" in line or (set(line.strip()) <= SEPARATOR_CHARS and line.strip()) for line in grid_lines):
+    around = lines[max(0, first - 1) : first] + lines[last + 1 : last + 2]
+    if any("|" in line or _is_rule(line) for line in grid_lines + around):
         slips.append("separators")
-    if any(line.rstrip("\r") != " ".join(line.split()) for line in grid_lines if "|" not in line):
+    if any(line.rstrip("\r") != " ".join(line.split()) for line in grid_lines
+           if line.strip() and "|" not in line and not _is_rule(line)):
         slips.append("spacing")
     if len(runs) > 1 or len(runs[-1]) > side:
         slips.append("echoed_input")
-    def is_rule(line):
-        return bool(line.strip()) and set(line) <= SEPARATOR_CHARS
-
-    if any(is_rule(line) for line in lines[max(0, first - 1) : first] + lines[last + 1 : last + 2]):
-        if "separators" not in slips:
-            slips.append("separators")
-    before = [line for line in lines[:first] if line.strip() and not is_rule(line)]
-    if header and before and before[-1].strip() == str(int(side**0.5)):
+    before = [line for line in lines[:first] if line.strip() and not _is_rule(line)]
+    if header and before and before[-1].strip() == str(isqrt(side)):
         before = before[:-1]
     elif header:
         slips.append("no_header")
-    after = [line for line in lines[last + 1 :] if line.strip() and not is_rule(line)]
+    after = [line for line in lines[last + 1 :] if line.strip() and not _is_rule(line)]
     if any(_row(line, side) is None for line in before) or after:
         slips.append("extra_text")
     tail = lines[last + 1 :]
     if tail and tail[-1] == "":
         tail = tail[:-1]  # what the final newline leaves
-    if any(not line.strip() for line in lines[:first] + tail):
+    if any(not line.strip() for line in lines[:first] + grid_lines + tail):
         slips.append("blank_lines")
     return slips or ["other"]

@@ -1,11 +1,16 @@
-"""Shrinking a failure to a minimal reproducer that still fails the same oracle.
+"""Shrinking a failure to a minimal reproducer that still fails the same way.
+
+"The same way" is the failure's signature (``oracles.signature``: the failed oracles and their
+kinds, the family's class, how the call ended), and the family's defining property must survive
+(``cases.keeps_property``: the CRLF of a CRLF case, the ``10`` of an out-of-range case, the clash
+of a clashing one). Without that, a crash on an out-of-range value "shrinks" to an empty input that
+crashes for another reason, and the saved case no longer shows the bug it stands for.
 
 Puzzles shrink by blanking givens (fewest clues); malformed or odd text shrinks by deleting lines,
 then ever smaller runs of characters (shortest text). Each candidate's right answer is worked out
-afresh by our own parser and engine (``cases.from_text``), so a candidate that, say, became a valid
-puzzle is judged as one, and a candidate the oracle cannot fail on (``oracles.can_fail``: a
-malformed text for ``keeps_givens``) costs no target call. Passes are deterministic and bounded by
-a budget of target calls and time.
+afresh by our own parser and engine (``cases.from_text``); a candidate that loses the family's
+property, or on which one of the signature's oracles cannot fail (``oracles.can_fail``), costs no
+target call. Passes are deterministic and bounded by a budget of target calls and time.
 
 Why not Hypothesis's shrinker: it shrinks its own choice sequences from the start of a test and has
 no public way to begin from a given failing input, while our failures come from external programs
@@ -17,7 +22,7 @@ import time
 
 from sudoku import Grid, render
 
-from fuzz.cases import from_text
+from fuzz.cases import from_text, keeps_property
 from fuzz.oracles import can_fail
 
 MAX_CALLS = 300
@@ -34,16 +39,22 @@ class _Budget:
         return self.calls >= 0 and time.monotonic() < self.deadline
 
 
-def shrink(case, oracle, fails, *, header=False, max_calls=MAX_CALLS, max_seconds=MAX_SECONDS):
-    """The smallest case found that still fails ``oracle``; ``fails(case) -> set of failed oracles``."""
+def shrink(case, oracles, same_failure, *, header=False, max_calls=MAX_CALLS, max_seconds=MAX_SECONDS):
+    """The smallest case found that still fails as ``case`` does.
+
+    ``oracles`` are the failed oracles of the signature; ``same_failure(candidate) -> bool`` asks the
+    target and compares signatures. Create cases are not shrunk (their input is empty).
+    """
     if case.command != "solve":
         return case
     budget = _Budget(max_calls, max_seconds)
+    family = case.family
 
     def still(candidate):
-        return can_fail(oracle, candidate) and budget.spend() and oracle in fails(candidate)
+        return (keeps_property(family, candidate) and all(can_fail(oracle, candidate) for oracle in oracles)
+                and budget.spend() and same_failure(candidate))
 
-    if case.puzzle is not None and not case.family.startswith(("malformed", "whitespace")):
+    if case.puzzle is not None and not family.startswith(("malformed", "whitespace")):
         case = _fewer_clues(case, still, header)
     return _shorter_text(case, still)
 

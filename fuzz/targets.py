@@ -2,12 +2,24 @@
 
 ``create()`` and ``solve(text)`` return a Result. External commands run as an argv list (never a
 shell) in their own process group and a fresh temporary directory, with stdin closed after the
-input, a timeout, and a cap on the output kept; on a timeout or a flood the whole group is killed,
-and so is anything the target left running when it exits (a fork never outlives its case).
+input, a timeout, and a cap on the output kept; on a timeout or a flood the whole group is killed.
+
+Nothing a case starts outlives it: the process that runs targets becomes a *child subreaper*
+(Linux ``prctl(PR_SET_CHILD_SUBREAPER)``), so a descendant that left the process group, even in a
+session of its own (``setsid``, a daemon), is re-parented to it when its parent exits; after each
+case every such stray is killed and reaped.
+
+A call past its time limit is tried once more with ``RETRY_FACTOR`` times the limit before it counts
+as a hang, so a slow machine never makes a correct program look wrong; the Result says so
+(``retried``) and carries the child's CPU time beside its wall time.
 """
 
+import copy
+import ctypes
 import io
 import os
+import re
+import select
 import shlex
 import shutil
 import signal
@@ -19,12 +31,19 @@ import time
 from collections import namedtuple
 from pathlib import Path
 
-Result = namedtuple("Result", "exit_code stdout stderr seconds timed_out flooded")
+Result = namedtuple("Result", "exit_code stdout stderr seconds timed_out flooded cpu_seconds retried",
+                    defaults=(0.0, False))
 Result.__doc__ = """What a target did: exit code (negative: killed by that signal), stdout and stderr as bytes
-(cut at the output cap), wall seconds, and whether it timed out or flooded its output."""
+(cut at the output cap), wall seconds, whether it timed out or flooded its output, the CPU seconds
+of the process and the descendants it waited for, and whether the first try timed out (this is the
+second, longer one)."""
 
 DEFAULT_TIMEOUT_S = 5.0
 DEFAULT_MAX_OUTPUT = 1 << 20
+RETRY_FACTOR = 4
+_PR_SET_CHILD_SUBREAPER = 36
+_ONE_CASE_AT_A_TIME = threading.Lock()  # strays are told apart by who started them: one case at once
+_subreaper = None
 
 
 class TargetError(Exception):
@@ -59,6 +78,7 @@ class EngineTarget:
     def _call(self, argv, data):
         from sudoku import cli
 
+        cpu = time.process_time()
         stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
         stdout, stderr = io.StringIO(), io.StringIO()
         saved = sys.stdin, sys.stdout, sys.stderr
@@ -71,7 +91,8 @@ class EngineTarget:
         finally:
             sys.stdin, sys.stdout, sys.stderr = saved
         seconds = time.perf_counter() - start
-        return Result(code, stdout.getvalue().encode(), stderr.getvalue().encode(), seconds, False, False)
+        return Result(code, stdout.getvalue().encode(), stderr.getvalue().encode(), seconds, False, False,
+                      time.process_time() - cpu)
 
     def create(self):
         return self._call(["create", "--engine", self.makers[0]], b"")
@@ -84,8 +105,9 @@ class CommandTarget:
     """Any program with the contract, run as ``argv + create_args`` / ``argv + solve_args``."""
 
     def __init__(self, argv, *, name=None, env=None, create_args=("create",), solve_args=("solve",), header=False,
-                 timeout=DEFAULT_TIMEOUT_S, max_output=DEFAULT_MAX_OUTPUT):
+                 timeout=DEFAULT_TIMEOUT_S, max_output=DEFAULT_MAX_OUTPUT, retry=True):
         self.argv = list(argv)
+        self.retry = retry
         self.name = name or shlex.join(self.argv)
         self.create_args = list(create_args)
         self.solve_args = list(solve_args)
@@ -95,12 +117,24 @@ class CommandTarget:
         self.env = env
 
     def create(self):
-        return run_contained(self.argv + self.create_args, b"", timeout=self.timeout, max_output=self.max_output,
-                             env=self.env)
+        return self._call(self.create_args, b"")
 
     def solve(self, text):
-        return run_contained(self.argv + self.solve_args, text, timeout=self.timeout, max_output=self.max_output,
-                             env=self.env)
+        return self._call(self.solve_args, text)
+
+    def _call(self, args, data):
+        result = run_contained(self.argv + args, data, timeout=self.timeout, max_output=self.max_output, env=self.env)
+        if result.timed_out and self.retry:
+            result = run_contained(self.argv + args, data, timeout=self.timeout * RETRY_FACTOR,
+                                   max_output=self.max_output, env=self.env)._replace(retried=True)
+        return result
+
+    def without_retry(self):
+        """The same target, whose calls time out at the first limit (for shrinking a hang, where each
+        candidate that hangs would otherwise cost five limits)."""
+        other = copy.copy(self)
+        other.retry = False
+        return other
 
 
 def _kill_group(pid):
@@ -141,7 +175,9 @@ def _feed(stream, data):
 
 def run_contained(argv, data, *, timeout=DEFAULT_TIMEOUT_S, max_output=DEFAULT_MAX_OUTPUT, env=None):
     """Run ``argv`` with ``data`` on stdin, contained (see the module docstring)."""
-    with tempfile.TemporaryDirectory(prefix="fuzz-case-") as workdir:
+    with _ONE_CASE_AT_A_TIME, tempfile.TemporaryDirectory(prefix="fuzz-case-") as workdir:
+        reaping = _become_subreaper()
+        before = set(_children()) if reaping else set()
         start = time.perf_counter()
         try:
             proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -162,17 +198,103 @@ def run_contained(argv, data, *, timeout=DEFAULT_TIMEOUT_S, max_output=DEFAULT_M
         ]
         for thread in threads:
             thread.start()
-        timed_out = False
-        try:
-            proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            timed_out = True
+        timed_out = not _wait_exit(proc.pid, timeout)
         seconds = time.perf_counter() - start
         _kill_group(proc.pid)  # on a timeout, and whatever the target forked and left behind
-        proc.wait()
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if reaping:
+            _kill_strays(before)
         for thread in threads:
             thread.join(timeout=2)
-        return Result(proc.returncode, bytes(out), bytes(err), seconds, timed_out, flood.is_set())
+        cpu = usage.ru_utime + usage.ru_stime
+        return Result(proc.returncode, bytes(out), bytes(err), seconds, timed_out, flood.is_set(), cpu)
+
+
+def _wait_exit(pid, timeout):
+    """Wait until ``pid`` (our child) has exited, without reaping it; False on a timeout."""
+    try:
+        fd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        fd = None
+    if fd is not None:
+        try:
+            return bool(select.select([fd], [], [], timeout)[0])
+        finally:
+            os.close(fd)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def _become_subreaper():
+    """Make this process the reaper of its orphaned descendants (once; False where Linux says no)."""
+    global _subreaper
+    if _subreaper is None:
+        try:
+            _subreaper = ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            _subreaper = False
+    return _subreaper
+
+
+def _children():
+    """The pids whose parent is this process (from /proc)."""
+    me = os.getpid()
+    found = []
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return found
+    for name in entries:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == me:
+            found.append(int(name))
+    return found
+
+
+def _kill_strays(before):
+    """Kill and reap every child of ours that was not there before the case: the case's descendants
+    that outlived their parent. Each one's own children then come to us, so repeat until none."""
+    for _ in range(100):
+        strays = [pid for pid in _children() if pid not in before]
+        if not strays:
+            return
+        for pid in strays:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        for pid in strays:
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
+
+
+_CANNOT_START = re.compile(r"no such file|can't open file|cannot open|not found|permission denied|"
+                           r"cannot execute|exec format error|bad interpreter", re.IGNORECASE)
+
+
+def startup_failure(result):
+    """What stopped a target from starting at all (a missing program, interpreter or script), from a
+    call's Result; None when it started."""
+    message = result.stderr.decode("utf-8", "replace").strip().splitlines()
+    first = message[0][:200] if message else ""
+    if result.exit_code in (126, 127):
+        return first or f"exit {result.exit_code}"
+    if result.exit_code > 0 and not result.stdout.strip() and _CANNOT_START.search(first):
+        return first
+    return None
 
 
 def _env_finding_our_sudoku():

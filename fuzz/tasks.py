@@ -6,8 +6,8 @@ from datetime import datetime, timezone
 
 from sudoku import render
 
-from fuzz.cases import make_case
-from fuzz.oracles import judge_create, judge_solve
+from fuzz.cases import family_class, make_case
+from fuzz.oracles import judge_create, judge_solve, signature
 from fuzz.targets import make_target
 from jobs.schema import SCHEMA_VERSION
 from jobs.tasks import warm, worker_id
@@ -26,15 +26,20 @@ def target_of(options):
 
 
 def run_case(case, target, *, strict=False, check_engine="py"):
-    """Ask the target, judge the answer: (verdict, result); a create case asks twice, and its result is
-    the first answer with the time of both."""
+    """Ask the target, judge the answer: (verdict, result). A create case asks ``case.calls`` times;
+    its result is the call the verdict's evidence names, with the wall and CPU time of every call."""
     header = target.header
     if case.command == "create":
-        first, second = target.create(), target.create()
-        verdict = judge_create(first, second, header=header, strict=strict, check_engine=check_engine)
-        return verdict, first._replace(seconds=first.seconds + second.seconds)  # the target's time for the case
+        results = [target.create() for _ in range(case.calls)]
+        verdict = judge_create(results, header=header, strict=strict, check_engine=check_engine)
+        return verdict, results[verdict.evidence]._replace(seconds=sum(r.seconds for r in results),
+                                                           cpu_seconds=sum(r.cpu_seconds for r in results))
     result = target.solve(case.text)
     return judge_solve(case, result, header=header, strict=strict), result
+
+
+def signature_of(case, verdict, result):
+    return signature(family_class(case.family), verdict, result)
 
 
 def _line(grid):
@@ -47,7 +52,7 @@ def run_chunk(spec):
     records = []
     start = time.perf_counter()
     for index in range(spec["start"], spec["start"] + spec["count"]):
-        case = make_case(spec["seed"], index, header=target.header)
+        case = make_case(spec["seed"], index, n=spec["n"], header=target.header)
         one = target.pick(index) if hasattr(target, "pick") else target
         verdict, result = run_case(case, one, strict=spec["strict"], check_engine=spec["check_engine"])
         puzzle = case.puzzle if case.command == "solve" else verdict.grid
@@ -60,9 +65,11 @@ def run_chunk(spec):
             "blanks": puzzle.blanks if puzzle is not None else None,
             "solutions": case.count, "unique": case.count == 1 if case.count is not None else None,
             "outcome": "failed" if verdict.failed else "ok",
-            "reason": "; ".join(f"{k}: {v}" for k, v in verdict.failed.items()) or None,
+            "reason": "; ".join(f"{k}: {v.detail}" for k, v in verdict.failed.items()) or None,
             "oracles_failed": ",".join(verdict.failed) or None, "format_slips": ",".join(verdict.slips) or None,
-            "exit_code": result.exit_code, "target_s": result.seconds,
+            "signature": signature_of(case, verdict, result), "notes": ",".join(verdict.notes) or None,
+            "exit_code": result.exit_code, "target_s": result.seconds, "cpu_s": result.cpu_seconds,
+            "calls": verdict.calls, "calls_failed": verdict.calls_failed,
             "input_text": text if len(text) <= MAX_TEXT else text[:MAX_TEXT] + f"... ({len(text)} characters)",
             "engine": getattr(one, "engine", None), "check_engine": spec["check_engine"],
             "worker": worker_id(), "timestamp": datetime.now(timezone.utc),

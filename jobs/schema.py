@@ -7,10 +7,11 @@ listed there. Only pyarrow is imported, so ``reports`` can read records without 
 
 import pyarrow as pa
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 HISTORY = {
     1: "first version: batch runs (create, check, solve back)",
     2: "fuzz columns: family, target, oracles_failed, format_slips, exit_code, target_s, input_text",
+    3: "fuzz columns: signature, notes, cpu_s, calls, calls_failed",
 }
 
 # name, arrow type, meaning
@@ -40,8 +41,16 @@ COLUMNS = [
     ("target", pa.string(), "fuzz target ('engine', 'cli' or the command); null in batch runs"),
     ("oracles_failed", pa.string(), "comma-separated names of the fuzz oracles that failed; null when none"),
     ("format_slips", pa.string(), "comma-separated output format slips seen (fuzz); null when none"),
+    ("signature", pa.string(), "the failure's signature (fuzz): failed oracles with their kinds, the family's "
+     "class and how the call ended; cases with one signature are one bug; null when none failed"),
+    ("notes", pa.string(), "comma-separated notes (fuzz), never failures: 'strict_input' (unusual whitespace "
+     "rejected cleanly), 'slow' (answered only on the longer second try); null when none"),
     ("exit_code", pa.int16(), "the target's exit code (fuzz); negative = killed by that signal"),
-    ("target_s", pa.float64(), "the target's own run time for the case (fuzz)"),
+    ("target_s", pa.float64(), "the target's own wall time for the case, every call (fuzz)"),
+    ("cpu_s", pa.float64(), "the target's CPU time for the case, every call (fuzz; 0 for in-process engines "
+     "when not measured)"),
+    ("calls", pa.int16(), "target calls the case made (fuzz: creates asked, or 1)"),
+    ("calls_failed", pa.int16(), "calls whose answer failed an oracle (fuzz)"),
     ("input_text", pa.string(), "the exact text given to the target (fuzz)"),
     ("create_s", pa.float64(), "time to create the puzzle; null for --input rows"),
     ("unique_s", pa.float64(), "time to count solutions up to 2 with the check engine"),

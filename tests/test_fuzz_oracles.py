@@ -10,8 +10,10 @@ import random
 import pytest
 
 from fuzz import corpus, oracles
-from fuzz.cases import FAMILIES, WEIGHTS, Case, build, from_text, make_case, _pool
-from fuzz.oracles import CREATE_ORACLES, ORACLES, SOLVE_ORACLES, can_fail, judge_create, judge_solve
+from fuzz.cases import (CREATE_EVERY, FAMILIES, SOLVE_FAMILIES, WEIGHTS, Case, build, create_calls, from_text,
+                        keeps_property, make_case, _pool)
+from fuzz.oracles import (CREATE_ORACLES, ORACLES, SOLVE_ORACLES, Failure, can_fail, judge_create, judge_solve,
+                          oracles_of, signature)
 from fuzz.read import find_grid
 from fuzz.shrink import shrink
 from fuzz.targets import Result
@@ -23,12 +25,17 @@ EXACT = render(SOLUTION, "grid")
 ROWS = EXACT.splitlines()
 
 
-def result(stdout=b"", stderr=b"", exit_code=0, *, timed_out=False, flooded=False, seconds=0.01):
+def result(stdout=b"", stderr=b"", exit_code=0, *, timed_out=False, flooded=False, seconds=0.01, retried=False):
     if isinstance(stdout, str):
         stdout = stdout.encode()
     if isinstance(stderr, str):
         stderr = stderr.encode()
-    return Result(exit_code, stdout, stderr, seconds, timed_out, flooded)
+    return Result(exit_code, stdout, stderr, seconds, timed_out, flooded, seconds / 2, retried)
+
+
+def details(verdict):
+    """oracle -> detail of a verdict's failures."""
+    return {oracle: failure.detail for oracle, failure in verdict.failed.items()}
 
 
 def case_of(text, family="test"):
@@ -44,12 +51,12 @@ def boxed(rows):
 # --- the lenient reader ------------------------------------------------------------------------
 
 def test_exact_output_has_no_slips():
-    grid, slips = find_grid(EXACT.encode())
+    grid, slips, _ = find_grid(EXACT.encode())
     assert grid == SOLUTION and slips == []
 
 
 def test_exact_header_output_has_no_slips():
-    grid, slips = find_grid(render(SOLUTION, "header").encode(), header=True)
+    grid, slips, _ = find_grid(render(SOLUTION, "header").encode(), header=True)
     assert grid == SOLUTION and slips == []
 
 
@@ -67,33 +74,62 @@ def test_exact_header_output_has_no_slips():
     (EXACT[:-1], "no_final_newline"),
 ])
 def test_a_slip_is_named_and_the_grid_still_found(text, slip):
-    grid, slips = find_grid(text.encode())
+    grid, slips, _ = find_grid(text.encode())
     assert grid == SOLUTION
     assert slip in slips
 
 
 def test_a_missing_header_is_a_slip_only_when_headers_are_expected():
-    assert find_grid(EXACT.encode(), header=True) == (SOLUTION, ["no_header"])
-    assert find_grid(EXACT.encode(), header=False) == (SOLUTION, [])
+    assert find_grid(EXACT.encode(), header=True) == (SOLUTION, ["no_header"], [])
+    assert find_grid(EXACT.encode(), header=False) == (SOLUTION, [], [])
 
 
 def test_chatty_output_names_each_slip_once():
     text = "Solution:\n" + "\n".join(boxed(ROWS[:3]) + ["------+-------+------"] + boxed(ROWS[3:])) + "\n"
-    grid, slips = find_grid(text.encode())
+    grid, slips, _ = find_grid(text.encode())
     assert grid == SOLUTION
     assert sorted(slips) == ["extra_text", "separators"]
 
 
+def boxed_drawing(grid, *, title="Solution:"):
+    """A grid as the wild draws it: a title, ``+-------+`` rules, ``| 5 3 4 | ...`` rows, and a blank
+    line between bands."""
+    rule = "+-------+-------+-------+"
+    lines = [title, rule]
+    for r, row in enumerate(grid.rows):
+        if r and r % 3 == 0:
+            lines += [rule, "", rule]
+        lines.append("| " + " | ".join(" ".join(map(str, row[c : c + 3])) for c in (0, 3, 6)) + " |")
+    return "\n".join(lines + [rule]) + "\n"
+
+
+def test_a_boxed_answer_with_blank_lines_between_bands_is_read():
+    grid, slips, out_of_range = find_grid(boxed_drawing(SOLUTION).encode())
+    assert grid == SOLUTION and not out_of_range
+    assert sorted(slips) == ["blank_lines", "extra_text", "separators"]
+    # and after an echoed boxed puzzle, the answer is still the last grid
+    grid, slips, _ = find_grid((boxed_drawing(PUZZLE, title="Puzzle:") + boxed_drawing(SOLUTION)).encode())
+    assert grid == SOLUTION
+
+
+def test_an_out_of_range_number_in_an_answer_is_read_and_named():
+    rows = [row.split() for row in ROWS]
+    rows[0][2], rows[4][7] = "10", "-1"
+    grid, _, out_of_range = find_grid(("\n".join(" ".join(row) for row in rows) + "\n").encode())
+    assert out_of_range == [(1, 3, 10), (5, 8, -1)]
+    assert grid.cells[2] == 0 and grid.cells[4 * 9 + 7] == 0
+
+
 def test_the_last_grid_is_the_answer():
     other = create(3, seed=12)
-    grid, _ = find_grid((render(other, "grid") + "\n" + EXACT).encode())
+    grid, _, _ = find_grid((render(other, "grid") + "\n" + EXACT).encode())
     assert grid == SOLUTION
 
 
 @pytest.mark.parametrize("stdout, slips", [(b"", []), (b"  \n", []), (b"No solutions found.\n", ["no_grid"]),
                                            (b"1 2 3\n" * 9, ["no_grid"]), (b"\xff\xfe\x00", ["no_grid"])])
 def test_no_grid(stdout, slips):
-    assert find_grid(stdout) == (None, slips)
+    assert find_grid(stdout) == (None, slips, [])
 
 
 def test_eight_rows_are_not_a_grid():
@@ -110,7 +146,8 @@ def test_oracle_names():
 def test_the_right_answer_passes():
     case = case_of(render(PUZZLE, "grid"))
     assert case.count == 1 and case.solution == SOLUTION
-    assert judge_solve(case, result(EXACT)) == (({}, [], SOLUTION))
+    verdict = judge_solve(case, result(EXACT))
+    assert (verdict.failed, verdict.slips, verdict.notes, verdict.grid) == ({}, [], [], SOLUTION)
 
 
 def test_any_solution_of_a_multiple_puzzle_passes():
@@ -129,14 +166,14 @@ def changed_given(puzzle, solution):
 
 def test_keeps_givens_and_valid_grid():
     case = case_of(render(PUZZLE, "grid"))
-    failed = judge_solve(case, result(render(changed_given(PUZZLE, SOLUTION), "grid"))).failed
+    failed = details(judge_solve(case, result(render(changed_given(PUZZLE, SOLUTION), "grid"))))
     assert set(failed) == {"keeps_givens", "valid_grid"}
     assert "1 given(s) changed" in failed["keeps_givens"]
 
 
 def test_valid_grid_names_blanks_left():
     blank = SOLUTION.with_cell(PUZZLE.cells.index(0), 0)  # a blank of the puzzle left blank
-    failed = judge_solve(case_of(render(PUZZLE, "grid")), result(render(blank, "grid"))).failed
+    failed = details(judge_solve(case_of(render(PUZZLE, "grid")), result(render(blank, "grid"))))
     assert set(failed) == {"valid_grid"}
     assert "1 blanks left" in failed["valid_grid"]
 
@@ -152,16 +189,16 @@ def test_unique_solution_a_valid_grid_that_is_not_the_one():
 
 def test_answers_a_solvable_puzzle_refused():
     case = case_of(render(PUZZLE, "grid"))
-    failed = judge_solve(case, result(b"", b"sudoku: no solution\n", 1)).failed
+    failed = details(judge_solve(case, result(b"", b"sudoku: no solution\n", 1)))
     assert set(failed) == {"answers"}
     assert "exit 1" in failed["answers"] and "no solution" in failed["answers"]
     assert set(judge_solve(case, result(b"Done.\n", b"", 0)).failed) == {"answers"}
 
 
 @pytest.mark.parametrize("stdout, stderr, code, problem", [
-    (b"", b"", 1, "no message on stderr"),
     (b"", b"sudoku: no solution\n", 0, "exit 0"),
-    (b"No solutions found.\n", b"", 0, "printed on stdout: No solutions found."),
+    (b"No solutions found.\n", b"", 0, "exit 0, printed 'No solutions found.', nothing on stderr"),
+    (EXACT.encode(), b"", 3, "exit 3, but a grid on stdout"),
 ])
 def test_rejects_unsolvable(stdout, stderr, code, problem):
     clashing = PUZZLE.with_cell(PUZZLE.cells.index(0), next(v for v in PUZZLE.cells[:9] if v)) \
@@ -169,20 +206,56 @@ def test_rejects_unsolvable(stdout, stderr, code, problem):
     case = case_of(render(clashing, "grid"))
     assert case.count == 0
     assert judge_solve(case, result(b"", b"sudoku: clash\n", 1)).failed == {}
-    failed = judge_solve(case, result(stdout, stderr, code)).failed
-    assert set(failed) == {"rejects_unsolvable"}
+    failed = details(judge_solve(case, result(stdout, stderr, code)))
+    assert set(failed) >= {"rejects_unsolvable"}
     assert problem in failed["rejects_unsolvable"]
+
+
+@pytest.mark.parametrize("stdout, stderr, slip", [
+    (b"ERROR: Puzzle not solveable\n", b"", "error_on_stdout"),
+    (b"No solutions found.\n", b"sudoku: no\n", "error_on_stdout"),
+    (b"", b"", "no_error_message"),
+])
+def test_a_clean_rejection_with_its_message_astray_is_a_slip(stdout, stderr, slip):
+    case = case_of("1 2 3\n")
+    verdict = judge_solve(case, result(stdout, stderr, 1))
+    assert verdict.failed == {} and verdict.slips == [slip]
+    assert details(judge_solve(case, result(stdout, stderr, 1), strict=True)) == {"format": slip}
 
 
 def test_rejects_malformed():
     case = case_of("1 2 3\n")
     assert case.count is None
     assert judge_solve(case, result(b"", b"sudoku: row has 3 numbers\n", 2)).failed == {}
-    failed = judge_solve(case, result(b"ERROR: bad input\n", b"", 0)).failed
-    assert set(failed) == {"rejects_malformed"}
-    assert failed["rejects_malformed"] == ("exit 0; printed on stdout: ERROR: bad input; no message on stderr")
+    failed = details(judge_solve(case, result(b"ERROR: bad input\n", b"", 0)))
+    assert failed == {"rejects_malformed": "exit 0, printed 'ERROR: bad input', nothing on stderr"}
     # a malformed text "solved" with exit 0 fails too
     assert set(judge_solve(case, result(EXACT)).failed) == {"rejects_malformed"}
+
+
+def test_an_out_of_range_value_kept_in_the_answer_is_named():
+    text = render(PUZZLE, "grid").replace("0", "10", 1)
+    case = case_of(text, family="malformed_out_of_range")
+    assert case.count is None
+    kept = text.replace("0 ", "5 ").replace("15", "10", 1)  # a "solution" that keeps the 10
+    row, column = next((r + 1, line.split().index("10") + 1) for r, line in enumerate(kept.splitlines())
+                       if "10" in line.split())
+    verdict = judge_solve(case, result(kept))
+    assert verdict.failed["rejects_malformed"].kind == "accepted_grid"
+    assert verdict.failed["valid_grid"].detail.startswith(f"row {row}, column {column} is 10, outside 1..9")
+
+
+def test_unusual_whitespace_rejected_cleanly_is_a_note_not_a_failure():
+    text = render(PUZZLE, "grid").replace("\n", "\r\n")
+    case = case_of(text, family="whitespace_crlf")
+    assert case.count == 1
+    verdict = judge_solve(case, result(b"", b"sudoku: line 1: unexpected \\r\n", 2))
+    assert verdict.failed == {} and verdict.notes == ["strict_input"]
+    assert judge_solve(case, result(EXACT)).notes == []
+    # a wrong answer is still wrong, and a rejection of ordinary text is still a failure
+    assert "keeps_givens" in judge_solve(case, result(render(changed_given(PUZZLE, SOLUTION), "grid"))).failed
+    plain = case_of(render(PUZZLE, "grid"), family="unique_easy")
+    assert set(judge_solve(plain, result(b"", b"sudoku: bad\n", 2)).failed) == {"answers"}
 
 
 def test_contained_oracles():
@@ -190,8 +263,8 @@ def test_contained_oracles():
     timed_out = judge_solve(case, result(exit_code=-9, timed_out=True, seconds=2.0)).failed
     assert set(timed_out) == {"no_timeout"}  # not also answers or no_crash: the kill was ours
     flooded = judge_solve(case, result(b"x" * 100, exit_code=-9, flooded=True)).failed
-    assert {"no_flood", "answers"} == set(flooded)
-    segfault = judge_solve(case, result(exit_code=-11)).failed
+    assert set(flooded) == {"no_flood"}  # one bug, not also a missing answer
+    segfault = details(judge_solve(case, result(exit_code=-11)))
     assert segfault["no_crash"] == "killed by signal 11"
     traceback = b'Traceback (most recent call last):\n  File "x.py"\nValueError\n'
     assert "no_crash" in judge_solve(case_of("x\n"), result(b"", traceback, 1)).failed
@@ -202,7 +275,7 @@ def test_format_fails_only_when_strict():
     chatty = result("Solution:\n" + EXACT)
     assert judge_solve(case, chatty).failed == {}
     assert judge_solve(case, chatty).slips == ["extra_text"]
-    assert judge_solve(case, chatty, strict=True).failed == {"format": "extra_text"}
+    assert details(judge_solve(case, chatty, strict=True)) == {"format": "extra_text"}
     assert judge_solve(case, result(EXACT), strict=True).failed == {}
 
 
@@ -210,7 +283,7 @@ def test_header_format_expects_the_header():
     case = from_text("test", "solve", render(PUZZLE, "header").encode())
     assert case.count == 1
     assert judge_solve(case, result(render(SOLUTION, "header")), header=True, strict=True).failed == {}
-    assert judge_solve(case, result(EXACT), header=True, strict=True).failed == {"format": "no_header"}
+    assert details(judge_solve(case, result(EXACT), header=True, strict=True)) == {"format": "no_header"}
 
 
 def create_result(grid):
@@ -219,29 +292,72 @@ def create_result(grid):
 
 def test_create_oracles():
     other = create(3, seed=13)
-    assert judge_create(create_result(PUZZLE), create_result(other)).failed == {}
-    assert set(judge_create(create_result(PUZZLE), create_result(PUZZLE)).failed) == {"create_random"}
+    assert judge_create([create_result(PUZZLE), create_result(other)]).failed == {}
+    assert set(judge_create([create_result(PUZZLE), create_result(PUZZLE)]).failed) == {"create_random"}
     sixteen = Grid(3, [v if i < 16 else 0 for i, v in enumerate(SOLUTION.cells)])
-    assert judge_create(create_result(sixteen), create_result(other)).failed == {"create_unique": "several solutions"}
+    assert details(judge_create([create_result(sixteen), create_result(sixteen)])) == {
+        "create_unique": "several solutions", "create_random": "create 2 printed the same puzzle as create 1"}
     thirty = Grid(3, [v if p or i >= 30 else 0 for i, (v, p) in enumerate(zip(SOLUTION.cells, PUZZLE.cells))])
-    failed = judge_create(create_result(thirty), create_result(other)).failed
+    failed = judge_create([create_result(thirty), create_result(thirty.with_cell(80, 0))]).failed
     assert set(failed) == {"create_blanks"}
-    assert judge_create(result(b"", b"boom\n", 1), create_result(other)).failed.keys() == {"create_answers"}
     chatty = result("Puzzle:\n" + render(PUZZLE, "grid"))
-    assert judge_create(chatty, create_result(other)).failed == {}
-    assert judge_create(chatty, create_result(other), strict=True).failed == {"format": "extra_text"}
+    assert judge_create([chatty, create_result(other)]).failed == {}
+    assert details(judge_create([chatty, create_result(other)], strict=True)) == {"format": "extra_text"}
+
+
+def test_every_create_is_judged_and_a_bug_on_some_is_intermittent():
+    good = [create_result(create(3, seed=seed)) for seed in range(20, 24)]
+    sixteen = Grid(3, [v if i < 16 else 0 for i, v in enumerate(SOLUTION.cells)])
+    verdict = judge_create(good[:2] + [create_result(sixteen)] + good[2:])
+    assert details(verdict) == {"create_unique": "intermittent (1 of 5 creates): several solutions"}
+    assert (verdict.calls, verdict.calls_failed, verdict.evidence) == (5, 1, 2)
+    assert verdict.grid == sixteen  # the failing answer is the one kept
+
+
+def test_a_create_failure_shows_the_targets_own_message():
+    verdict = judge_create([result(b"", b"sudoku: cannot open /dev/urandom\nmore\n", 1), create_result(PUZZLE)])
+    assert details(verdict) == {"create_answers": "intermittent (1 of 2 creates): exit 1 "
+                                                  "(sudoku: cannot open /dev/urandom), no grid on stdout"}
+
+
+def test_a_run_asks_create_often_enough_to_catch_a_bug_on_30_percent():
+    for n in (1, 10, 100, 299, 300, 301, 1000, 10_000):
+        creates = sum(case.calls for case in (make_case(1, i, n=n) for i in range(0, n, CREATE_EVERY)))
+        assert creates >= max(30, n / 10), n
+        assert 0.7 ** creates < 1e-4
+        assert all(make_case(1, i, n=n).command == "solve" for i in range(1, min(n, 60)) if i % CREATE_EVERY)
+    assert create_calls(10_000) == 2
+
+
+def test_a_slow_answer_is_a_note_and_a_second_timeout_a_hang():
+    case = case_of(render(PUZZLE, "grid"))
+    slow = judge_solve(case, result(EXACT, retried=True, seconds=7.0))
+    assert slow.failed == {} and slow.notes == ["slow"]
+    hang = judge_solve(case, result(exit_code=-9, timed_out=True, retried=True, seconds=20.0))
+    assert hang.failed["no_timeout"].detail.startswith("no answer within the time limit, nor within 20s on a "
+                                                      "second try (cpu ")
 
 
 @pytest.mark.parametrize("count, judged", [
     (None, {"rejects_malformed"}),
     (0, {"rejects_unsolvable"}),
-    (2, {"answers", "valid_grid", "keeps_givens", "format"}),
-    (1, {"answers", "valid_grid", "keeps_givens", "format", "unique_solution"}),
+    (2, {"answers", "keeps_givens"}),
+    (1, {"answers", "keeps_givens", "unique_solution"}),
 ])
 def test_can_fail_matches_what_judge_solve_checks(count, judged):
     case = Case("test", "solve", b"", None, count, None)
-    always = {"no_timeout", "no_flood", "no_crash"}
+    always = {"no_timeout", "no_flood", "no_crash", "valid_grid", "format"}
     assert {o for o in SOLVE_ORACLES if can_fail(o, case)} == judged | always
+
+
+def test_signatures_group_like_failures():
+    crash = result(exit_code=-11)
+    text = render(PUZZLE, "grid")
+    first = judge_solve(case_of(text, family="unique_easy"), crash)
+    assert signature("unique", first, crash) == "no_crash:signal 11 on unique (signal 11)"
+    assert oracles_of("rejects_malformed:accepted+valid_grid:clash on malformed_letter (exit 0)") == [
+        "rejects_malformed", "valid_grid"]
+    assert signature("unique", judge_solve(case_of(text), result(EXACT)), result(EXACT)) is None
 
 
 # --- shrinking -----------------------------------------------------------------------------------
@@ -253,9 +369,28 @@ class Fake:
         self.answer = answer
         self.calls = 0
 
-    def fails(self, case):
-        self.calls += 1
-        return set(judge_solve(case, self.answer(case.text)).failed)
+    def verdict(self, case):
+        return judge_solve(case, self.answer(case.text))
+
+    def same(self, wanted):
+        """A same-failure test for shrinking: the signature of the answer equals ``wanted``."""
+        def same_failure(case):
+            self.calls += 1
+            answer = self.answer(case.text)
+            return signature(case.family, judge_solve(case, answer), answer) == wanted
+        return same_failure
+
+    def signature(self, case):
+        answer = self.answer(case.text)
+        return signature(case.family, judge_solve(case, answer), answer)
+
+
+def shrunk(case, fake, **options):
+    wanted = fake.signature(case)
+    assert wanted, "the case must fail to begin with"
+    small = shrink(case, oracles_of(wanted), fake.same(wanted), **options)
+    assert fake.signature(small) == wanted
+    return small
 
 
 def right_answer(text):
@@ -279,23 +414,20 @@ def changes_a_given(text):
 def test_a_changed_given_shrinks_to_one_clue():
     case = case_of(render(PUZZLE, "grid"), family="unique_easy")
     fake = Fake(changes_a_given)
-    assert "keeps_givens" in fake.fails(case)
-    small = shrink(case, "keeps_givens", fake.fails)
+    small = shrunk(case, fake)
     assert small.puzzle.clues == 1
-    assert "keeps_givens" in fake.fails(small)
     assert fake.calls <= 2 * PUZZLE.clues + 20  # malformed candidates are not worth a call
 
 
-def test_a_malformed_text_failure_shrinks_to_a_short_text():
+def test_a_malformed_text_failure_shrinks_to_a_short_text_that_keeps_its_letter():
     def solves_anything(text):  # exit 0 and a grid, whatever the input
         return result(EXACT)
 
     case = build("malformed_letter", random.Random(5), _pool(1))
     assert case.count is None
-    fake = Fake(solves_anything)
-    small = shrink(case, "rejects_malformed", fake.fails)
+    small = shrunk(case, Fake(solves_anything))
     assert len(small.text) <= 2 < len(case.text)
-    assert small.count is None and "rejects_malformed" in fake.fails(small)
+    assert small.count is None and any(chr(b).isalpha() for b in small.text)
 
 
 def test_a_crash_on_a_letter_shrinks_to_the_letter():
@@ -303,8 +435,41 @@ def test_a_crash_on_a_letter_shrinks_to_the_letter():
         return result(exit_code=-11) if b"x" in text else right_answer(text)
 
     case = Case("malformed_letter", "solve", render(PUZZLE, "grid").replace("0", "x", 1).encode(), None, None, None)
-    small = shrink(case, "no_crash", Fake(crashes_on_x).fails)
-    assert small.text == b"x"
+    assert shrunk(case, Fake(crashes_on_x)).text == b"x"
+
+
+def test_an_out_of_range_crash_keeps_its_out_of_range_value():
+    """A program that crashes on 10 and on empty input: the reproducer must still hold the 10."""
+    def crashes(text):
+        return result(exit_code=-11) if b"10" in text or not text.strip() else right_answer(text)
+
+    case = Case("malformed_out_of_range", "solve", render(PUZZLE, "grid").replace("0", "10", 1).encode(),
+                None, None, None)
+    small = shrunk(case, Fake(crashes))
+    assert small.text == b"10"
+
+
+def test_a_crlf_case_keeps_its_crlf():
+    def crashes_on_cr(text):
+        return result(exit_code=-6) if b"\r" in text else right_answer(text)
+
+    case = case_of(render(PUZZLE, "grid").replace("\n", "\r\n"), family="whitespace_crlf")
+    small = shrunk(case, Fake(crashes_on_cr))
+    assert b"\r\n" in small.text and len(small.text) <= 3
+
+
+def test_shrinking_keeps_the_exit_class():
+    """A crash by SIGSEGV on a letter must not shrink to a text that dies of SIGABRT instead."""
+    def two_crashes(text):
+        if b"x" in text and len(text) > 30:
+            return result(exit_code=-11)
+        if b"x" in text:
+            return result(exit_code=-6)
+        return right_answer(text)
+
+    case = Case("malformed_letter", "solve", render(PUZZLE, "grid").replace("0", "x", 1).encode(), None, None, None)
+    small = shrunk(case, Fake(two_crashes))
+    assert len(small.text) > 30 and b"x" in small.text
 
 
 def test_shrinking_keeps_what_the_case_expects():
@@ -315,31 +480,48 @@ def test_shrinking_keeps_what_the_case_expects():
     clash = render(PUZZLE, "grid").replace("0", str(next(v for v in PUZZLE.cells[:9] if v)), 1)
     case = case_of(clash, family="clashing")
     assert case.count == 0
-    small = shrink(case, "rejects_unsolvable", Fake(says_ok).fails)
+    small = shrunk(case, Fake(says_ok))
     assert small.count == 0 and small.puzzle.clues == 2  # the two clashing givens
 
 
 def test_shrinking_respects_its_budget():
     fake = Fake(changes_a_given)
     case = case_of(render(PUZZLE, "grid"), family="unique_easy")
-    small = shrink(case, "keeps_givens", fake.fails, max_calls=5)
+    wanted = fake.signature(case)
+    small = shrink(case, oracles_of(wanted), fake.same(wanted), max_calls=5)
     assert fake.calls == 5
-    assert "keeps_givens" in fake.fails(small)
+    assert fake.signature(small) == wanted
 
 
 def test_a_case_that_no_longer_fails_is_returned_as_is():
     case = case_of(render(PUZZLE, "grid"), family="unique_easy")
-    assert shrink(case, "keeps_givens", Fake(right_answer).fails) == case
+    assert shrink(case, ["keeps_givens"], Fake(right_answer).same("anything")) == case
 
 
 def test_create_cases_do_not_shrink():
     case = Case("create", "create", b"", None, None, None)
-    assert shrink(case, "create_unique", lambda c: pytest.fail("no call expected")) == case
+    assert shrink(case, ["create_unique"], lambda c: pytest.fail("no call expected")) == case
+
+
+@pytest.mark.parametrize("family, kept, lost", [
+    ("whitespace_tabs", b"1\t2", b"1 2"),
+    ("whitespace_crlf", b"1\r\n", b"1\n"),
+    ("malformed_out_of_range", b"0 10", b"0 1"),
+    ("malformed_negative", b"-3", b"3"),
+    ("malformed_letter", b"x", b"1"),
+    ("malformed_empty_input", b" \n", b"1"),
+    ("malformed_binary", b"\xff", b"1"),
+    ("malformed_8_rows", b"1 2\n3 4\n", b""),
+    ("malformed_10_columns", b"1 2 3 4 5 6 7 8 9 1\n", b"1 2 3\n"),
+])
+def test_family_properties(family, kept, lost):
+    assert keeps_property(family, case_of(kept, family))
+    assert not keeps_property(family, case_of(lost, family))
 
 
 # --- case families -------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("family", SOLVE_FAMILIES)
 @pytest.mark.parametrize("header", [False, True])
 def test_every_family_agrees_with_the_reference(family, header):
     pool = _pool(7)
@@ -353,25 +535,27 @@ def test_every_family_agrees_with_the_reference(family, header):
             assert reference.solution == case.solution
         if case.count == 1:
             assert engines.solve(case.puzzle, limit=1).solution == case.solution
+        assert keeps_property(family, case), (family, draw)
 
 
 def test_families_are_the_weights():
-    assert FAMILIES == tuple(WEIGHTS) and all(w > 0 for w in WEIGHTS.values())
+    assert SOLVE_FAMILIES == tuple(WEIGHTS) and all(w > 0 for w in WEIGHTS.values())
+    assert FAMILIES == SOLVE_FAMILIES + ("create",)
 
 
 def test_the_same_seed_makes_the_same_cases():
-    first = [make_case(42, index) for index in range(120)]
+    first = [make_case(42, index, n=120) for index in range(120)]
     _pool.cache_clear()
-    assert [make_case(42, index) for index in range(120)] == first
-    assert [make_case(42, index) for index in reversed(range(120))][::-1] == first  # any order
-    assert [make_case(43, index) for index in range(120)] != first
+    assert [make_case(42, index, n=120) for index in range(120)] == first
+    assert [make_case(42, index, n=120) for index in reversed(range(120))][::-1] == first  # any order
+    assert [make_case(43, index, n=120) for index in range(120)] != first
     assert len({case.family for case in first}) > 10
 
 
 def test_cases_span_pools():
     # index 200 starts a new pool of generated puzzles
-    assert make_case(5, 0) == make_case(5, 0)
-    assert make_case(5, 250) == make_case(5, 250)
+    assert make_case(5, 1, n=300) == make_case(5, 1, n=300)
+    assert make_case(5, 250, n=300) == make_case(5, 250, n=300)
 
 
 # --- the corpus ----------------------------------------------------------------------------------
@@ -381,35 +565,55 @@ class Named:
     argv = ["/bin/fake"]
     solve_args = ["solve"]
     create_args = ["create"]
+    header = False
+
+
+def save(root, one, signature, done, **extra):
+    oracle = oracles_of(signature)[0]
+    return corpus.save(root, one, signature=signature, oracle=oracle, detail="a detail", target=Named(),
+                       result=done, extra=extra)
 
 
 def test_corpus_save_and_load(tmp_path):
     case = case_of(render(PUZZLE, "grid"), family="unique_easy")
     done = result(EXACT + "extra\n", b"oops\n", 0)
-    folder = corpus.save(tmp_path, case, "keeps_givens", "1 given(s) changed", Named(), done, seed=4, index=9)
-    assert folder.parent == tmp_path / "keeps_givens"
+    sig = "keeps_givens:changed on unique (exit 0)"
+    folder = save(tmp_path, case, sig, done, seed=4, case=9)
+    assert folder.parent == tmp_path / corpus.target_key(Named()) / "keeps_givens"
+    assert folder.parent.parent.name.startswith("fake-")
     assert (folder / "input.txt").read_bytes() == case.text
-    again = corpus.save(tmp_path, case, "keeps_givens", "other detail", Named(), done)
-    assert again == folder  # idempotent
+    assert (folder / "output.txt").read_bytes() == done.stdout
+    again = save(tmp_path, case_of("1\n"), sig, done)
+    assert again == folder  # one folder per bug: the first reproducer saved stays
     entries = corpus.load(tmp_path)
     assert len(entries) == 1
     path, meta, data = entries[0]
     assert path == folder and data == case.text
     assert meta["oracle"] == "keeps_givens" and meta["family"] == "unique_easy" and meta["command"] == "solve"
+    assert meta["signature"] == sig and meta["target_key"] == corpus.target_key(Named())
     assert meta["seed"] == 4 and meta["case"] == 9 and meta["run"] == "/bin/fake solve < input.txt"
     assert meta["actual"]["exit_code"] == 0 and meta["actual"]["stderr"] == "oops\n"
     assert render(SOLUTION, "grid") in meta["expected"]
     assert json.loads((folder / "case.json").read_text()) == meta
+    # any folder at or under the corpus loads what it holds
+    assert corpus.load(folder) == entries == corpus.load(folder.parent) == corpus.load(folder.parent.parent)
+
+
+def test_target_keys_tell_targets_apart():
+    one, other = Named(), Named()
+    other.create_args = ["create", "easy"]
+    assert corpus.target_key(one) != corpus.target_key(other)
+    assert corpus.target_key(one) == corpus.target_key(Named())
 
 
 def test_corpus_load_skips_temporaries_and_damage(tmp_path):
     case = case_of("1 2\n")
-    corpus.save(tmp_path, case, "rejects_malformed", "exit 0", Named(), result(b"x"))
-    hidden = tmp_path / "rejects_malformed" / ".abc.123.tmp"
+    folder = save(tmp_path, case, "rejects_malformed:accepted on malformed_8_rows (exit 0)", result(b"x"))
+    hidden = folder.parent / ".abc.123.tmp"
     hidden.mkdir()
-    (hidden / "case.json").write_text("{}")
+    (hidden / "case.json").write_text('{"command": "solve"}')
     (hidden / "input.txt").write_text("")
-    broken = tmp_path / "no_crash" / "0123456789ab"
+    broken = folder.parent.parent / "no_crash" / "0123456789ab"
     broken.mkdir(parents=True)
     (broken / "case.json").write_text("{not json")
     (broken / "input.txt").write_text("")
@@ -420,7 +624,7 @@ def test_corpus_load_skips_temporaries_and_damage(tmp_path):
 def test_corpus_keeps_binary_input_exactly(tmp_path):
     data = bytes(range(256)) * 40
     case = case_of(data, family="malformed_binary")
-    folder = corpus.save(tmp_path, case, "rejects_malformed", "exit 0", Named(), result(data))
+    folder = save(tmp_path, case, "rejects_malformed:accepted on malformed_binary (exit 0)", result(data))
     assert (folder / "input.txt").read_bytes() == data
     meta = json.loads((folder / "case.json").read_text())
     assert meta["actual"]["stdout"].endswith("characters)")  # cut for display, not the input

@@ -1,0 +1,151 @@
+"""Triage: failing cases grouped into distinct bugs, each with a minimal, confirmed reproducer.
+
+Cases with one signature (``oracles.signature``) are one bug, as a crash triager's unique crashes.
+For each group one case stands for it (the first; for a hang, the slowest), is shrunk keeping its
+signature, and is then replayed ``CONFIRMATIONS`` times: a reproducer that does not fail the same
+way every time is saved as ``flaky`` with its counts (after trying the unshrunk case, which may be
+steadier). Create groups replay by asking ``REPLAY_CREATES`` creates each time, and say how often
+the bug showed in the run: "intermittent (3 of 40 creates)".
+"""
+
+import shlex
+from collections import namedtuple
+
+import pyarrow.compute as pc
+
+from fuzz import corpus as store
+from fuzz.cases import create_case, make_case
+from fuzz.oracles import oracles_of
+from fuzz.shrink import shrink
+from fuzz.tasks import run_case, signature_of
+
+CONFIRMATIONS = 3
+
+Group = namedtuple("Group", "signature cases representative family calls_failed")
+Saved = namedtuple("Saved", "signature cases case folder detail confirmed flaky intermittent replay text")
+Saved.__doc__ = """One bug: its signature, how many cases showed it, the case that stands for it, the
+reproducer's folder, the failure's detail, replays that failed the same way (of CONFIRMATIONS),
+whether it is flaky, 'k of m creates' for a create bug that shows only sometimes, the command that
+replays it, and the reproducer's input (bytes)."""
+
+
+def groups(records):
+    """The failing cases of a run's records (an Arrow table) grouped by signature, largest first."""
+    failed = records.filter(pc.equal(records.column("outcome"), "failed"))
+    rows = failed.select(["case", "signature", "family", "target_s", "calls_failed"]).to_pylist()
+    by_signature = {}
+    for row in rows:
+        by_signature.setdefault(row["signature"] or "unknown", []).append(row)
+    out = []
+    for signature, members in by_signature.items():
+        if "no_timeout" in oracles_of(signature):
+            chosen = max(members, key=lambda row: (row["target_s"] or 0.0, -row["case"]))
+        else:
+            chosen = min(members, key=lambda row: row["case"])
+        out.append(Group(signature, len(members), chosen["case"], chosen["family"],
+                         sum(row["calls_failed"] or 0 for row in members)))
+    return sorted(out, key=lambda group: (-group.cases, group.signature))
+
+
+def create_calls_in(records):
+    """Creates asked in the run."""
+    creates = records.filter(pc.equal(records.column("family"), "create"))
+    return sum(value or 0 for value in creates.column("calls").to_pylist())
+
+
+def replay_command(folder, target_options):
+    """The exact ``fuzz replay`` line for a reproducer, with the options that make the same target."""
+    spec = target_options
+    words = ["fuzz", "replay", str(folder), "--target", spec["spec"]]
+    if spec.get("create_args", "create") != "create":
+        words += ["--create-args", spec["create_args"]]
+    if spec.get("solve_args", "solve") != "solve":
+        words += ["--solve-args", spec["solve_args"]]
+    if spec.get("header"):
+        words += ["--format", "header"]
+    if spec.get("timeout") not in (None, 5.0):
+        words += ["--timeout", f"{spec['timeout']:g}"]
+    return shlex.join(words)
+
+
+def _same(signature, case, target, strict):
+    """Whether ``case`` fails on ``target`` as ``signature`` says: the same signature for a solve; for
+    a create (whose answers are random), every oracle and kind of the signature seen again."""
+    verdict, result = run_case(case, target, strict=strict)
+    got = signature_of(case, verdict, result)
+    if got is None:
+        return False, verdict, result
+    if case.command == "create":
+        wanted = set(signature.split(" on ", 1)[0].split("+"))
+        return wanted <= set(got.split(" on ", 1)[0].split("+")), verdict, result
+    return got == signature, verdict, result
+
+
+def _confirm(signature, case, target, strict):
+    """(replays that failed the same way, verdict and result of the last that did, or of the last)."""
+    hits, shown = 0, None
+    hang = "no_timeout" in oracles_of(signature)
+    for attempt in range(CONFIRMATIONS):
+        # A hang is confirmed once on the longer second try, then at the plain limit: 7 limits, not 15.
+        one = target.without_retry() if hang and attempt and hasattr(target, "without_retry") else target
+        same, verdict, result = _same(signature, case, one, strict)
+        if same:
+            hits += 1
+            shown = (verdict, result)
+        elif shown is None and attempt == CONFIRMATIONS - 1:
+            shown = (verdict, result)
+    return hits, shown
+
+
+def triage_group(group, config, target, *, shrink_it=True):
+    """(case to save, replays confirmed, verdict, result) for one group."""
+    strict = config["strict"]
+    if group.family == "create":
+        case = create_case()
+    else:
+        case = make_case(config["seed"], group.representative, n=config["n"], header=target.header)
+    small = case
+    if shrink_it and case.command == "solve":
+        quick = target.without_retry() if hasattr(target, "without_retry") else target
+        small = shrink(case, oracles_of(group.signature),
+                       lambda candidate: _same(group.signature, candidate, quick, strict)[0], header=target.header)
+    hits, shown = _confirm(group.signature, small, target, strict)
+    if hits < CONFIRMATIONS and small is not case:
+        steady, steady_shown = _confirm(group.signature, case, target, strict)
+        if steady > hits:
+            small, hits, shown = case, steady, steady_shown
+    verdict, result = shown
+    return small, hits, verdict, result
+
+
+def triage(records, config, target, corpora, *, shrink_them=True, progress=None):
+    """Group, shrink, confirm and save every distinct bug of a run; a list of Saved, largest group first.
+
+    ``corpora`` are the folders to save into (the run's own first); ``progress(done, total)`` is
+    called as groups finish.
+    """
+    found = groups(records)
+    creates = create_calls_in(records)
+    saved = []
+    for done, group in enumerate(found, 1):
+        case, hits, verdict, result = triage_group(group, config, target, shrink_it=shrink_them)
+        oracle = oracles_of(group.signature)[0]
+        failure = verdict.failed.get(oracle)
+        detail = failure.detail if failure else "failed when found; not again in the replays"
+        intermittent = (f"{group.calls_failed} of {creates} creates"
+                        if group.family == "create" and group.calls_failed < creates else None)
+        extra = {"cases": group.cases, "seed": config["seed"], "case": group.representative,
+                 "confirmed": f"{hits} of {CONFIRMATIONS} replays", "flaky": hits < CONFIRMATIONS,
+                 "intermittent": intermittent}
+        folders = []
+        for root in corpora:
+            folder = store.folder_for(root, target, oracle, group.signature)
+            extra["replay"] = replay_command(folder, config["target"])
+            folders.append(store.save(root, case, signature=group.signature, oracle=oracle, detail=detail,
+                                      target=target, result=result, extra=extra))
+        command = replay_command(folders[0], config["target"])
+        saved.append(Saved(group.signature, group.cases, group.representative, folders[0], detail, hits,
+                           hits < CONFIRMATIONS, intermittent, command, case.text))
+        if progress:
+            progress(done, len(found))
+    return saved
