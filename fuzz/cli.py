@@ -117,13 +117,13 @@ def _replay_entries(entries, target, *, strict, into=None, quiet=False):
 def replay(args):
     from fuzz import corpus as store
 
+    target = _make_target(_target_spec(args))
     path = Path(args.corpus)
     if not path.exists():
         raise Usage(f"{path} does not exist")
     entries = store.load(path)
     if not entries:
         raise Usage(f"no reproducers under {path} (a reproducer is a folder with case.json and input.txt)")
-    target = _make_target(_target_spec(args))
     keys = sorted({meta.get("target_key") for _, meta, _ in entries} - {None})
     if len(keys) > 1:
         mine = store.target_key(target)

@@ -34,6 +34,7 @@ from collections import namedtuple
 from sudoku import engines, find_clash, min_blanks
 
 from fuzz.read import find_grid
+from fuzz.targets import RETRY_FACTOR
 
 Failure = namedtuple("Failure", "detail kind")
 Failure.__doc__ = """One failed oracle: ``detail`` for people, ``kind`` a short class of it (``signal 11``,
@@ -49,15 +50,20 @@ SOLVE_ORACLES = ("no_timeout", "no_flood", "no_crash", "answers", "valid_grid", 
 CREATE_ORACLES = ("no_timeout", "no_flood", "no_crash", "create_answers", "create_blanks", "create_unique",
                   "create_random", "format")
 ORACLES = tuple(dict.fromkeys(SOLVE_ORACLES + CREATE_ORACLES))
+# The order oracles take in a signature: the first is the bug's own oracle (its corpus folder), the
+# rest its consequences (a changed given also breaks the grid; accepted bad input yields a bad grid).
+PRIORITY = ("no_timeout", "no_flood", "no_crash", "rejects_malformed", "rejects_unsolvable", "answers",
+            "keeps_givens", "unique_solution", "valid_grid", "create_answers", "create_unique", "create_blanks",
+            "create_random", "format")
 LENIENT_FAMILIES = "whitespace_"  # valid text the classic contract never promises: a clean rejection passes
 
 
 def _contained(result, failed, notes):
     """The oracles every call answers to; True when the call ended abnormally (nothing else to judge)."""
     if result.timed_out:
-        again = f", nor within {result.seconds:.0f}s on a second try" if result.retried else ""
-        failed["no_timeout"] = Failure(f"no answer within the time limit{again} (cpu {result.cpu_seconds:.1f}s)",
-                                       "hang")
+        limits = (f"{result.seconds / RETRY_FACTOR:.3g}s, nor within {result.seconds:.3g}s on a second try"
+                  if result.retried else f"{result.seconds:.3g}s")
+        failed["no_timeout"] = Failure(f"no answer within {limits} (cpu {result.cpu_seconds:.1f}s)", "hang")
     elif result.retried:
         notes.append("slow")
     if result.flooded:
@@ -247,10 +253,10 @@ def signature(family_class, verdict, result):
     None when nothing failed."""
     if not verdict.failed:
         return None
-    failures = "+".join(f"{oracle}:{verdict.failed[oracle].kind}" for oracle in ORACLES if oracle in verdict.failed)
+    failures = "+".join(f"{oracle}:{verdict.failed[oracle].kind}" for oracle in PRIORITY if oracle in verdict.failed)
     return f"{failures} on {family_class} ({exit_class(result)})"
 
 
 def oracles_of(signature_text):
-    """The oracle names a signature holds, in ``ORACLES`` order."""
+    """The oracle names a signature holds, in ``PRIORITY`` order (the bug's own oracle first)."""
     return [part.split(":", 1)[0] for part in signature_text.split(" on ", 1)[0].split("+")]

@@ -6,8 +6,9 @@ kinds, the family's class, how the call ended), and the family's defining proper
 of a clashing one). Without that, a crash on an out-of-range value "shrinks" to an empty input that
 crashes for another reason, and the saved case no longer shows the bug it stands for.
 
-Puzzles shrink by blanking givens (fewest clues); malformed or odd text shrinks by deleting lines,
-then ever smaller runs of characters (shortest text). Each candidate's right answer is worked out
+Puzzles shrink by blanking givens (fewest clues); malformed or odd text first has its digits turned
+to 0 (in ever smaller chunks), then shrinks by deleting lines, then ever smaller runs of characters (shortest
+text). Each candidate's right answer is worked out
 afresh by our own parser and engine (``cases.from_text``); a candidate that loses the family's
 property, or on which one of the signature's oracles cannot fail (``oracles.can_fail``), costs no
 target call. Passes are deterministic and bounded by a budget of target calls and time.
@@ -18,6 +19,7 @@ and a saved case; greedy deterministic passes over the case's own structure are 
 and cheap in target calls (each may be a subprocess).
 """
 
+import re
 import time
 
 from sudoku import Grid, render
@@ -25,8 +27,8 @@ from sudoku import Grid, render
 from fuzz.cases import from_text, keeps_property
 from fuzz.oracles import can_fail
 
-MAX_CALLS = 300
-MAX_SECONDS = 30.0
+MAX_CALLS = 200
+MAX_SECONDS = 20.0
 
 
 class _Budget:
@@ -56,6 +58,8 @@ def shrink(case, oracles, same_failure, *, header=False, max_calls=MAX_CALLS, ma
 
     if case.puzzle is not None and not family.startswith(("malformed", "whitespace")):
         case = _fewer_clues(case, still, header)
+    else:
+        case = _zeroed_digits(case, still)
     return _shorter_text(case, still)
 
 
@@ -73,6 +77,31 @@ def _fewer_clues(case, still, header):
             candidate = from_text(case.family, "solve", render(grid, "header" if header else "grid").encode())
             if still(candidate):
                 cells, case, changed = trial, candidate, True
+    return case
+
+
+_DIGIT = re.compile(rb"(?<![\d-])[1-9](?!\d)")
+
+
+def _zeroed_digits(case, still):
+    """Text that is not a puzzle (malformed, or in an unusual spelling) loses its givens, each digit
+    1..9 turned into 0, so what is left to see is what breaks the target. All at once first, then
+    halves, quarters, ...: most bugs do not care about the givens, and then one call does it."""
+    size = len(_DIGIT.findall(case.text))
+    while size >= 1:
+        start = 0
+        while True:
+            positions = [m.start() for m in _DIGIT.finditer(case.text)]
+            if start >= len(positions):
+                break
+            chosen = set(positions[start : start + size])
+            trial = bytes(48 if i in chosen else b for i, b in enumerate(case.text))
+            candidate = from_text(case.family, "solve", trial)
+            if not still(candidate):
+                start += size
+            else:
+                case = candidate  # the zeroed digits left the list: the next chunk starts here
+        size //= 2
     return case
 
 

@@ -43,7 +43,7 @@ DEFAULT_MAX_OUTPUT = 1 << 20
 RETRY_FACTOR = 4
 _PR_SET_CHILD_SUBREAPER = 36
 _ONE_CASE_AT_A_TIME = threading.Lock()  # strays are told apart by who started them: one case at once
-_subreaper = None
+_subreaper = None  # (pid, whether prctl said yes)
 
 
 class TargetError(Exception):
@@ -231,14 +231,16 @@ def _wait_exit(pid, timeout):
 
 
 def _become_subreaper():
-    """Make this process the reaper of its orphaned descendants (once; False where Linux says no)."""
+    """Make this process the reaper of its orphaned descendants (once per process: a forked worker
+    does not inherit the flag); False where Linux says no."""
     global _subreaper
-    if _subreaper is None:
+    if _subreaper is None or _subreaper[0] != os.getpid():
         try:
-            _subreaper = ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+            done = ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
         except (OSError, AttributeError):
-            _subreaper = False
-    return _subreaper
+            done = False
+        _subreaper = (os.getpid(), done)
+    return _subreaper[1]
 
 
 def _children():

@@ -18,7 +18,7 @@ _targets = {}
 
 
 def target_of(options):
-    """The target a spec names, made once per worker."""
+    """The target a spec names, made once per worker (and reused by the triage phase's tasks)."""
     key = tuple(sorted(options.items()))
     if key not in _targets:
         _targets[key] = make_target(**options)

@@ -17,7 +17,8 @@ from fuzz import corpus as store
 from fuzz.cases import create_case, make_case
 from fuzz.oracles import oracles_of
 from fuzz.shrink import shrink
-from fuzz.tasks import run_case, signature_of
+from fuzz.tasks import run_case, signature_of, target_of
+from jobs import backends
 
 CONFIRMATIONS = 3
 
@@ -91,7 +92,7 @@ def _confirm(signature, case, target, strict):
         same, verdict, result = _same(signature, case, one, strict)
         if same:
             hits += 1
-            shown = (verdict, result)
+            shown = shown or (verdict, result)  # the first: for a hang, the one with the longer second try
         elif shown is None and attempt == CONFIRMATIONS - 1:
             shown = (verdict, result)
     return hits, shown
@@ -100,6 +101,8 @@ def _confirm(signature, case, target, strict):
 def triage_group(group, config, target, *, shrink_it=True):
     """(case to save, replays confirmed, verdict, result) for one group."""
     strict = config["strict"]
+    if hasattr(target, "pick"):
+        target = target.pick(group.representative)  # the engine that met the case
     if group.family == "create":
         case = create_case()
     else:
@@ -118,20 +121,39 @@ def triage_group(group, config, target, *, shrink_it=True):
     return small, hits, verdict, result
 
 
+def triage_task(spec):
+    """The runner task of the triage phase: one group in, (case, replays confirmed, verdict, result) out.
+    Groups are independent, so they shrink in parallel on the run's own backend."""
+    return triage_group(Group(**spec["group"]), spec["config"], target_of(spec["config"]["target"]),
+                        shrink_it=spec["shrink"])
+
+
 def triage(records, config, target, corpora, *, shrink_them=True, progress=None):
     """Group, shrink, confirm and save every distinct bug of a run; a list of Saved, largest group first.
 
     ``corpora`` are the folders to save into (the run's own first); ``progress(done, total)`` is
-    called as groups finish.
+    called as groups finish. Saving happens here, in one process, in a stable order.
     """
     found = groups(records)
+    if not found:
+        return []
+    specs = [{"chunk": number, "group": group._asdict(), "config": config, "shrink": shrink_them}
+             for number, group in enumerate(found)]
+    options = {"workers": max(1, min(config["workers"], len(specs)))}
+    if config["backend"] == "dask":
+        options["scheduler"] = config.get("scheduler")
+    triaged = {}
+    for spec, outcome in backends.BACKENDS[config["backend"]](triage_task, specs, **options):
+        triaged[spec["chunk"]] = outcome
+        if progress:
+            progress(len(triaged), len(specs))
     creates = create_calls_in(records)
     saved = []
-    for done, group in enumerate(found, 1):
-        case, hits, verdict, result = triage_group(group, config, target, shrink_it=shrink_them)
+    for number, group in enumerate(found):
+        case, hits, verdict, result = triaged[number]
         oracle = oracles_of(group.signature)[0]
-        failure = verdict.failed.get(oracle)
-        detail = failure.detail if failure else "failed when found; not again in the replays"
+        detail = "; ".join(f"{name}: {verdict.failed[name].detail}" for name in oracles_of(group.signature)
+                           if name in verdict.failed) or "failed when found; not again in the replays"
         intermittent = (f"{group.calls_failed} of {creates} creates"
                         if group.family == "create" and group.calls_failed < creates else None)
         extra = {"cases": group.cases, "seed": config["seed"], "case": group.representative,
@@ -143,9 +165,7 @@ def triage(records, config, target, corpora, *, shrink_them=True, progress=None)
             extra["replay"] = replay_command(folder, config["target"])
             folders.append(store.save(root, case, signature=group.signature, oracle=oracle, detail=detail,
                                       target=target, result=result, extra=extra))
-        command = replay_command(folders[0], config["target"])
         saved.append(Saved(group.signature, group.cases, group.representative, folders[0], detail, hits,
-                           hits < CONFIRMATIONS, intermittent, command, case.text))
-        if progress:
-            progress(done, len(found))
+                           hits < CONFIRMATIONS, intermittent, replay_command(folders[0], config["target"]),
+                           case.text))
     return saved

@@ -68,6 +68,13 @@ def summary_html(summary):
             f"<p>{describe_run(run)}; status {escape(str(run.manifest.get('status', '?')))}; cases: "
             + escape(", ".join(f"{k} {v}" for k, v in summary.counts.items()) or "none") + "</p>"]
     body += [f'<p class="warning">{escape(note)}</p>' for note in run.notes]
+    if summary.bugs:
+        rows = [[bug.get("cases", "?"), bug.get("signature", "") + (" (flaky)" if bug.get("flaky") else "")
+                 + (f" (intermittent: {bug['intermittent']})" if bug.get("intermittent") else ""),
+                 bug.get("detail", ""), (f"<pre>{escape(bug.get('input', ''))}</pre>",),
+                 (f"<code>{escape(bug.get('replay', ''))}</code>",)] for bug in summary.bugs]
+        body += [f"<h2>Distinct bugs ({len(summary.bugs)})</h2>",
+                 table(["cases", "bug", "detail", "input", "replay"], rows, numeric=(0,))]
     if summary.by_oracle:
         body += ["<h2>Failures per oracle</h2>", table(["oracle", "failed cases"], summary.by_oracle, numeric=(1,))]
     body += ["<h2>Cases per set</h2>", table(["set", "cases", "failed", "rejected"], summary.by_case_set,

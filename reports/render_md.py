@@ -1,5 +1,7 @@
 """Markdown renderings of a summary and of a comparison, fit for a pull-request comment or CI step summary."""
 
+import json
+
 from reports.text import cell, fmt_change, fmt_ratio, fmt_size, fmt_time
 from reports.verdict import IMPROVEMENT, NOT_COMPARABLE, REGRESSION, UNCHANGED
 
@@ -52,6 +54,16 @@ def summary_md(summary):
              f"wall {manifest.get('wall_s', 0) or 0:.1f} s",
              f"- cases: {len(run.records)} ({counts})"]
     lines += [f"- note: {cell(note)}" for note in run.notes]
+    if summary.bugs:
+        lines += ["", f"### Distinct bugs ({len(summary.bugs)})", "",
+                  "| cases | bug | detail | input | replay |", "|---:|---|---|---|---|"]
+        for bug in summary.bugs:
+            state = " (flaky)" if bug.get("flaky") else ""
+            if bug.get("intermittent"):
+                state += f" (intermittent: {bug['intermittent']})"
+            lines.append(f"| {bug.get('cases', '?')} | {cell(bug.get('signature', ''))}{state} | "
+                         f"{cell(bug.get('detail', ''), 160)} | `{cell(json.dumps(bug.get('input', '')), 120)}` | "
+                         f"`{cell(bug.get('replay', ''))}` |")
     if summary.by_oracle:
         lines += ["", "### Failures per oracle", "", "| oracle | failed cases |", "|---|---:|"]
         lines += [f"| {cell(name)} | {n} |" for name, n in summary.by_oracle]

@@ -69,6 +69,7 @@ class Summary:
     format_slips: list
     timings: list
     slowest: list
+    bugs: list = field(default_factory=list)  # fuzz: distinct bugs, one reproducer each (manifest "fuzz")
 
     @property
     def failed(self):
@@ -112,29 +113,34 @@ def timings(records):
 
 
 def corpus_index(corpus_dirs):
-    """case index -> reproducer folder, from the ``case.json`` of each corpus entry
-    (the fuzz layout: ``corpus/<oracle>/<digest>/{input.txt,case.json}``)."""
+    """signature (or, for older runs, case index) -> reproducer folder, from the ``case.json`` of each
+    corpus entry (the fuzz layout: ``corpus/<target>/<oracle>/<bug>/{input.txt,case.json}``)."""
     index = {}
     for directory in corpus_dirs:
-        for meta_path in sorted(directory.glob("*/*/case.json")):
+        for meta_path in sorted(directory.rglob("case.json")):
             try:
-                case = json.loads(meta_path.read_text(encoding="utf-8")).get("case")
-            except (OSError, ValueError, AttributeError):
+                meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
                 continue
-            if isinstance(case, int):
-                index.setdefault(case, str(meta_path.parent))
+            if not isinstance(meta, dict):
+                continue
+            for key in (meta.get("signature"), meta.get("case")):
+                if isinstance(key, (int, str)):
+                    index.setdefault(key, str(meta_path.parent))
     return index
 
 
-def corpus_path(corpus_dirs, index, case, oracles):
-    """The reproducer folder of ``case``, else its first oracle's folder, else the corpus directory."""
-    if case in index:
-        return index[case]
-    for directory in corpus_dirs:
-        for oracle in oracles:
-            if (directory / oracle).is_dir():
-                return str(directory / oracle)
+def corpus_path(corpus_dirs, index, case, signature):
+    """The reproducer folder of the case's bug (its signature), else of the case, else the corpus."""
+    for key in (signature, case):
+        if key in index:
+            return index[key]
     return str(corpus_dirs[0]) if corpus_dirs else None
+
+
+def bugs(run):
+    """The distinct bugs a fuzz run saved (each with cases, signature, detail, input, replay line)."""
+    return [bug for manifest in run.manifests for bug in (manifest.get("fuzz") or {}).get("groups", [])]
 
 
 def failures(run):
@@ -148,7 +154,7 @@ def failures(run):
             case=int(row["case"]), case_set=row["case_set"], size=_value(row["size"]),
             reason=_value(row["reason"]) or "", target=_value(row["target"]), exit_code=_value(row["exit_code"]),
             oracles=oracles, puzzle=_value(row["puzzle"]), input_text=_value(row["input_text"]),
-            corpus=corpus_path(run.corpus, index, int(row["case"]), oracles)))
+            corpus=corpus_path(run.corpus, index, int(row["case"]), _value(row.get("signature")))))
     return found
 
 
@@ -195,4 +201,4 @@ def summarize(run):
     return Summary(run=run, counts={k: int(v) for k, v in sorted(counts.items())}, failures=found,
                    by_oracle=_split_counts(failed_rows["oracles_failed"]), by_case_set=by_case_set(records),
                    format_slips=_split_counts(records["format_slips"]), timings=timings(records),
-                   slowest=slowest(records))
+                   slowest=slowest(records), bugs=bugs(run))

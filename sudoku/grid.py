@@ -55,6 +55,11 @@ class Grid:
     def __setattr__(self, name, value):
         raise AttributeError("Grid is immutable")
 
+    def __reduce__(self):
+        # Pickled by value (batch and fuzz workers send grids back): rebuilt through __init__,
+        # since the immutable __setattr__ refuses pickle's default slot-by-slot restore.
+        return (Grid, (self.box, self.cells))
+
     @classmethod
     def empty(cls, box=3):
         return cls(box, (0,) * (box**4))

@@ -334,8 +334,7 @@ def test_a_slow_answer_is_a_note_and_a_second_timeout_a_hang():
     slow = judge_solve(case, result(EXACT, retried=True, seconds=7.0))
     assert slow.failed == {} and slow.notes == ["slow"]
     hang = judge_solve(case, result(exit_code=-9, timed_out=True, retried=True, seconds=20.0))
-    assert hang.failed["no_timeout"].detail.startswith("no answer within the time limit, nor within 20s on a "
-                                                      "second try (cpu ")
+    assert hang.failed["no_timeout"].detail.startswith("no answer within 5s, nor within 20s on a second try (cpu ")
 
 
 @pytest.mark.parametrize("count, judged", [
@@ -357,6 +356,10 @@ def test_signatures_group_like_failures():
     assert signature("unique", first, crash) == "no_crash:signal 11 on unique (signal 11)"
     assert oracles_of("rejects_malformed:accepted+valid_grid:clash on malformed_letter (exit 0)") == [
         "rejects_malformed", "valid_grid"]
+    assert set(oracles.PRIORITY) == set(ORACLES)
+    changed = result(render(changed_given(PUZZLE, SOLUTION), "grid"))
+    verdict = judge_solve(case_of(text), changed)
+    assert signature("unique", verdict, changed) == "keeps_givens:changed+valid_grid:clash on unique (exit 0)"
     assert signature("unique", judge_solve(case_of(text), result(EXACT)), result(EXACT)) is None
 
 

@@ -58,9 +58,9 @@ def test_strict_turns_slips_into_format_failures(chatty, tmp_path):
     assert {row["oracles_failed"] for row in rows} == {"", "format"}
     slipped = {row["case"] for row in records_of(loose) if row["format_slips"]}
     assert {row["case"] for row in rows if row["oracles_failed"] == "format"} == slipped
-    meta = json.loads(next((tmp_path / "run" / "corpus" / "format").glob("*/case.json")).read_text())
-    assert sorted(meta["detail"].split(", ")) == ["extra_text", "separators"]
-    data = next((tmp_path / "run" / "corpus" / "format").glob("*/input.txt")).read_bytes()
+    meta = json.loads(next((tmp_path / "run" / "corpus").glob("*/format/*/case.json")).read_text())
+    assert sorted(meta["detail"].removeprefix("format: ").split(", ")) == ["extra_text", "separators"]
+    data = next((tmp_path / "run" / "corpus").glob("*/format/*/input.txt")).read_bytes()
     assert from_text("t", "solve", data).puzzle.clues <= 1  # shrunk: any puzzle shows the slips
     # replay honours --strict too
     corpus = tmp_path / "corpus"
@@ -92,7 +92,7 @@ def test_the_same_seed_gives_the_same_run(tmp_path):
     (("run", "-n", 0), "at least 1"),
     (("run", "--backend", "carrier-pigeon"), "unknown backend"),
     (("run", "--frobnicate"), "unrecognized arguments"),
-    (("replay", "missing-corpus"), "not a directory"),
+    (("replay", "missing-corpus"), "does not exist"),
     ((), "a command is needed"),
 ])
 def test_bad_usage_is_exit_2(tmp_path, args, message):
@@ -118,7 +118,7 @@ def test_an_existing_out_needs_force(tmp_path):
     assert fuzz(*args, "--force", cwd=tmp_path).returncode == 0
 
 
-def test_replaying_an_empty_corpus_passes(tmp_path):
+def test_replaying_an_empty_corpus_is_exit_2(tmp_path):
     (tmp_path / "corpus").mkdir()
     done = fuzz("replay", tmp_path / "corpus", "--target", spec("changes_given"), cwd=tmp_path)
-    assert done.returncode == 0 and "replayed 0 reproducers" in done.stderr
+    assert done.returncode == 2 and "no reproducers under" in done.stderr

@@ -7,9 +7,10 @@ bug, on a seed whose cases include what triggers it, and checks the run's record
 import csv
 import json
 import os
+import shutil
 import sys
 import time
-from collections import namedtuple
+from collections import Counter, namedtuple
 from pathlib import Path
 
 import pytest
@@ -89,6 +90,53 @@ def test_a_forked_child_does_not_outlive_its_case(detach):
     assert time.monotonic() - start < 5
     child = int(done.stdout)
     assert wait_dead(child), f"child {child} still running"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+def test_a_daemon_in_its_own_session_does_not_outlive_its_case():
+    code = (
+        "import os, sys, time\n"
+        "if os.fork() == 0:\n"
+        "    os.setsid()\n"
+        "    if os.fork() == 0:\n"
+        "        print(os.getpid(), flush=True)\n"
+        "        time.sleep(60)\n"
+        "    os._exit(0)\n"
+        "time.sleep(0.2)\n"
+    )
+    done = run_contained(PY + [code], b"", timeout=10)
+    assert done.exit_code == 0 and not done.timed_out
+    daemon = int(done.stdout)
+    assert wait_dead(daemon), f"daemon {daemon} still running"
+    assert done.seconds < 5  # the daemon's open stdout was not waited on
+
+
+def test_a_call_past_its_limit_is_tried_again_with_four_times_the_limit():
+    slow = CommandTarget(PY + ["import sys, time; time.sleep(1.0); print('done')"], solve_args=[], timeout=0.4)
+    done = slow.solve(b"")
+    assert done.retried and not done.timed_out and done.stdout == b"done\n"
+    assert done.cpu_seconds < done.seconds
+    hung = CommandTarget(PY + ["import time; time.sleep(60)"], solve_args=[], timeout=0.3)
+    done = hung.solve(b"")
+    assert done.retried and done.timed_out and 1.2 <= done.seconds < 4
+    once = hung.without_retry().solve(b"")
+    assert once.timed_out and not once.retried and once.seconds < 1.2
+
+
+@pytest.mark.parametrize("code, exit_code, cannot_start", [
+    ("", 127, True),
+    ("sys.stderr.write(\"python3: can't open file '/x.py': [Errno 2] No such file or directory\\n\"); sys.exit(2)",
+     2, True),
+    ("sys.stderr.write('sudoku: line 1: bad\\n'); sys.exit(2)", 2, False),
+    ("print('1 2 3')", 0, False),
+])
+def test_startup_failure(code, exit_code, cannot_start):
+    from fuzz.targets import startup_failure
+
+    argv = ["/nonexistent/sudoku"] if not code else PY + ["import sys; " + code]
+    done = run_contained(argv, b"")
+    assert done.exit_code == exit_code
+    assert bool(startup_failure(done)) == cannot_start
 
 
 def test_stdin_is_closed_after_the_input():
@@ -173,17 +221,35 @@ def no_final_newline(case):
     return case.command == "solve" and case.text and not case.text.endswith(b"\n")
 
 
+def out_of_range(case):
+    return case.family in ("malformed_out_of_range", "malformed_negative")
+
+
+def sparse(case):
+    return bool(case.count) and case.puzzle.clues < 17
+
+
+def creates(case):
+    return case.command == "create"
+
+
 BUGS = {
     "changes_given": Bug({"keeps_givens"}, {"valid_grid"}, 60, solvable_with_givens),
     "invalid_on_multiple": Bug({"valid_grid"}, set(), 60, lambda case: case.count == 2),
-    "non_unique_create": Bug({"create_unique"}, set(), 60, lambda case: case.command == "create"),
-    "few_blanks": Bug({"create_blanks"}, set(), 60, lambda case: case.command == "create"),
-    "same_puzzle": Bug({"create_random"}, set(), 60, lambda case: case.command == "create"),
+    "non_unique_create": Bug({"create_unique"}, set(), 60, creates),
+    "few_blanks": Bug({"create_blanks"}, set(), 60, creates),
+    "same_puzzle": Bug({"create_random"}, set(), 60, creates),
     "hangs_near_empty": Bug({"no_timeout"}, set(), 60, lambda case: case.family == "empty"),
     "errors_on_stdout": Bug({"rejects_malformed", "rejects_unsolvable"}, set(), 60,
                             lambda case: case.count == 0),
     "crash_no_final_newline": Bug({"no_crash"}, {"answers", "rejects_malformed"}, 100, no_final_newline),
+    "keeps_out_of_range": Bug({"rejects_malformed"}, {"valid_grid"}, 100, out_of_range),
+    "sometimes_non_unique": Bug({"create_unique"}, set(), 60, creates),
+    "sometimes_few_blanks": Bug({"create_blanks"}, set(), 60, creates),
+    "random_hang": Bug({"no_timeout"}, set(), 100, sparse),
 }
+SLOW_BUGS = {"random_hang"}  # every failing case costs five time limits
+TIMEOUTS = {"hangs_near_empty": ["--timeout", "1", "--no-shrink"], "random_hang": ["--timeout", "1"]}
 
 
 def test_every_planted_bug_has_a_test():
@@ -196,18 +262,23 @@ def records_of(out):
 
 
 def reproducers(out):
-    """oracle -> (case.json, input bytes) of the run's corpus."""
+    """oracle -> (case.json, input bytes) of the run's corpus (the first bug of each oracle)."""
     found = {}
-    for meta in sorted((out / "corpus").glob("*/*/case.json")):
-        found[meta.parent.parent.name] = (json.loads(meta.read_text()), (meta.parent / "input.txt").read_bytes())
+    for meta in sorted((out / "corpus").glob("*/*/*/case.json")):
+        found.setdefault(meta.parent.parent.name, (json.loads(meta.read_text()), (meta.parent / "input.txt").read_bytes()))
     return found
 
 
-def first_trigger(bug):
+def bugs_saved(out):
+    """Every saved reproducer's case.json in the run's corpus."""
+    return [json.loads(meta.read_text()) for meta in sorted((out / "corpus").glob("*/*/*/case.json"))]
+
+
+def first_trigger(bug, *, at_least=1):
     """A seed whose cases trigger ``bug`` early (and, for shrinking, whose first trigger is cheap)."""
     def wanted(cases):
         hits = [case for case in cases if bug.trigger(case)]
-        if not hits:
+        if len(hits) < at_least:
             return False
         first = hits[0]
         return first.puzzle is None or first.puzzle.clues <= 30
@@ -224,19 +295,20 @@ def runs(tmp_path_factory):
         key = (name,) + extra
         if key not in made:
             bug = BUGS[name]
-            seed = first_trigger(bug)
+            seed = first_trigger(bug, at_least=8 if name == "random_hang" else 1)
             root = tmp_path_factory.mktemp(name)
             out, shared = root / "run", root / "corpus"
-            options = ["--timeout", "2", "--no-shrink"] if name == "hangs_near_empty" else ["--timeout", "10"]
+            options = TIMEOUTS.get(name, ["--timeout", "10"])
             done = fuzz("run", "-n", bug.n, "--seed", seed, "--workers", 2, "--chunk-size", 30, "--out", out,
-                        "--corpus", shared, "--target", spec(name), *options, *extra, cwd=root)
+                        "--corpus", shared, "--target", spec(name), *options, *extra, cwd=root, timeout=600)
             made[key] = (done, out, shared, seed)
         return made[key]
 
     return run
 
 
-@pytest.mark.parametrize("name", PLANTED)
+@pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.slow) if name in SLOW_BUGS else name
+                                  for name in PLANTED])
 def test_a_planted_bug_is_found_and_named(runs, name):
     bug = BUGS[name]
     done, out, shared, seed = runs(name)
@@ -246,14 +318,22 @@ def test_a_planted_bug_is_found_and_named(runs, name):
     for row in records_of(out):
         if row["outcome"] == "failed":
             assert set(row["oracles_failed"].split(",")) & (bug.oracles | bug.also)
+            assert row["signature"]
     saved = reproducers(out)
     assert bug.oracles <= set(saved)
-    assert {path.parent.name for path in shared.glob("*/*")} == set(saved)  # the shared corpus too
+    shared_saved = {path.relative_to(shared) for path in shared.glob("*/*/*")}
+    assert shared_saved == {path.relative_to(out / "corpus") for path in (out / "corpus").glob("*/*/*")}
+    signatures = {row["signature"] for row in records_of(out) if row["signature"]}
+    assert {meta["signature"] for meta in bugs_saved(out)} == signatures  # one reproducer per distinct bug
+    assert f"## {len(signatures)} distinct bugs" in done.stdout
     for oracle in bug.oracles:
         assert f"| {oracle} |" in done.stdout
         meta, data = saved[oracle]
         assert meta["oracle"] == oracle and meta["target"] == spec(name) and meta["seed"] == seed
         assert meta["detail"] and not meta["detail"].startswith("failed when found")
+        assert meta["replay"].startswith(f"fuzz replay {out / 'corpus'}/") and meta["replay"] in done.stdout
+        if name != "random_hang":
+            assert meta["confirmed"] == "3 of 3 replays" and meta["flaky"] is False
 
 
 def test_a_changed_given_shrinks_to_very_few_clues(runs):
@@ -278,19 +358,51 @@ def test_errors_on_stdout_shrink(runs):
     saved = reproducers(out)
     meta, data = saved["rejects_malformed"]
     assert len(data) <= 4 and from_text("t", "solve", data).count is None
-    assert "exit 0" in meta["detail"] and "printed on stdout" in meta["detail"]
+    assert "exit 0, printed " in meta["detail"] and "ERROR:" in meta["detail"]
     meta, data = saved["rejects_unsolvable"]
     original = next(row for row in records_of(out) if row["case"] == str(meta["case"]))
     reproducer = from_text("t", "solve", data)
     assert reproducer.count == 0 and reproducer.puzzle.clues <= int(original["clues"])
 
 
-def test_a_crash_without_final_newline_shrinks_to_a_short_text(runs):
+def test_a_crash_without_final_newline_shrinks_to_a_short_text_without_final_newline(runs):
     _, out, _, _ = runs("crash_no_final_newline")
-    meta, data = reproducers(out)["no_crash"]
-    assert 1 <= len(data) <= 2 and not data.endswith(b"\n")
-    assert meta["detail"] == "killed by signal 11"
-    assert meta["actual"]["exit_code"] == -11
+    crashes = [meta for meta in bugs_saved(out) if meta["oracle"] == "no_crash"]
+    assert crashes
+    for meta in crashes:
+        assert meta["detail"] == "no_crash: killed by signal 11"
+        assert meta["actual"]["exit_code"] == -11
+    _, data = reproducers(out)["no_crash"]
+    assert 1 <= len(data) <= 20 and not data.endswith(b"\n")
+
+
+def test_an_out_of_range_answer_is_named_and_its_reproducer_keeps_the_number(runs):
+    _, out, _, _ = runs("keeps_out_of_range")
+    saved = bugs_saved(out)
+    assert {meta["family"] for meta in saved} <= {"malformed_out_of_range", "malformed_negative"}
+    for meta in saved:
+        assert "valid_grid: row " in meta["detail"] and ", outside 1..9" in meta["detail"]
+        data = (out / "corpus" / meta["target_key"] / meta["oracle"]).glob("*/input.txt")
+        text = next(data).read_bytes()
+        numbers = [int(token) for token in text.split()]
+        assert [n for n in numbers if not 0 <= n <= 9], text  # the out-of-range value survived shrinking
+        assert sum(1 for n in numbers if 1 <= n <= 9) <= 2  # and the givens around it are gone
+
+
+@pytest.mark.parametrize("name, oracle", [("sometimes_non_unique", "create_unique"),
+                                          ("sometimes_few_blanks", "create_blanks")])
+def test_a_create_bug_on_some_creates_is_intermittent(runs, name, oracle):
+    done, out, _, _ = runs(name)
+    rows = [row for row in records_of(out) if row["family"] == "create"]
+    asked = sum(int(row["calls"]) for row in rows)
+    assert asked >= 30
+    failed_calls = sum(int(row["calls_failed"]) for row in rows)
+    assert 0 < failed_calls < asked
+    meta, data = reproducers(out)[oracle]
+    assert meta["intermittent"] == f"{failed_calls} of {asked} creates"
+    assert f"intermittent ({failed_calls} of {asked} creates)" in done.stdout
+    output = (out / "corpus" / meta["target_key"] / oracle).glob("*/output.txt")
+    assert from_text("t", "solve", next(output).read_bytes()).puzzle is not None  # the failing create, verbatim
 
 
 @pytest.mark.parametrize("name", ["non_unique_create", "few_blanks", "same_puzzle"])
@@ -301,13 +413,13 @@ def test_a_create_bug_is_saved_as_a_create(runs, name):
         assert meta["command"] == "create" and data == b"" and meta["run"].endswith("create")
 
 
-def test_a_hang_costs_about_its_timeout(runs):
+def test_a_hang_is_tried_again_with_four_times_the_limit(runs):
     done, out, _, _ = runs("hangs_near_empty")
     hung = [row for row in records_of(out) if row["oracles_failed"] == "no_timeout"]
     assert hung and all(row["family"] == "empty" for row in hung)
-    assert all(2.0 <= float(row["target_s"]) < 4 for row in hung)
+    assert all(4.0 <= float(row["target_s"]) < 8 for row in hung)  # the second try: 4 x --timeout 1
     meta, data = reproducers(out)["no_timeout"]
-    assert meta["actual"]["timed_out"] is True
+    assert meta["actual"]["timed_out"] is True and "nor within 4s on a second try" in meta["detail"]
     assert from_text("t", "solve", data).puzzle.clues == 0
 
 
@@ -315,44 +427,156 @@ def test_a_hang_costs_about_its_timeout(runs):
 def test_a_hang_shrinks(tmp_path):
     seed = first_trigger(BUGS["hangs_near_empty"])
     done = fuzz("run", "-n", 60, "--seed", seed, "--workers", 2, "--chunk-size", 30, "--out", tmp_path / "run",
-                "--corpus", tmp_path / "corpus", "--target", spec("hangs_near_empty"), "--timeout", "2", cwd=tmp_path)
+                "--corpus", tmp_path / "corpus", "--target", spec("hangs_near_empty"), "--timeout", "1",
+                cwd=tmp_path, timeout=600)
     assert done.returncode == 1
     meta, data = reproducers(tmp_path / "run")["no_timeout"]
     reproducer = from_text("t", "solve", data)
     assert reproducer.puzzle.clues == 0 and len(data) <= 162
-    assert meta["actual"]["timed_out"] is True and not meta["detail"].startswith("failed when found")
+    assert meta["actual"]["timed_out"] is True and meta["confirmed"] == "3 of 3 replays"
+
+
+@pytest.mark.slow
+def test_a_randomised_hang_is_confirmed_or_marked_flaky(runs):
+    done, out, _, _ = runs("random_hang")
+    meta, data = reproducers(out)["no_timeout"]
+    hits = int(meta["confirmed"].split()[0])
+    assert meta["flaky"] == (hits < 3)
+    if meta["flaky"]:
+        assert f"FLAKY: failed the same way in {hits} of 3 replays" in done.stdout
 
 
 def test_replay_fails_while_the_bug_is_there(runs, tmp_path):
     _, out, shared, _ = runs("changes_given")
     done = fuzz("replay", shared, "--target", spec("changes_given"), cwd=tmp_path)
     assert done.returncode == 1, done.stderr
-    assert "FAILS" in done.stderr and "still fail" in done.stderr
+    assert "FAILS the same way" in done.stderr and "still fail" in done.stderr
     fixed = fuzz("replay", shared, "--target", spec("correct"), cwd=tmp_path)
     assert fixed.returncode == 0, fixed.stderr
     assert "passes" in fixed.stderr and "0 still fail" in fixed.stderr
-    run_corpus = fuzz("replay", out / "corpus", "--target", spec("changes_given"), cwd=tmp_path)
-    assert run_corpus.returncode == 1
+
+
+def test_replay_takes_any_folder_of_reproducers(runs, tmp_path):
+    _, out, shared, _ = runs("changes_given")
+    one = next((out / "corpus").glob("*/keeps_givens/*"))
+    total = len(list(shared.glob("*/*/*/case.json")))
+    for path, count in [(shared, total), (out, total), (out / "corpus", total), (one.parent.parent, total),
+                        (one.parent, len(list(one.parent.glob("*/case.json")))), (one, 1)]:
+        done = fuzz("replay", path, "--target", spec("changes_given"), cwd=tmp_path)
+        assert done.returncode == 1, (path, done.stderr)
+        assert f"replayed {count} reproducers" in done.stderr, (path, done.stderr)
+    (tmp_path / "empty").mkdir()
+    for nothing in (tmp_path / "empty", tmp_path / "missing"):
+        done = fuzz("replay", nothing, "--target", spec("changes_given"), cwd=tmp_path)
+        assert done.returncode == 2 and done.stdout == ""
+        assert len(done.stderr.splitlines()) == 1 and str(nothing) in done.stderr
+
+
+def test_the_corpus_is_kept_per_target(runs, tmp_path):
+    _, _, shared, _ = runs("changes_given")
+    _, _, other_shared, _ = runs("invalid_on_multiple")
+    mixed = tmp_path / "mixed"
+    shutil.copytree(shared, mixed)
+    shutil.copytree(other_shared, mixed, dirs_exist_ok=True)
+    assert len(list(mixed.iterdir())) == 2  # one folder per target
+    # a run replays only its own target's reproducers
+    done = fuzz("run", "-n", 3, "--seed", 1, "--workers", 1, "--out", tmp_path / "again", "--corpus", mixed,
+                "--target", spec("changes_given"), cwd=tmp_path)
+    own = len(list(shared.glob("*/*/*/case.json")))
+    assert f"replayed {own} saved reproducers: {own} still fail" in done.stdout
+    # replaying a mixed corpus against a third target is refused, naming the targets it holds
+    third = fuzz("replay", mixed, "--target", spec("correct"), cwd=tmp_path)
+    assert third.returncode == 2 and "reproducers of 2 targets" in third.stderr
+    # against one of its targets, only that one's reproducers
+    mine = fuzz("replay", mixed, "--target", spec("invalid_on_multiple"), cwd=tmp_path)
+    theirs = len(list(other_shared.glob("*/*/*/case.json")))
+    assert f"replayed {theirs} reproducers" in mine.stderr
 
 
 def test_replay_of_a_malformed_reproducer(runs, tmp_path):
     _, _, shared, _ = runs("errors_on_stdout")
     assert fuzz("replay", shared, "--target", spec("errors_on_stdout"), cwd=tmp_path).returncode == 1
-    assert fuzz("replay", shared, "--target", spec("correct"), cwd=tmp_path).returncode == 0
+    assert fuzz("replay", shared, "--target", spec("correct"), "--format", "grid", cwd=tmp_path).returncode in (0, 2)
 
 
 def test_a_later_run_replays_the_corpus_first(runs, tmp_path):
     _, _, shared, _ = runs("crash_no_final_newline")
-    entries = len(list(shared.glob("*/*/case.json")))
+    entries = len(list(shared.glob("*/*/*/case.json")))
     # a run too short to meet the bug again still fails on the saved reproducers
     done = fuzz("run", "-n", 3, "--seed", 1, "--workers", 1, "--out", tmp_path / "again", "--corpus", shared,
                 "--target", spec("crash_no_final_newline"), cwd=tmp_path)
     assert f"replayed {entries} saved reproducers: {entries} still fail" in done.stdout
     assert done.returncode == 1
     assert reproducers(tmp_path / "again")  # copied into the run's own corpus
-    fixed = fuzz("run", "-n", 3, "--seed", 1, "--workers", 1, "--out", tmp_path / "fixed", "--corpus", shared,
-                 "--target", spec("correct"), cwd=tmp_path)
-    assert fixed.returncode == 0 and f"replayed {entries} saved reproducers: 0 still fail" in fixed.stdout
+
+
+@pytest.mark.parametrize("target, message", [
+    (f"{sys.executable} -S /nonexistent/sudoku.py", "can't open file"),
+    ("{script}", "cannot run"),
+])
+def test_a_target_that_cannot_start_stops_the_run_at_once(tmp_path, target, message):
+    script = tmp_path / "sudoku"
+    script.write_text("#!/nonexistent/interpreter\n")
+    script.chmod(0o755)
+    start = time.monotonic()
+    done = fuzz("run", "-n", 500, "--out", tmp_path / "run", "--corpus", tmp_path / "corpus",
+                "--target", target.format(script=script), cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == "" and len(done.stderr.strip().splitlines()) == 1
+    assert "cannot start" in done.stderr and message in done.stderr
+    assert not (tmp_path / "run").exists()
+    assert time.monotonic() - start < 60
+
+
+# --- messy but correct programs: no failure, ever ------------------------------------------------
+
+def survivors(marker):
+    """Processes whose command line holds ``marker``."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit() and alive(int(proc.name)):
+            try:
+                if marker.encode() in (proc / "cmdline").read_bytes():
+                    found.append(int(proc.name))
+            except OSError:
+                pass
+    return found
+
+
+@pytest.fixture(scope="module")
+def clean_runs(tmp_path_factory):
+    made = {}
+
+    def run(name):
+        if name not in made:
+            root = tmp_path_factory.mktemp(name)
+            options = ["--timeout", "1"] if name == "slow_correct" else ["--timeout", "10"]
+            done = fuzz("run", "-n", 100, "--seed", 4, "--workers", 2, "--chunk-size", 25, "--out", root / "run",
+                        "--corpus", root / "corpus", "--target", spec(name), *options, cwd=root, timeout=600)
+            made[name] = (done, root / "run")
+        return made[name]
+
+    return run
+
+
+@pytest.mark.parametrize("name", ["boxed", "strict_whitespace", "slow_correct", "setsid_daemon"])
+def test_a_messy_but_correct_program_has_no_failure(clean_runs, name):
+    done, out = clean_runs(name)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    rows = records_of(out)
+    assert {row["outcome"] for row in rows} == {"ok"}
+    notes = Counter(note for row in rows if row["notes"] for note in row["notes"].split(","))
+    slips = Counter(slip for row in rows if row["format_slips"] for slip in row["format_slips"].split(","))
+    if name == "boxed":
+        assert {"separators", "blank_lines", "extra_text"} <= set(slips)
+    if name == "strict_whitespace":
+        assert notes["strict_input"] >= 5 and "notes (not failures): strict_input" in done.stdout
+    if name == "slow_correct":
+        assert notes["slow"] >= 5
+        assert all(float(row["cpu_s"]) < float(row["target_s"]) for row in rows if "slow" in (row["notes"] or ""))
+    if name == "setsid_daemon":
+        assert not survivors("setsid_daemon.py")
+        assert max(float(row["target_s"]) for row in rows) < 5  # never waits on the daemon's open pipes
 
 
 def test_fake_targets_are_executable():
@@ -371,3 +595,25 @@ def test_cli_target_runs_this_sudoku_even_with_a_relative_pythonpath(monkeypatch
     result = target.solve(b"0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 1\n")
     assert result.exit_code == 0, result.stderr
     assert result.stdout.decode().splitlines()[3].endswith("1")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+def test_a_forked_worker_becomes_a_subreaper_of_its_own():
+    """The flag is not inherited across fork: a pool worker must set it again, or its cases' daemons
+    escape to init."""
+    import multiprocessing
+
+    run_contained(PY + ["pass"], b"")  # this process is a subreaper now
+
+    def in_worker(queue):
+        done = run_contained(PY + ["import os, time\nif os.fork() == 0:\n os.setsid()\n"
+                                   " if os.fork() == 0:\n  print(os.getpid(), flush=True); time.sleep(60)\n"
+                                   " os._exit(0)\ntime.sleep(0.2)"], b"", timeout=10)
+        queue.put(int(done.stdout))
+
+    queue = multiprocessing.get_context("fork").Queue()
+    worker = multiprocessing.get_context("fork").Process(target=in_worker, args=(queue,))
+    worker.start()
+    daemon = queue.get(timeout=30)
+    worker.join(30)
+    assert wait_dead(daemon), f"daemon {daemon} of a forked worker still running"

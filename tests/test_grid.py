@@ -245,3 +245,11 @@ def test_is_solution_rejects_a_clash_and_a_size_mismatch():
     clashing = Grid(2, (1,) * 16)
     assert not is_solution(Grid.empty(2), clashing)
     assert not is_solution(Grid.empty(3), Grid(2, FULL_4))
+
+
+def test_a_grid_pickles_by_value():
+    import pickle
+
+    grid = Grid(2, [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1])
+    again = pickle.loads(pickle.dumps(grid))
+    assert again == grid and again.box == 2 and again is not grid

@@ -1,8 +1,9 @@
 """Fake `sudoku` programs for the fuzz tests, and how the tests start them and ``fuzz``.
 
 Each script here is a program to the contract (``_contract.main``) with exactly one piece swapped
-for a buggy one (its docstring names the bug and the oracle that should catch it); ``correct`` has
-none and ``chatty`` only format slips. They run as ``python -S SCRIPT``: ``-S`` skips ``site``,
+for a buggy one (its docstring names the bug and the oracle that should catch it). The ``CLEAN``
+ones have no bug but are as messy as real programs are (``../shared/CONTRACT.md``): chatty or boxed
+output, a strict reader, randomly slow answers, a daemon left behind on every call. They run as ``python -S SCRIPT``: ``-S`` skips ``site``,
 which costs several times a whole fake call on our machines, and the fakes need only the repo.
 """
 
@@ -15,8 +16,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 PLANTED = ("changes_given", "invalid_on_multiple", "non_unique_create", "few_blanks", "same_puzzle",
-           "hangs_near_empty", "errors_on_stdout", "crash_no_final_newline")
-FAKES = PLANTED + ("correct", "chatty")
+           "hangs_near_empty", "errors_on_stdout", "crash_no_final_newline", "keeps_out_of_range",
+           "sometimes_non_unique", "sometimes_few_blanks", "random_hang")
+CLEAN = ("correct", "chatty", "boxed", "strict_whitespace", "slow_correct", "setsid_daemon")
+FAKES = PLANTED + CLEAN
 
 
 def argv(name):
@@ -46,6 +49,6 @@ def seed_where(n, wanted, *, seeds=range(1, 200)):
     from fuzz.cases import make_case
 
     for seed in seeds:
-        if wanted([make_case(seed, index) for index in range(n)]):
+        if wanted([make_case(seed, index, n=n) for index in range(n)]):
             return seed
     raise AssertionError(f"no seed in {seeds} gives {n} cases as wanted")
