@@ -1,7 +1,8 @@
 """The runner: plan chunks, run them on a backend, save each as it finishes, and keep the manifest.
 
 A run is fully described by its config (a JSON-able dict kept in the manifest), so ``--resume``
-re-plans the same chunks from it and runs only those without a part on disk.
+re-plans the same chunks from it, refuses a plan that differs from the recorded one, and runs only
+the chunks without a whole part on disk. ``open_run`` is the one entry for ``sudoku-jobs`` and ``fuzz``.
 """
 
 import logging
@@ -251,14 +252,15 @@ def _finish(run_dir, manifest, specs, status, error):
     return status, error
 
 
-def open_run(*, resume=None, config=None, force=False, kind=None):
+def open_run(*, resume=None, config=None, force=False, kind=None, fields=None):
     """The run directory and config of a new run (made now, with its manifest, so a run killed at any
     moment can be resumed) or of ``resume``, an existing one (its config comes from its manifest, once
-    checked against the manifest schema; ``kind`` refuses a run of another kind). Either way the
-    directory is locked for this process's life: a second process on the same run is refused."""
+    checked against the manifest schema: ``kind`` refuses a run of another kind, ``fields`` checks that
+    kind's own config fields, as in ``RunDir.read_config``). Either way the directory is locked for this
+    process's life: a second process on the same run is refused."""
     if resume:
         run_dir = RunDir(resume)
-        config = run_dir.read_config(kind=kind)
+        config = run_dir.read_config(kind=kind, fields=fields)
         run_dir.lock()
         run_dir.clear_temporaries()
         return run_dir, config
