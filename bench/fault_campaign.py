@@ -184,7 +184,7 @@ def main():
     parser.add_argument("--cases", type=int, default=20000)
     parser.add_argument("--kills", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--max-delay", type=float, default=8.0, help="latest kill, seconds into an attempt")
+    parser.add_argument("--max-delay", type=float, default=3.0, help="latest kill, seconds into an attempt")
     parser.add_argument("--chunk-size", type=int, default=50)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", help="run directory (default: a temporary one, removed unless --keep)")

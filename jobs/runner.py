@@ -116,7 +116,22 @@ def setup_log(run_dir, *, verbose=False):
         console.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
         console.setLevel(logging.INFO if verbose else logging.WARNING)
         logger.addHandler(console)
-    multiprocessing_logging.install_mp_handler(logger)
+    parent = os.getpid()
+
+    class ForkedWorkersOnly(multiprocessing_logging.MultiProcessingHandler):
+        """Forked workers send their lines through the handler's queue; the parent writes its own
+        directly. A worker killed while it holds the queue's lock would otherwise block the parent's
+        next line, and its exit, forever (seen in bench/fault_campaign.py)."""
+
+        def emit(self, record):
+            if os.getpid() == parent:
+                self.sub_handler.handle(record)
+            else:
+                super().emit(record)
+
+    for number, handler in enumerate(list(logger.handlers)):
+        logger.removeHandler(handler)
+        logger.addHandler(ForkedWorkersOnly(f"mp-handler-{number}", sub_handler=handler))
     return logger
 
 

@@ -688,3 +688,14 @@ def test_every_exit_code_is_documented_in_help_and_readme():
         assert f"\n  {code} " in "\n" + EXIT_CODES.replace("exit codes:", ""), code
         assert f"  {code} " in help_text, code
         assert f"\n| {code} |" in readme, code
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_small_fault_campaign_passes():
+    """bench/fault_campaign.py at a tenth of its size: random SIGKILLs of parent or worker, resumed."""
+    done = subprocess.run([sys.executable, str(REPO / "bench" / "fault_campaign.py"), "--cases", "2000",
+                           "--kills", "5", "--max-delay", "4", "--seed", "7"], env=ENV, cwd=REPO,
+                          capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "PASS: 5 kills, 0 problems" in done.stdout
