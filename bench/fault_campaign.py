@@ -2,7 +2,7 @@
 
 A run of ``--cases`` (20,000) 9x9 cases is started, and then, ``--kills`` (20) times, a random moment
 into the run (``--max-delay`` s at most) either the parent or one of its pool workers (a coin toss) is
-killed with SIGKILL, and the run is resumed with ``sudoku-jobs run --resume``. After each kill every
+killed with SIGKILL (the moment counted from when the run directory appears), and the run is resumed with ``sudoku-jobs run --resume``. After each kill every
 process of the run must be gone (the workers of a killed parent die with it; the parent of a killed
 worker stops with exit 4). A last resume finishes the run, and then:
 
@@ -85,10 +85,12 @@ def campaign(out, *, cases, kills, seed, max_delay, chunk_size, workers):
     problems, groups, done_kills, attempt = [], [], 0, 0
     while done_kills < kills:
         attempt += 1
-        proc = _start(first if attempt == 1 else ["--resume", out])
+        proc = _start(["--resume", out] if (out / "manifest.json").exists() else first)
         groups.append(proc.pid)
-        delay = rng.uniform(0.05, max_delay)
+        delay = rng.uniform(0.0, max_delay)
         victim = rng.choice(["parent", "worker"])
+        while not (out / "manifest.json").exists() and proc.poll() is None:  # delays count from the run's start
+            time.sleep(0.005)
         deadline = time.monotonic() + delay
         while time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.005)
