@@ -9,6 +9,10 @@ Vocabulary:
 - **spec**: a plain dict describing a chunk; a **task** is a function from a spec to records. The
   runner knows nothing else of what a task does, which is how ``fuzz`` reuses it.
 - **backend**: where tasks run: a local process pool, or a Dask distributed cluster.
+- **manifest**: the run's ``manifest.json``: its config (of a **kind**, ``batch`` or ``fuzz``), plan,
+  provenance and status, checked against its schema (``jobs.manifest``) before it is trusted.
+- **plan**: what a complete run holds (cases, chunks, seed, engines, input digest, versions); a
+  resume that would not finish the same plan is refused.
 """
 
 __version__ = "0.1.0"

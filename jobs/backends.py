@@ -1,22 +1,40 @@
 """Backends: run a task over chunk specs and yield (spec, records) as chunks finish, in any order.
 
-Both are generators; closing one (as an interrupted run does) stops its workers.
+Both are generators; closing one (as an interrupted run does) stops its workers. No worker outlives
+its run: a local worker dies with its parent, even one killed by SIGKILL (see ``_init_worker``).
 """
 
 import logging
 import multiprocessing
+import os
 import signal
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
+
+CONNECT_TIMEOUT_S = 10.0
+_MAX_HANDSHAKE = 1 << 20  # a Dask handshake is a few hundred bytes; a length past this is no Dask
 
 
 class BackendError(Exception):
     """A backend that cannot start: an unknown name, an unreachable scheduler, a missing package."""
 
 
-def check_scheduler(address, *, timeout=5.0):
-    """Fail fast, before a run directory is made, when a Dask scheduler address is malformed or
-    nothing answers there (Dask itself would wait out its own connect timeout first)."""
+class BackendLost(BackendError):
+    """A worker or the backend failed while the run was going: finished chunks are kept; resume.
+
+    A subclass of BackendError, so a caller that knows only BackendError still prints one line."""
+
+
+def check_scheduler(address, *, timeout=CONNECT_TIMEOUT_S):
+    """Fail fast, before a run directory is made, unless a Dask scheduler answers at ``address``.
+
+    Connects and reads the handshake a Dask server sends first (a length-prefixed frame of msgpack),
+    within ``timeout`` seconds and at most _MAX_HANDSHAKE bytes: a server that says nothing, or
+    something else, is refused here, where Dask itself would wait minutes or try to allocate the
+    length that garbage spells.
+    """
     import socket
     from urllib.parse import urlsplit
 
@@ -25,15 +43,82 @@ def check_scheduler(address, *, timeout=5.0):
         host, port = parts.hostname, parts.port
     except ValueError:
         host = port = None
-    if not host or not port:
+    if not host or not port or parts.scheme not in ("tcp", ""):
         raise BackendError(f"cannot reach the Dask scheduler at {address}: expected tcp://HOST:PORT")
+    deadline = time.monotonic() + timeout
     try:
-        socket.create_connection((host, port), timeout=timeout).close()
+        with socket.create_connection((host, port), timeout=timeout) as connection:
+            problem = _handshake_problem(connection, deadline)
+    except socket.timeout:
+        problem = f"no Dask handshake within {timeout:g}s (--connect-timeout): not a Dask scheduler?"
     except OSError as error:
-        raise BackendError(f"cannot reach the Dask scheduler at {address}: {error.strerror or error}") from None
+        problem = error.strerror or str(error)
+    if problem:
+        raise BackendError(f"cannot reach the Dask scheduler at {address}: {problem}")
 
 
-def _init_worker():
+def _read_exactly(connection, count, deadline):
+    data = bytearray()
+    while len(data) < count:
+        connection.settimeout(max(0.01, deadline - time.monotonic()))
+        piece = connection.recv(min(count - len(data), 65536))
+        if not piece:
+            raise ConnectionError("the server closed the connection")
+        data += piece
+    return bytes(data)
+
+
+def _handshake_problem(connection, deadline):
+    """None if the peer sends a Dask comm handshake, else what is wrong with what it sends."""
+    import struct
+
+    import msgpack
+
+    try:
+        (length,) = struct.unpack("<Q", _read_exactly(connection, 8, deadline))
+        if not 16 <= length <= _MAX_HANDSHAKE:
+            return f"it answers, but not as Dask does (a first frame of {length} bytes)"
+        body = _read_exactly(connection, length, deadline)
+        (frames,) = struct.unpack_from("<Q", body)
+        if not 1 <= frames <= 64 or 8 + 8 * frames > length:
+            return "it answers, but not as Dask does (a malformed handshake)"
+        sizes = struct.unpack_from(f"<{frames}Q", body, 8)
+        start = 8 + 8 * frames
+        if start + sum(sizes) != length:
+            return "it answers, but not as Dask does (a malformed handshake)"
+        for size in sizes:  # the handshake's frames are msgpack; any that is not is no Dask
+            msgpack.unpackb(body[start : start + size], raw=False, strict_map_key=False)
+            start += size
+    except ConnectionError as error:
+        return f"it answers, but not as Dask does ({error})"
+    except (ValueError, struct.error, msgpack.exceptions.ExtraData, msgpack.exceptions.UnpackException):
+        return "it answers, but not as Dask does (its handshake is not msgpack)"
+    return None
+
+
+def _die_with(parent):
+    """Make this process die when ``parent`` does: PR_SET_PDEATHSIG on Linux, else a watchdog thread.
+
+    Without it, workers of a parent killed by SIGKILL (which no handler sees) live on, ~160 MB each."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(1, signal.SIGKILL, 0, 0, 0) != 0:  # 1 = PR_SET_PDEATHSIG
+            raise OSError(ctypes.get_errno(), "prctl")
+    except (OSError, AttributeError):
+        def watch():
+            while os.getppid() == parent:
+                time.sleep(1.0)
+            os._exit(1)
+
+        threading.Thread(target=watch, name="parent-watchdog", daemon=True).start()
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
+
+
+def _init_worker(parent):
+    _die_with(parent)
     # Ctrl-C reaches the whole process group; only the parent acts on it, and stops the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # A write to a pipe whose reader has gone (a fuzz target that ignores its stdin) must be an
@@ -48,14 +133,15 @@ def _log_info():
 def local(task, specs, *, workers):
     """A pool of ``workers`` processes on this machine (forked, so they share the parent's log).
 
-    A worker that dies, or a task that raises, stops the run with a BackendError (finished chunks
+    A worker that dies, or a task that raises, stops the run with a BackendLost (finished chunks
     stay saved); a plain process pool would wait forever for the lost chunk.
     """
     if workers == 1:
         for spec in specs:
             yield spec, task(spec)
         return
-    executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=_init_worker)
+    executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=_init_worker,
+                                   initargs=(os.getpid(),))
     finished = False
     try:
         futures = {executor.submit(task, spec): spec for spec in specs}
@@ -64,10 +150,10 @@ def local(task, specs, *, workers):
             try:
                 records = future.result()
             except BrokenProcessPool:
-                raise BackendError("a worker process died (killed by a signal, or out of memory); "
-                                   "finished chunks are kept: resume the run") from None
+                raise BackendLost("a worker process died (killed by a signal, or out of memory); "
+                                  "finished chunks are kept: resume the run") from None
             except Exception as error:
-                raise BackendError(f"chunk {spec['chunk']} failed in a worker: {error!r}") from None
+                raise BackendLost(f"chunk {spec['chunk']} failed in a worker: {error!r}") from None
             yield spec, records
         finished = True
     finally:
@@ -77,8 +163,10 @@ def local(task, specs, *, workers):
         executor.shutdown(wait=True, cancel_futures=True)
 
 
-def dask(task, specs, *, scheduler=None, workers):
-    """A Dask distributed cluster at ``scheduler`` (tcp://HOST:PORT), or a LocalCluster on loopback."""
+def dask(task, specs, *, scheduler=None, workers, connect_timeout=CONNECT_TIMEOUT_S):
+    """A Dask distributed cluster at ``scheduler`` (tcp://HOST:PORT), or a LocalCluster on loopback.
+
+    A task that raises, a worker lost or the scheduler gone mid-run is a BackendLost."""
     try:
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
@@ -86,7 +174,7 @@ def dask(task, specs, *, scheduler=None, workers):
     cluster = None
     try:
         if scheduler:
-            client = Client(scheduler, timeout="10s")
+            client = Client(scheduler, timeout=f"{connect_timeout}s")
         else:
             cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                    host="127.0.0.1", dashboard_address=None)
@@ -103,7 +191,13 @@ def dask(task, specs, *, scheduler=None, workers):
         futures = client.map(task, specs, pure=False)
         by_key = {future.key: spec for future, spec in zip(futures, specs)}
         for future in as_completed(futures):
-            yield by_key[future.key], future.result()
+            spec = by_key[future.key]
+            try:
+                records = future.result()
+            except Exception as error:
+                raise BackendLost(f"chunk {spec['chunk']} failed on the Dask cluster: {error!r}; "
+                                  "finished chunks are kept: resume the run") from None
+            yield spec, records
     finally:
         client.close()
         if cluster is not None:

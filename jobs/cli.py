@@ -1,11 +1,11 @@
 """The ``sudoku-jobs`` command: run a batch (create or --input), resume it, show it.
 
-Exit codes: 0 every case ok; 1 some case failed a check; 2 bad usage or input; 130 interrupted
-(finished chunks are kept: resume with --resume DIR).
+Exit codes (``EXIT_CODES``): 0 every case ok; 1 some case failed a check; 2 bad usage, bad input or
+a run directory that cannot be used as asked; 3 an I/O error; 4 a worker or the backend failed
+mid-run; 130 interrupted. After 3, 4 and 130 finished chunks are kept: resume with --resume DIR.
 """
 
 import argparse
-import gzip
 import os
 import sys
 from datetime import datetime, timezone
@@ -14,15 +14,19 @@ from pathlib import Path
 from sudoku import DIFFICULTIES, engines, new_seed
 
 from jobs import backends, runner, tasks
-from jobs.store import RunDir, RunDirError
+from jobs.inputs import InputError, read_input
+from jobs.store import RunDir, RunDirError, WriteError
 
-OK, FAILED, USAGE, INTERRUPTED = 0, 1, 2, 130
+OK, FAILED, USAGE, IO_ERROR, LOST, INTERRUPTED = 0, 1, 2, 3, 4, 130
 SIZES = {4: 2, 9: 3, 16: 4, 25: 5}
-MAX_LINE = 65536
 EXIT_CODES = """exit codes:
   0    every case ok
   1    some case failed a check (see `sudoku-jobs show DIR`)
-  2    bad usage or input
+  2    bad usage or input; a run directory that cannot be used as asked (exists, in use,
+       not made by this tool, or --resume of a run whose plan or input file changed)
+  3    an I/O error: disk full, file size limit, read-only, a path that cannot be written;
+       finished chunks are kept (resume with --resume DIR once it can be written)
+  4    a worker or the backend failed mid-run; finished chunks are kept (resume with --resume DIR)
   130  interrupted; finished chunks are kept (resume with --resume DIR)"""
 
 
@@ -59,6 +63,8 @@ def _parser():
     run.add_argument("--chunk-size", type=int, default=runner.CHUNK_SIZE, help="cases per chunk (default %(default)s)")
     run.add_argument("--backend", default="local", help="local (default) or dask")
     run.add_argument("--scheduler", help="Dask scheduler address, tcp://HOST:PORT (default: a local cluster)")
+    run.add_argument("--connect-timeout", type=float, default=backends.CONNECT_TIMEOUT_S, metavar="S",
+                     help="seconds to wait for the Dask scheduler's handshake (default %(default)g)")
     run.add_argument("--engine", help="engine that creates and solves (default nb at 9x9, py otherwise)")
     run.add_argument("--check-engine", help="engine that counts solutions, another than --engine "
                      "(default py, or dlx when --engine is py)")
@@ -73,24 +79,6 @@ def _parser():
     return parser
 
 
-def read_input(path):
-    """(line number, text) of every non-blank line of a puzzle file; bad lines are kept for rejection."""
-    try:
-        opener = gzip.open if str(path).endswith(".gz") else open
-        with opener(path, "rb") as f:
-            lines = []
-            for number, raw in enumerate(f, 1):
-                if len(raw) > MAX_LINE:
-                    lines.append((number, raw[:80].decode("utf-8", "replace") + "..."))
-                    continue
-                text = raw.decode("utf-8", "replace").strip()
-                if text:
-                    lines.append((number, text))
-            return lines
-    except (OSError, EOFError) as error:
-        raise Usage(f"cannot read --input {path}: {error.strerror or error}") from None
-
-
 def _config(args):
     box = SIZES[args.size]
     if args.engine is None:
@@ -103,7 +91,7 @@ def _config(args):
         if name not in engines.names():
             raise Usage(f"unknown {option} {name!r}; known: {', '.join(engines.names())}")
     if args.backend == "dask" and args.scheduler:
-        backends.check_scheduler(args.scheduler)
+        backends.check_scheduler(args.scheduler, timeout=args.connect_timeout)
     if args.engine == args.check_engine and not args.input:
         raise Usage("--check-engine must differ from --engine, so an engine cannot vouch for its own puzzles")
     if args.n < 1 or args.workers < 1 or args.chunk_size < 1:
@@ -117,7 +105,7 @@ def _config(args):
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
     out = args.out or f"runs/run-{stamp}"
     return {
-        "run_id": Path(out).name if args.out is None else f"{Path(out).name}-{stamp}", "n": args.n, "box": box, "size": args.size,
+        "kind": "batch", "run_id": Path(out).name if args.out is None else f"{Path(out).name}-{stamp}", "n": args.n, "box": box, "size": args.size,
         "seed": new_seed() if args.seed is None else args.seed,
         "input": str(Path(args.input).resolve()) if args.input else None, "workers": args.workers,
         "chunk_size": args.chunk_size, "backend": args.backend, "scheduler": args.scheduler,
@@ -126,7 +114,7 @@ def _config(args):
     }
 
 
-RUN_ONLY = ("command", "resume", "verbose", "no_progress")
+RUN_ONLY = ("command", "resume", "verbose", "no_progress", "connect_timeout")
 
 
 def changed_options(parser, args, command="run"):
@@ -141,15 +129,23 @@ def run(args):
         raise Usage(f"--resume takes the run's options from its manifest; leave out {', '.join(given)}")
     config = None if args.resume else _config(args)
     if config is not None:  # check the input before making the run directory
-        lines = read_input(config["input"]) if config["input"] else None
-    run_dir, config = runner.open_run(resume=args.resume, config=config, force=args.force)
+        lines = None
+        if config["input"]:
+            lines, config["input_sha256"] = read_input(config["input"])
+    run_dir, config = runner.open_run(resume=args.resume, config=config, force=args.force, kind="batch")
     if args.resume:
-        lines = read_input(config["input"]) if config["input"] else None
+        lines = _reread_input(config) if config["input"] else None
+        if config["backend"] == "dask" and config["scheduler"]:
+            backends.check_scheduler(config["scheduler"], timeout=args.connect_timeout)
     specs = runner.plan(config, lines)
     runner.setup_log(run_dir, verbose=args.verbose)
     total = sum(spec["count"] for spec in specs)
-    manifest = runner.run_with_progress(run_dir, config, tasks.run_chunk, specs, resume=bool(args.resume),
-                                        show_progress=not args.no_progress, unit="puzzle")
+    try:
+        manifest = runner.run_with_progress(run_dir, config, tasks.run_chunk, specs, resume=bool(args.resume),
+                                            show_progress=not args.no_progress, unit="puzzle")
+    except WriteError as error:
+        raise WriteError(f"{error}; finished chunks are kept: once it can be written, resume with "
+                         f"sudoku-jobs run --resume {run_dir.path}") from None
     t = manifest["totals"]
     print(f"{run_dir.path}: {manifest['status']}: {t['cases']} of {total} cases saved; ok {t['ok']}, "
           f"failed {t['failed']}, rejected {t['rejected']}; {manifest['wall_s']:.1f}s", file=sys.stderr)
@@ -159,10 +155,21 @@ def run(args):
     return FAILED if t["failed"] else OK
 
 
+def _reread_input(config):
+    """The input's lines again, refused if the file is not the one the run began with."""
+    lines, digest = read_input(config["input"])
+    recorded = config.get("input_sha256")
+    if recorded is not None and digest != recorded:
+        raise Usage(f"--input {config['input']} changed since the run began (sha256 {recorded[:12]}... then, "
+                    f"{digest[:12]}... now); refusing to mix two files in one run: restore it, or start a new run")
+    return lines
+
+
 def show(args):
     from jobs.summary import summarize
 
     run_dir = RunDir(args.dir)
+    run_dir.read_config()  # a manifest this tool wrote, of any kind
     manifest = run_dir.read_manifest()
     print(summarize(manifest, run_dir.read_table()))
     return FAILED if manifest.get("totals", {}).get("failed") else OK
@@ -176,7 +183,13 @@ def main(argv=None):
         return USAGE
     try:
         return {"run": run, "show": show}[args.command](args)
-    except (Usage, RunDirError, backends.BackendError) as error:
+    except WriteError as error:
+        print(f"sudoku-jobs: {error}", file=sys.stderr)
+        return IO_ERROR
+    except backends.BackendLost as error:
+        print(f"sudoku-jobs: {error}", file=sys.stderr)
+        return LOST
+    except (Usage, InputError, RunDirError, backends.BackendError) as error:
         print(f"sudoku-jobs: {error}", file=sys.stderr)
         return USAGE
     except KeyboardInterrupt:

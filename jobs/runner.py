@@ -1,7 +1,8 @@
 """The runner: plan chunks, run them on a backend, save each as it finishes, and keep the manifest.
 
 A run is fully described by its config (a JSON-able dict kept in the manifest), so ``--resume``
-re-plans the same chunks from it and runs only those without a part on disk.
+re-plans the same chunks from it, refuses a plan that differs from the recorded one, and runs only
+the chunks without a whole part on disk. ``open_run`` is the one entry for ``sudoku-jobs`` and ``fuzz``.
 """
 
 import logging
@@ -19,8 +20,9 @@ from importlib import metadata
 from pathlib import Path
 
 from jobs import backends
+from jobs import manifest as manifests
 from jobs.schema import SCHEMA_VERSION
-from jobs.store import RunDir
+from jobs.store import RunDir, RunDirError, WriteError
 
 log = logging.getLogger("jobs")
 
@@ -85,6 +87,14 @@ def totals(records_table):
             "rejected": outcomes.count("rejected")}
 
 
+class _LogFile(logging.FileHandler):
+    """The run log; a line it cannot write (disk full) is dropped quietly: the run's own writes say
+    what failed, once, where logging would print a traceback for every line."""
+
+    def handleError(self, record):
+        pass
+
+
 def setup_log(run_dir, *, verbose=False):
     """One log file for the parent and every forked worker (through multiprocessing-logging)."""
     import multiprocessing_logging
@@ -95,7 +105,10 @@ def setup_log(run_dir, *, verbose=False):
         handler.close()
     logger.setLevel(logging.INFO)
     logger.propagate = False
-    handler = logging.FileHandler(run_dir.log_path)
+    try:
+        handler = _LogFile(run_dir.log_path)
+    except OSError as error:
+        raise WriteError(f"cannot write {run_dir.log_path}: {os.strerror(error.errno)}") from None
     handler.setFormatter(logging.Formatter("%(asctime)s %(processName)s[%(process)d] %(levelname)s %(message)s"))
     logger.addHandler(handler)
     if verbose or not sys.stderr.isatty():
@@ -103,7 +116,22 @@ def setup_log(run_dir, *, verbose=False):
         console.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
         console.setLevel(logging.INFO if verbose else logging.WARNING)
         logger.addHandler(console)
-    multiprocessing_logging.install_mp_handler(logger)
+    parent = os.getpid()
+
+    class ForkedWorkersOnly(multiprocessing_logging.MultiProcessingHandler):
+        """Forked workers send their lines through the handler's queue; the parent writes its own
+        directly. A worker killed while it holds the queue's lock would otherwise block the parent's
+        next line, and its exit, forever (seen in bench/fault_campaign.py)."""
+
+        def emit(self, record):
+            if os.getpid() == parent:
+                self.sub_handler.handle(record)
+            else:
+                super().emit(record)
+
+    for number, handler in enumerate(list(logger.handlers)):
+        logger.removeHandler(handler)
+        logger.addHandler(ForkedWorkersOnly(f"mp-handler-{number}", sub_handler=handler))
     return logger
 
 
@@ -146,19 +174,29 @@ class _Interrupts:
 
 
 def execute(run_dir, config, task, specs, *, resume=False, progress=None):
-    """Run the specs without a part yet; keep the manifest current; return the final manifest.
+    """Run the specs without a whole part yet; keep the manifest current; return the final manifest.
 
     ``progress`` is called with the number of cases just finished (a progress bar's ``update``).
-    Ctrl-C stops the workers, keeps every finished part and marks the run interrupted.
+    Ctrl-C stops the workers, keeps every finished part and marks the run interrupted. A resume first
+    checks the plan against the one recorded (RunDirError naming what differs) and moves aside any part
+    that is not whole. The run is ``complete`` only when every planned case is saved exactly once. A
+    write the system refuses (WriteError), a lost worker (BackendLost) or an incomplete run is raised
+    after the manifest is marked ``failed`` with its reason, where it can still be written.
     """
-    done = run_dir.done_chunks()
-    todo = [spec for spec in specs if spec["chunk"] not in done]
+    plan = manifests.plan(config, specs)
     manifest = run_dir.read_manifest() if resume else {}
+    if resume and "plan" in manifest and (differences := manifests.plan_differences(manifest["plan"], plan)):
+        raise RunDirError(f"{run_dir.path}: its plan and its config disagree, so a resume would not finish "
+                          f"the same run: {'; '.join(differences)}")
+    done, moved = run_dir.check_parts({spec["chunk"]: (spec["start"], spec["count"]) for spec in specs})
+    for chunk, problem, where in moved:
+        log.warning("chunk %d: its part is not whole (%s); moved aside to %s, running it again", chunk, problem, where)
+    todo = [spec for spec in specs if spec["chunk"] not in done]
     started = time.time()
     manifest.update({
         "schema_version": SCHEMA_VERSION, "run_id": config["run_id"], "config": config, "seed": config["seed"],
-        "versions": versions(), "git_sha": git_sha(), "host": host(), "status": "running",
-        "chunks": len(specs), "command": sys.argv,
+        "plan": plan, "versions": versions(), "git_sha": git_sha(), "host": host(), "status": "running",
+        "reason": None, "chunks": len(specs), "command": sys.argv,
     })
     manifest.setdefault("started", datetime.now(timezone.utc).isoformat())
     manifest.setdefault("wall_s", 0.0)
@@ -172,7 +210,7 @@ def execute(run_dir, config, task, specs, *, resume=False, progress=None):
         options["scheduler"] = config.get("scheduler")
     finished = len(done)
     last_log = time.time()
-    status = "failed"
+    status, error = "failed", None
     interrupts = _Interrupts()
     try:
         with interrupts:
@@ -189,23 +227,56 @@ def execute(run_dir, config, task, specs, *, resume=False, progress=None):
     except KeyboardInterrupt:
         status = "interrupted"
         log.warning("interrupted: %d of %d chunks saved", finished, len(specs))
-    finally:
-        with interrupts, interrupts.write(then_raise=False):  # a second Ctrl-C waits for these writes
-            records_table = run_dir.read_table()
-            run_dir.write_csv(records_table)
-            manifest.update({"status": status, "totals": totals(records_table),
-                             "chunks_done": len(run_dir.done_chunks()), "wall_s": previous_wall + time.time() - started,
-                             "finished": datetime.now(timezone.utc).isoformat()})
-            run_dir.write_manifest(manifest)
+    except Exception as caught:  # recorded in the manifest below, then raised again
+        error = caught
+        log.warning("failed: %s", caught)
+    with interrupts, interrupts.write(then_raise=False):  # a second Ctrl-C waits for these writes
+        manifest["wall_s"] = previous_wall + time.time() - started
+        status, error = _finish(run_dir, manifest, specs, status, error)
+    if error is not None:
+        raise error
     return manifest
 
 
-def open_run(*, resume=None, config=None, force=False):
+def _finish(run_dir, manifest, specs, status, error):
+    """Rebuild the CSV, check every planned case is saved once, write the manifest, clear temporaries;
+    returns (status, the error to raise or None). A write that fails here is recorded where it can be."""
+    totals_now = {}
+    try:
+        records_table = run_dir.read_table()
+        totals_now = totals(records_table)
+        if status == "complete" and (problem := manifests.missing_or_extra(
+                records_table.column("case").to_pylist(), specs)):
+            status, error = "failed", RunDirError(f"{run_dir.path}: not complete: {problem}")
+        run_dir.write_csv(records_table)
+    except RunDirError as caught:  # WriteError included
+        status, error = "failed", error or caught
+    if error is not None:
+        status = "failed"
+    manifest.update({"status": status, "reason": None if error is None else str(error), "totals": totals_now,
+                     "chunks_done": len(run_dir.done_chunks()), "wall_s": manifest.get("wall_s", 0.0),
+                     "finished": datetime.now(timezone.utc).isoformat()})
+    try:
+        run_dir.write_manifest(manifest)
+    except RunDirError as caught:
+        error = error or caught
+    try:
+        run_dir.clear_temporaries()
+    except OSError:
+        pass
+    return status, error
+
+
+def open_run(*, resume=None, config=None, force=False, kind=None, fields=None):
     """The run directory and config of a new run (made now, with its manifest, so a run killed at any
-    moment can be resumed) or of ``resume``, an existing one (its config comes from its manifest)."""
+    moment can be resumed) or of ``resume``, an existing one (its config comes from its manifest, once
+    checked against the manifest schema: ``kind`` refuses a run of another kind, ``fields`` checks that
+    kind's own config fields, as in ``RunDir.read_config``). Either way the directory is locked for this
+    process's life: a second process on the same run is refused."""
     if resume:
         run_dir = RunDir(resume)
-        config = run_dir.read_manifest()["config"]
+        config = run_dir.read_config(kind=kind, fields=fields)
+        run_dir.lock()
         run_dir.clear_temporaries()
         return run_dir, config
     run_dir = RunDir(config["out"])

@@ -1,66 +1,210 @@
 """The run directory: Parquet parts, a CSV of the same rows, manifest.json and the log.
 
-Layout::
+Layout (every name a run writes; ``--force`` deletes these and nothing else)::
 
-    RUN/manifest.json       config, seed, versions, host, totals, wall time, status
+    RUN/manifest.json       config, plan, input digest, seed, versions, host, totals, wall time, status
     RUN/parts/chunk-000007.parquet   one part per finished chunk, written atomically
+    RUN/corrupt/chunk-000007.parquet.corrupt   a part that failed its check, moved aside (then redone)
     RUN/records.csv         every row, rebuilt from the parts when the run stops
     RUN/run.log             one log for the parent and every worker
+    RUN/.lock               held (flock) by the one process running the run
+    RUN/summary.md, RUN/corpus/ORACLE/DIGEST/{input.txt,case.json}   written by fuzz runs
 
 A part is written to a hidden temporary name and renamed into place, so a reader (or a resume) never
-sees half a part; hidden names are also skipped by Arrow's dataset reader.
+sees half a part; hidden names are also skipped by Arrow's dataset reader. Every write that the
+operating system refuses (disk full, a file size limit, a read-only file system, a path through a
+file) is a ``WriteError`` naming the path, with its temporary removed.
 """
 
+import errno
+import fcntl
 import json
 import os
 import re
 import shutil
+import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
+from jobs import manifest as manifests
 from jobs.schema import SCHEMA, table
 
 _PART = re.compile(r"^chunk-(\d{6,})\.parquet$")
+# What a run writes, relative to RUN (links are never owned): the only names --force deletes.
+_OWNED_FILES = re.compile(r"""^(?:
+      manifest\.json | records\.csv | run\.log | summary\.md | \.lock
+    | \.manifest\.json\.tmp | \.records\.csv\.tmp
+    | parts/chunk-\d{6,}\.parquet | parts/\.chunk-\d{6,}\.parquet\.\d+\.tmp
+    | corrupt/chunk-\d{6,}\.parquet\.corrupt(?:\.\d+)?
+    | corpus/[^/]+/(?:[0-9a-f]+|\.[0-9a-f]+\.\d+\.tmp)/(?:input\.txt|case\.json)
+)$""", re.X)
+_OWNED_DIRS = re.compile(r"^(?:parts|corrupt|corpus|corpus/[^/]+|corpus/[^/]+/\.?[0-9a-f]+(?:\.\d+\.tmp)?)$")
+LOCK_WAIT_S = 3.0  # a killed run's forked workers may hold its lock for a moment while they die
 
 
 class RunDirError(Exception):
-    """A run directory that cannot be used as asked (exists, missing, corrupt)."""
+    """A run directory that cannot be used as asked (exists, missing, corrupt, in use, not ours)."""
+
+
+class WriteError(RunDirError):
+    """A write the operating system refused: disk full, a file size limit, read-only, not a directory.
+
+    A subclass of RunDirError, so a caller that knows only RunDirError still prints one line."""
+
+
+def _write_error(path, error):
+    reason = os.strerror(error.errno) if error.errno else str(error)
+    return WriteError(f"cannot write {path}: {reason}")
+
+
+@contextmanager
+def _writing(path, temporary=None):
+    """Turn an OSError into a WriteError naming ``path``; remove ``temporary`` if the write did not finish."""
+    try:
+        yield
+    except BaseException as error:
+        if temporary is not None:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+        if isinstance(error, OSError):
+            raise _write_error(path, error) from None
+        raise
 
 
 class RunDir:
     def __init__(self, path):
         self.path = Path(path)
         self.parts = self.path / "parts"
+        self.corrupt = self.path / "corrupt"
         self.manifest_path = self.path / "manifest.json"
         self.csv_path = self.path / "records.csv"
         self.log_path = self.path / "run.log"
+        self.lock_path = self.path / ".lock"
+        self._lock = None
+
+    # --- making, replacing and locking ------------------------------------------------------------------
 
     def create(self, *, force=False, manifest=None):
-        """Make a fresh run directory; an existing non-empty one needs ``force`` (and is then cleared).
+        """Make a fresh run directory, locked by this process; an existing non-empty one needs ``force``.
 
-        The directory is built under a hidden name, with ``manifest`` in it, and renamed into place: a
-        run killed at any moment either has no directory yet or one that ``--resume`` can finish.
+        ``force`` replaces only a run directory (its manifest is one this tool wrote) and deletes only
+        the names a run writes; anything else there, a link, or a run in use is refused, and nothing is
+        touched (git's rule: never delete what you did not make). The new directory is built under a
+        hidden name, with ``manifest`` in it, and renamed into place: a run killed at any moment either
+        has no directory yet or one that ``--resume`` can finish.
         """
+        if self.path.is_symlink():
+            raise RunDirError(f"{self.path} is a symbolic link (to {os.readlink(self.path)}); give the run "
+                              "directory's own path: a run never replaces or deletes through a link")
         if self.path.exists() and not self.path.is_dir():
             raise RunDirError(f"{self.path} exists and is not a directory")
+        previous_lock = self._lock
         if self.path.exists() and any(self.path.iterdir()):
             if not force:
                 raise RunDirError(f"{self.path} already exists; use --resume {self.path} to finish it "
                                   "or --force to replace it")
-            if not self.manifest_path.exists() and not self.parts.exists():
-                raise RunDirError(f"{self.path} is not a run directory; refusing to clear it even with --force")
-            for child in sorted(self.path.rglob("*"), reverse=True):
-                child.unlink() if child.is_file() or child.is_symlink() else child.rmdir()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._clear_for_force()
+        above = next(parent for parent in self.path.parents if parent.exists())
+        if not above.is_dir():
+            raise WriteError(f"cannot write {self.path}: {os.strerror(errno.ENOTDIR)} ({above} is a file)")
         staging = RunDir(self.path.parent / f".{self.path.name}.{os.getpid()}.tmp")
-        shutil.rmtree(staging.path, ignore_errors=True)
-        staging.parts.mkdir(parents=True)
-        if manifest is not None:
-            staging.write_manifest(manifest)
-        os.replace(staging.path, self.path)  # onto nothing, or onto the empty directory left above
+        with _writing(self.path):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            shutil.rmtree(staging.path, ignore_errors=True)
+            try:
+                staging.parts.mkdir(parents=True)
+                staging.lock(wait=0)  # the lock goes with the directory's inode through the rename
+                if manifest is not None:
+                    staging.write_manifest(manifest)
+                os.replace(staging.path, self.path)  # onto nothing, or onto the empty directory left above
+            except BaseException:
+                shutil.rmtree(staging.path, ignore_errors=True)
+                raise
+        self._lock, staging._lock = staging._lock, None
+        if previous_lock is not None:  # the lock of the directory just replaced
+            os.close(previous_lock)
+
+    def _clear_for_force(self):
+        try:
+            self.read_config()
+        except RunDirError as error:
+            raise RunDirError(f"{self.path} is not a run directory this tool made ({error}); "
+                              "refusing to clear it even with --force") from None
+        self.lock()  # a run in progress is never replaced; and none can start while this one looks
+        files, dirs, foreign = self._inventory()
+        if foreign:
+            shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
+            raise RunDirError(f"{self.path} holds what no run writes ({shown}); refusing to clear it even "
+                              "with --force: move those away or choose another --out")
+        with _writing(self.path):
+            for name in files:
+                os.unlink(self.path / name)
+            for name in sorted(dirs, key=lambda d: -d.count("/")):
+                os.rmdir(self.path / name)
+
+    def _inventory(self):
+        """(owned files, owned dirs, foreign entries) under RUN, relative names; links are not followed."""
+        files, dirs, foreign = [], [], []
+
+        def walk(relative):
+            with os.scandir(self.path / relative if relative else self.path) as entries:
+                for entry in entries:
+                    name = f"{relative}/{entry.name}" if relative else entry.name
+                    if entry.is_symlink():
+                        foreign.append(f"{name} (a link)")
+                    elif entry.is_dir(follow_symlinks=False):
+                        if _OWNED_DIRS.match(name):
+                            dirs.append(name)
+                            walk(name)
+                        else:
+                            foreign.append(f"{name}/")
+                    elif entry.is_file(follow_symlinks=False) and _OWNED_FILES.match(name):
+                        files.append(name)
+                    else:
+                        foreign.append(name)
+
+        walk("")
+        return files, dirs, sorted(foreign)
+
+    def lock(self, *, wait=LOCK_WAIT_S):
+        """Hold RUN/.lock (flock) for this process's life, so two processes never run one run at once.
+
+        A run just killed may hold it for a moment through its dying workers: wait up to ``wait`` s."""
+        if self._lock is not None:
+            return
+        try:
+            fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+        except OSError as error:
+            if error.errno in (errno.EROFS, errno.EACCES, errno.ENOSPC, errno.EDQUOT, errno.ENOTDIR):
+                raise _write_error(self.lock_path, error) from None
+            raise RunDirError(f"cannot lock {self.lock_path}: {os.strerror(error.errno)}") from None
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+                    os.close(fd)
+                    raise RunDirError(f"{self.path} is in use by another process"
+                                      f"{f' (pid {holder})' if holder.isdigit() else ''}; "
+                                      "wait for it to end, or stop it first") from None
+                time.sleep(0.05)
+        try:  # who holds it, for the message above; a full disk must not stop the run here
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        except OSError:
+            pass
+        self._lock = fd
+
+    # --- parts ---------------------------------------------------------------------------------------
 
     def part_path(self, chunk):
         return self.parts / f"chunk-{chunk:06d}.parquet"
@@ -69,8 +213,9 @@ class RunDir:
         """Write one chunk's records atomically: a temporary hidden file, then a rename."""
         final = self.part_path(chunk)
         temporary = self.parts / f".{final.name}.{os.getpid()}.tmp"
-        pq.write_table(table(records), temporary)
-        os.replace(temporary, final)
+        with _writing(final, temporary):
+            pq.write_table(table(records), temporary)
+            os.replace(temporary, final)
 
     def done_chunks(self):
         """Chunk numbers whose part is in place."""
@@ -78,9 +223,67 @@ class RunDir:
             return set()
         return {int(m.group(1)) for p in self.parts.iterdir() if (m := _PART.match(p.name))}
 
+    def check_parts(self, planned):
+        """Chunks whose part is whole, given ``planned`` {chunk: (first case, count)}.
+
+        A part whose footer cannot be read, or whose row count or case range is not its chunk's, is moved
+        aside to RUN/corrupt/ (so the chunk runs again, and nothing is lost); a part of a chunk the plan
+        does not have is refused.
+        """
+        good, moved = set(), []
+        done = sorted(self.done_chunks())
+        for chunk in done:  # all refused before any is moved
+            if chunk not in planned:
+                raise RunDirError(f"{self.part_path(chunk)}: chunk {chunk} is not in the run's plan "
+                                  f"({len(planned)} chunks); refusing to resume")
+        for chunk in done:
+            problem = self._part_problem(self.part_path(chunk), *planned[chunk])
+            if problem is None:
+                good.add(chunk)
+            else:
+                moved.append((chunk, problem, self._move_aside(chunk)))
+        return good, moved
+
+    @staticmethod
+    def _part_problem(path, first, count):
+        try:
+            meta = pq.read_metadata(path)
+        except (OSError, pa.ArrowException) as error:
+            return f"unreadable footer ({error})"
+        if meta.num_rows != count:
+            return f"{meta.num_rows} rows, not {count}"
+        try:
+            column = meta.schema.names.index("case")
+            stats = [meta.row_group(i).column(column).statistics for i in range(meta.num_row_groups)]
+            if all(s is not None and s.has_min_max for s in stats) and stats:
+                low, high = min(s.min for s in stats), max(s.max for s in stats)
+                if (low, high) != (first, first + count - 1):
+                    return f"cases {low}..{high}, not {first}..{first + count - 1}"
+        except ValueError:
+            return "no case column"
+        return None
+
+    def _move_aside(self, chunk):
+        source = self.part_path(chunk)
+        target = self.corrupt / f"{source.name}.corrupt"
+        number = 1
+        while target.exists():
+            number += 1
+            target = self.corrupt / f"{source.name}.corrupt.{number}"
+        with _writing(target):
+            self.corrupt.mkdir(exist_ok=True)
+            os.replace(source, target)
+        return target
+
     def clear_temporaries(self):
-        for stale in self.parts.glob(".chunk-*.tmp"):
-            stale.unlink()
+        """Remove what a write that never finished left: part, CSV and manifest temporaries."""
+        stale = list(self.parts.glob(".chunk-*.tmp")) if self.parts.exists() else []
+        stale += [self.path / f".{self.csv_path.name}.tmp", self.path / f".{self.manifest_path.name}.tmp"]
+        for path in stale:
+            try:
+                path.unlink()
+            except FileNotFoundError:
+                pass
 
     def read_table(self):
         """Every finished part as one Arrow table in case order (empty when none)."""
@@ -95,17 +298,21 @@ class RunDir:
                 raise RunDirError(f"{path}: unreadable part ({error})") from None
         return pa.concat_tables(tables, promote_options="default").sort_by("case")
 
+    # --- CSV and manifest ----------------------------------------------------------------------------
+
     def write_csv(self, records_table=None):
         """The CSV of the same rows as the parts, written atomically."""
         records_table = self.read_table() if records_table is None else records_table
         temporary = self.path / f".{self.csv_path.name}.tmp"
-        pacsv.write_csv(records_table, temporary)
-        os.replace(temporary, self.csv_path)
+        with _writing(self.csv_path, temporary):
+            pacsv.write_csv(records_table, temporary)
+            os.replace(temporary, self.csv_path)
 
     def write_manifest(self, manifest):
         temporary = self.path / f".{self.manifest_path.name}.tmp"
-        temporary.write_text(json.dumps(manifest, indent=2, default=str) + "\n")
-        os.replace(temporary, self.manifest_path)
+        with _writing(self.manifest_path, temporary):
+            temporary.write_text(json.dumps(manifest, indent=2, default=str) + "\n")
+            os.replace(temporary, self.manifest_path)
 
     def read_manifest(self):
         if not self.manifest_path.exists():
@@ -114,3 +321,21 @@ class RunDir:
             return json.loads(self.manifest_path.read_text())
         except ValueError as error:
             raise RunDirError(f"{self.manifest_path}: not valid JSON ({error})") from None
+        except OSError as error:
+            raise RunDirError(f"cannot read {self.manifest_path}: {os.strerror(error.errno)}") from None
+
+    def read_config(self, *, kind=None, fields=None):
+        """The run's config, once its manifest is checked against the manifest schema (``jobs.manifest``).
+
+        ``kind`` ("batch", "fuzz") refuses a run of another kind; ``fields`` ({name: check}) adds the
+        checks of that kind's own config fields. A bad manifest is a RunDirError saying what is wrong.
+        """
+        manifest = self.read_manifest()
+        try:
+            manifests.validate(manifest, kind=kind, fields=fields)
+        except manifests.BadManifest as error:
+            raise RunDirError(f"{self.manifest_path}: {error}") from None
+        except manifests.OtherKind as error:
+            raise RunDirError(f"{self.path} is {error}: resume it with `{manifests.KINDS[error.found]} "
+                              f"{self.path}`") from None
+        return manifest["config"]

@@ -48,7 +48,7 @@ def run_chunk(spec):
     if spec["mode"] == "create":
         records = [_created_case(spec, spec["start"] + i) for i in range(spec["count"])]
     else:
-        records = [_input_case(spec, spec["start"] + i, number, text) for i, (number, text) in enumerate(spec["lines"])]
+        records = [_input_case(spec, spec["start"] + i, *line) for i, line in enumerate(spec["lines"])]
     failed = sum(r["outcome"] != "ok" for r in records)
     log.info("chunk %d: %d cases, %d not ok, %.2fs on %s", spec["chunk"], len(records), failed, _clock() - start, worker_id())
     return records
@@ -84,9 +84,13 @@ def _created_case(spec, case):
     return _finish(record)
 
 
-def _input_case(spec, case, number, text):
+def _input_case(spec, case, number, text, rejected=None):
+    """One line of --input; ``rejected`` is the reason when reading already rejected it (too long)."""
     record = _base(spec, case)
     record.update(source=spec["source"], family="input", line=number, puzzle=text)
+    if rejected:
+        record.update(outcome="rejected", reason=rejected)
+        return _finish(record)
     try:
         puzzle = parse_line(text, number)
     except InvalidPuzzle as error:

@@ -85,8 +85,9 @@ def manifest(run_dir):
 
 
 def hidden_files(run_dir):
-    """Names starting with a dot anywhere in the run directory: temporaries that outlived their write."""
-    return sorted(str(p.relative_to(run_dir)) for p in Path(run_dir).rglob(".*"))
+    """Names starting with a dot anywhere in the run directory: temporaries that outlived their write
+    (RUN/.lock, the run's lock file, is no temporary: it stays)."""
+    return sorted(str(p.relative_to(run_dir)) for p in Path(run_dir).rglob(".*") if p != Path(run_dir) / ".lock")
 
 
 def one_line(stderr):

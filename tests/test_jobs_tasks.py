@@ -206,9 +206,7 @@ def test_a_part_killed_while_written_is_never_read(tmp_path, monkeypatch):
         run_dir.write_part(1, rows)
     assert run_dir.done_chunks() == {0}
     assert len(run_dir.read_table()) == 3
-    assert len(hidden_files(run_dir.path)) == 1  # the half-written temporary, for a resume to clear
-    run_dir.clear_temporaries()
-    assert hidden_files(run_dir.path) == []
+    assert hidden_files(run_dir.path) == []  # the half-written temporary is removed as the write fails
 
 
 def test_a_corrupt_part_is_a_clear_error(tmp_path):
@@ -224,9 +222,21 @@ def test_create_refuses_what_it_must_not_clear(tmp_path):
     with pytest.raises(RunDirError, match="not a directory"):
         RunDir(tmp_path / "file").create(force=True)
     run_dir = RunDir(tmp_path / "run")
-    run_dir.create(manifest={"n": 1})
+    run_dir.create(manifest=_manifest(n=1))
     with pytest.raises(RunDirError, match="--force"):
-        run_dir.create(manifest={"n": 2})
-    run_dir.create(force=True, manifest={"n": 3})
-    assert json.loads(run_dir.manifest_path.read_text()) == {"n": 3}
+        run_dir.create(manifest=_manifest(n=2))
+    run_dir.create(force=True, manifest=_manifest(n=3))
+    assert json.loads(run_dir.manifest_path.read_text()) == _manifest(n=3)
     assert run_dir.parts.is_dir() and run_dir.done_chunks() == set()
+    run_dir.write_manifest({"n": 4})  # not a manifest this tool writes
+    with pytest.raises(RunDirError, match="not a run directory this tool made.*no config object"):
+        run_dir.create(force=True, manifest=_manifest(n=5))
+    assert json.loads(run_dir.manifest_path.read_text()) == {"n": 4}
+
+
+def _manifest(**config):
+    """A minimal manifest that passes the manifest schema (jobs.manifest)."""
+    base = {"kind": "batch", "run_id": "t", "n": 1, "seed": 1, "workers": 1, "chunk_size": 1, "backend": "local",
+            "scheduler": None, "out": "t", "box": 2, "size": 4, "input": None, "engine": "py", "check_engine": "dlx",
+            "blanks": None, "difficulty": None}
+    return {"run_id": "t", "config": {**base, **config}, "status": "running"}

@@ -1,0 +1,153 @@
+"""The manifest's schema and the run's plan: what ``manifest.json`` must hold, checked before any resume.
+
+A manifest is trusted only after ``validate``: a hand-edited or foreign one (another kind of run, a
+missing field, a wrong type) is refused with what is wrong, never met later as a KeyError. Its
+``config.kind`` says which tool made it: ``batch`` (``sudoku-jobs``; a manifest without a kind is an
+old batch run) or ``fuzz``.
+
+The **plan** pins what a run will have done when complete: the cases and chunks, chunk size, seed,
+engines or target, the input file's digest, the record schema's and the package's versions, and a
+digest of every chunk spec. A resume re-plans from the config and refuses any difference (naming it),
+so it can only finish the same run.
+"""
+
+import hashlib
+import json
+
+from jobs import __version__
+from jobs.schema import SCHEMA_VERSION
+
+KINDS = {"batch": "sudoku-jobs run --resume", "fuzz": "fuzz run --resume"}
+STATUSES = ("running", "complete", "interrupted", "failed")
+
+
+class BadManifest(ValueError):
+    """A manifest that does not match its schema; the message says which field and why."""
+
+
+class OtherKind(ValueError):
+    """A manifest of another kind of run (``found``) than the one asked for."""
+
+    def __init__(self, found, wanted):
+        super().__init__(f"a {found} run, not a {wanted} run")
+        self.found = found
+
+
+def _int(low=None):
+    def check(value):
+        return isinstance(value, int) and not isinstance(value, bool) and (low is None or value >= low)
+    return check
+
+
+def _optional(check):
+    return lambda value: value is None or check(value)
+
+
+def _str(value):
+    return isinstance(value, str)
+
+
+def _one_of(*choices):
+    return lambda value: value in choices
+
+
+# name: (check, what it must be)
+COMMON = {
+    "run_id": (_str, "a string"),
+    "n": (_int(1), "an integer of at least 1"),
+    "seed": (_int(), "an integer"),
+    "workers": (_int(1), "an integer of at least 1"),
+    "chunk_size": (_int(1), "an integer of at least 1"),
+    "backend": (_one_of("local", "dask"), "'local' or 'dask'"),
+    "scheduler": (_optional(_str), "an address or null"),
+    "out": (_str, "a path"),
+}
+BATCH = {
+    "box": (_one_of(2, 3, 4, 5), "2, 3, 4 or 5"),
+    "size": (_one_of(4, 9, 16, 25), "4, 9, 16 or 25"),
+    "input": (_optional(_str), "a path or null"),
+    "engine": (_str, "an engine name"),
+    "check_engine": (_str, "an engine name"),
+    "blanks": (_optional(_int(0)), "a count or null"),
+    "difficulty": (_optional(_str), "a difficulty or null"),
+}
+OPTIONAL = {"input_sha256": (_optional(_str), "a hex digest or null")}  # absent in runs made before it
+
+
+def kind_of(config):
+    return config.get("kind", "batch")
+
+
+def validate(manifest, *, kind=None, fields=None):
+    """Raise BadManifest (or OtherKind when ``kind`` is given and the run is another kind) unless
+    ``manifest`` holds a config of a known kind with every field of the right type. ``fields`` adds
+    checks ({name: (check, what)}) for the config of that kind."""
+    if not isinstance(manifest, dict):
+        raise BadManifest("not a JSON object")
+    config = manifest.get("config")
+    if not isinstance(config, dict):
+        raise BadManifest("no config object: not a run manifest")
+    found = kind_of(config)
+    if found not in KINDS:
+        raise BadManifest(f"config.kind is {found!r}, not a kind of run this tool knows ({', '.join(KINDS)})")
+    if kind is not None and found != kind:
+        raise OtherKind(found, kind)
+    schema = {**COMMON, **(BATCH if found == "batch" else {}), **(fields or {})}
+    for name, (check, what) in schema.items():
+        if name not in config:
+            raise BadManifest(f"config.{name} is missing")
+        if not check(config[name]):
+            raise BadManifest(f"config.{name} must be {what}, not {json.dumps(config[name])}")
+    for name, (check, what) in OPTIONAL.items():
+        if name in config and not check(config[name]):
+            raise BadManifest(f"config.{name} must be {what}, not {json.dumps(config[name])}")
+    if "status" in manifest and manifest["status"] not in STATUSES:
+        raise BadManifest(f"status must be one of {', '.join(STATUSES)}, not {json.dumps(manifest['status'])}")
+    if "plan" in manifest and not isinstance(manifest["plan"], dict):
+        raise BadManifest("plan must be an object")
+
+
+def digest(data):
+    """The sha256 of JSON-able ``data`` (canonical form: sorted keys, no spaces)."""
+    return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":"), default=str).encode()).hexdigest()
+
+
+def plan(config, specs):
+    """The plan of a run: what its config and chunk specs say it will hold when complete."""
+    return {
+        "cases": sum(spec["count"] for spec in specs), "chunks": len(specs), "chunk_size": config["chunk_size"],
+        "seed": config["seed"], "engine": config.get("engine"), "check_engine": config.get("check_engine"),
+        "target": config.get("target"), "input_sha256": config.get("input_sha256"),
+        "schema_version": SCHEMA_VERSION, "version": __version__, "specs_sha256": digest(specs),
+    }
+
+
+def plan_differences(recorded, current):
+    """What differs between the plan a run recorded and the one its config makes now, for people."""
+    differences = [f"{key} (the run's plan: {json.dumps(recorded.get(key))}, now: {json.dumps(current.get(key))})"
+                   for key in sorted(set(recorded) | set(current))
+                   if key != "specs_sha256" and recorded.get(key) != current.get(key)]
+    if not differences and recorded.get("specs_sha256") != current.get("specs_sha256"):
+        differences.append("the chunk specs (their digest differs)")
+    return differences
+
+
+def missing_or_extra(cases, specs):
+    """Why ``cases`` (the case column of every saved row) is not exactly the planned cases once each;
+    None when it is."""
+    wanted = sorted(spec["start"] + i for spec in specs for i in range(spec["count"]))
+    have = sorted(cases)
+    if have == wanted:
+        return None
+    wanted_set, have_set = set(wanted), set(have)
+    missing = sorted(wanted_set - have_set)
+    extra = sorted(have_set - wanted_set)
+    duplicated = len(have) - len(have_set)
+    problems = []
+    if missing:
+        problems.append(f"{len(missing)} planned cases missing (first {missing[0]})")
+    if duplicated:
+        problems.append(f"{duplicated} cases saved twice")
+    if extra:
+        problems.append(f"{len(extra)} cases not in the plan (first {extra[0]})")
+    return f"{len(have)} rows for {len(wanted)} planned cases: " + ", ".join(problems)
