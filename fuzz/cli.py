@@ -1,7 +1,8 @@
 """The ``fuzz`` command: run cases against a target, shrink and save failures, replay a corpus.
 
-Exit codes: 0 no failure; 1 failures found (or a replayed reproducer still fails); 2 bad usage;
-130 interrupted (finished chunks are kept: resume with --resume DIR).
+Exit codes: 0 no failure; 1 failures found (or a replayed reproducer still fails); 2 bad usage or a
+target that cannot start; 3 an I/O error; 4 a worker or the backend failed mid-run; 130 interrupted
+(finished chunks are kept: resume with --resume DIR).
 """
 
 import argparse
@@ -12,12 +13,22 @@ from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
 
-OK, FAILED, USAGE, INTERRUPTED = 0, 1, 2, 130
+OK, FAILED, USAGE, IO_ERROR, LOST, INTERRUPTED = 0, 1, 2, 3, 4, 130
 EXIT_CODES = """exit codes:
   0    no failure
   1    failures found (reproducers saved to the corpus)
-  2    bad usage
+  2    bad usage, or a target that cannot start
+  3    an I/O error (disk full, read-only, ...); finished chunks are kept (resume with --resume DIR)
+  4    a worker or the backend failed mid-run; finished chunks are kept (resume with --resume DIR)
   130  interrupted; finished chunks are kept (resume with --resume DIR)"""
+# The fuzz run's own config fields, checked when a manifest is read back (--resume).
+FUZZ_FIELDS = {
+    "target": (lambda value: isinstance(value, dict) and isinstance(value.get("spec"), str), "a target object"),
+    "strict": (lambda value: isinstance(value, bool), "true or false"),
+    "check_engine": (lambda value: isinstance(value, str), "an engine name"),
+    "corpus": (lambda value: isinstance(value, str), "a path"),
+    "n": (lambda value: isinstance(value, int) and value >= 1, "a case count"),
+}
 DEFAULT_CORPUS = ".fuzz-corpus"
 
 
@@ -68,6 +79,8 @@ def _parser():
     run.add_argument("--chunk-size", type=int, default=100, help="cases per chunk (default 100)")
     run.add_argument("--backend", default="local", help="local (default) or dask")
     run.add_argument("--scheduler", help="Dask scheduler address (default: a local cluster)")
+    run.add_argument("--connect-timeout", type=float, default=10.0, metavar="S",
+                     help="seconds to wait for the Dask scheduler's answer (default 10)")
     run.add_argument("--no-shrink", action="store_true", help="save failures as found, unshrunk")
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
     run.add_argument("-v", "--verbose", action="store_true", help="log lines on stderr too")
@@ -178,7 +191,7 @@ def run(args):
         if args.backend == "dask" and args.scheduler:
             from jobs.backends import check_scheduler
 
-            check_scheduler(args.scheduler)
+            check_scheduler(args.scheduler, timeout=args.connect_timeout)
         stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
         out = args.out or f"runs/fuzz-{stamp}"
         config = {"kind": "fuzz", "run_id": Path(out).name, "n": args.n, "seed": new_seed() if args.seed is None
@@ -186,7 +199,8 @@ def run(args):
                   "workers": args.workers, "chunk_size": args.chunk_size, "backend": args.backend,
                   "scheduler": args.scheduler, "corpus": str(Path(args.corpus).resolve()), "out": out}
         _preflight(_make_target(config["target"]))  # before the run directory is made
-    run_dir, config = runner.open_run(resume=args.resume, config=config, force=args.force)
+    run_dir, config = runner.open_run(resume=args.resume, config=config, force=args.force, kind="fuzz",
+                                      fields=FUZZ_FIELDS)
     target = _make_target(config["target"])
     runner.setup_log(run_dir, verbose=args.verbose)
     run_corpus = run_dir.path / "corpus"
@@ -216,7 +230,7 @@ def run(args):
         run_dir.write_manifest(manifest)
     summary = _summary(manifest, records, len(entries), still, saved, run_dir, run_corpus,
                        phases={"replaying saved reproducers": replay_s, "shrinking and confirming": triage_s})
-    (run_dir.path / "summary.md").write_text(summary + "\n")
+    _write(run_dir.path / "summary.md", summary + "\n")
     _print(summary)
     if manifest["status"] == "interrupted":
         print(f"resume with: fuzz run --resume {run_dir.path}", file=sys.stderr)
@@ -322,6 +336,16 @@ def _summary(manifest, records, replayed, still, saved, run_dir, run_corpus, *, 
     return "\n".join(out)
 
 
+def _write(path, text):
+    """Write a file of the run; the OS refusing is one line and exit 3, as for the runner's files."""
+    from jobs.store import WriteError
+
+    try:
+        path.write_text(text)
+    except OSError as error:
+        raise WriteError(f"cannot write {path}: {error.strerror or error}") from None
+
+
 def _print(text):
     """Print to stdout; a reader that went away (``fuzz run ... | head``) is not an error."""
     try:
@@ -331,8 +355,8 @@ def _print(text):
 
 
 def main(argv=None):
-    from jobs.backends import BackendError
-    from jobs.store import RunDirError
+    from jobs.backends import BackendError, BackendLost
+    from jobs.store import RunDirError, WriteError
 
     parser = _parser()
     args = parser.parse_args(argv)
@@ -341,6 +365,12 @@ def main(argv=None):
         return USAGE
     try:
         return {"run": run, "replay": replay}[args.command](args)
+    except WriteError as error:
+        print(f"fuzz: {error}", file=sys.stderr)
+        return IO_ERROR
+    except BackendLost as error:
+        print(f"fuzz: {error}", file=sys.stderr)
+        return LOST
     except (Usage, RunDirError, BackendError) as error:
         print(f"fuzz: {error}", file=sys.stderr)
         return USAGE

@@ -176,7 +176,9 @@ class _Interrupts:
 def execute(run_dir, config, task, specs, *, resume=False, progress=None):
     """Run the specs without a whole part yet; keep the manifest current; return the final manifest.
 
-    ``progress`` is called with the number of cases just finished (a progress bar's ``update``).
+    ``progress(cases, failed)`` is called as each chunk is saved, with the cases just finished and how
+    many of them failed (a progress bar's update). Without a terminal, a log line every LOG_EVERY_S
+    says the cases done, the failures so far, the rate and the time left.
     Ctrl-C stops the workers, keeps every finished part and marks the run interrupted. A resume first
     checks the plan against the one recorded (RunDirError naming what differs) and moves aside any part
     that is not whole. The run is ``complete`` only when every planned case is saved exactly once. A
@@ -209,6 +211,9 @@ def execute(run_dir, config, task, specs, *, resume=False, progress=None):
     if config["backend"] == "dask":
         options["scheduler"] = config.get("scheduler")
     finished = len(done)
+    total = sum(spec["count"] for spec in specs)
+    cases = before = sum(spec["count"] for spec in specs if spec["chunk"] in done)
+    failed = 0
     last_log = time.time()
     status, error = "failed", None
     interrupts = _Interrupts()
@@ -218,11 +223,15 @@ def execute(run_dir, config, task, specs, *, resume=False, progress=None):
                 with interrupts.write():
                     run_dir.write_part(spec["chunk"], records)
                     finished += 1
+                newly = _failed_in(records)
+                cases, failed = cases + len(records), failed + newly
                 if progress:
-                    progress(len(records))
+                    progress(len(records), newly)
                 if time.time() - last_log >= LOG_EVERY_S:
                     last_log = time.time()
-                    log.warning("%d of %d chunks done", finished, len(specs))
+                    rate = (cases - before) / max(time.time() - started, 1e-9)
+                    log.warning("%d of %d cases (%.0f %%), %d failed so far, %.0f cases/s, about %.0fs left", cases,
+                                total, 100 * cases / max(total, 1), failed, rate, (total - cases) / max(rate, 1e-9))
             status = "complete"
     except KeyboardInterrupt:
         status = "interrupted"
@@ -284,6 +293,28 @@ def open_run(*, resume=None, config=None, force=False, kind=None, fields=None):
     return run_dir, config
 
 
+def _failed_in(records):
+    """Failed cases among a chunk's records (dicts, or an Arrow table)."""
+    if hasattr(records, "column"):
+        import pyarrow.compute as pc
+
+        return pc.sum(pc.equal(records.column("outcome"), "failed")).as_py() or 0
+    return sum(record.get("outcome") == "failed" for record in records)
+
+
+def _bar_update(bar):
+    """A progress callback that moves ``bar`` and shows the failures so far beside it."""
+    failed = 0
+
+    def update(cases, newly):
+        nonlocal failed
+        failed += newly
+        bar.set_postfix(failed=failed, refresh=False)
+        bar.update(cases)
+
+    return update
+
+
 def run_with_progress(run_dir, config, task, specs, *, resume=False, show_progress=True, unit="case"):
     """``execute`` with a progress bar when stderr is a terminal (periodic log lines otherwise)."""
     bar = None
@@ -294,7 +325,7 @@ def run_with_progress(run_dir, config, task, specs, *, resume=False, show_progre
         bar = tqdm(total=sum(spec["count"] for spec in specs),
                    initial=sum(spec["count"] for spec in specs if spec["chunk"] in done), unit=unit, file=sys.stderr)
     try:
-        return execute(run_dir, config, task, specs, resume=resume, progress=bar.update if bar else None)
+        return execute(run_dir, config, task, specs, resume=resume, progress=_bar_update(bar) if bar else None)
     finally:
         if bar:
             bar.close()

@@ -632,7 +632,6 @@ def test_the_validation_fuzz_can_call_refuses_a_batch_run(tmp_path):
         RunDir(out).read_config(fields={"target": (lambda v: isinstance(v, dict), "an object")})
 
 
-@pytest.mark.xfail(strict=True, reason="needs fuzz/cli.py to pass kind='fuzz' to runner.open_run (issue 12, item 9)")
 def test_a_batch_run_given_to_fuzz_is_refused(tmp_path):
     out = tmp_path / "run"
     _small_run(out)

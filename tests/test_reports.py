@@ -8,6 +8,8 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
+from jobs.schema import SCHEMA_VERSION
+
 from reports import stats, verdict
 from reports.load import ReportError, load_run
 from reports.render_html import comparison_html, summary_html
@@ -172,13 +174,14 @@ def test_a_manifest_without_schema_version_is_read_as_version_1(tmp_path):
 
 @pytest.mark.parametrize("where", ["manifest", "part"])
 def test_an_unknown_newer_version_is_refused(tmp_path, where):
-    path = write_run(tmp_path / "new", records(n=20), version=3 if where == "part" else 2,
-                     manifest_extra={"schema_version": 3})
-    if where == "part":  # the manifest says 2, a part says 3
+    newer = SCHEMA_VERSION + 1
+    path = write_run(tmp_path / "new", records(n=20), version=newer if where == "part" else 2,
+                     manifest_extra={"schema_version": newer})
+    if where == "part":  # the manifest says 2, a part says a version this reader does not know
         manifest = json.loads((path / "manifest.json").read_text())
         manifest["schema_version"] = 2
         (path / "manifest.json").write_text(json.dumps(manifest))
-    with pytest.raises(ReportError, match="schema_version 3 is unknown.*upgrade reports"):
+    with pytest.raises(ReportError, match=f"schema_version {newer} is unknown.*upgrade reports"):
         load_run(path)
 
 
@@ -229,19 +232,21 @@ def test_a_part_with_the_columns_of_the_current_schema_round_trips(tmp_path):
 def test_summary_of_a_fuzz_run_counts_failures_per_oracle_and_family_and_names_the_corpus(tmp_path):
     path = write_run(tmp_path / "fuzz", fuzz_records(failed={3: "unique,givens_kept", 25: "unique", 30: "hang"}),
                      chunk_size=10)
-    saved = path / "corpus" / "unique" / "0123456789ab"  # the fuzz layout: corpus/<oracle>/<digest>/
+    saved = path / "corpus" / "cli-0a1b2c3d" / "unique" / "0123456789ab"  # corpus/<target>/<oracle>/<bug>/
     saved.mkdir(parents=True)
     (saved / "input.txt").write_text("reproducer")
-    (saved / "case.json").write_text(json.dumps({"oracle": "unique", "case": 3, "family": "unique_hard"}))
+    (saved / "case.json").write_text(json.dumps({"oracle": "unique", "case": 3, "family": "unique_hard",
+                                                 "signature": "unique on clashing (exit 1)"}))
     s = summarize(load_run(path))
     assert s.failed == 3 and s.counts == {"failed": 3, "ok": 37}
     assert s.by_oracle == [("unique", 2), ("givens_kept", 1), ("hang", 1)]
     assert ("clashing", 20, 2, 0) in s.by_case_set and ("unique_hard", 20, 1, 0) in s.by_case_set
-    assert [f.corpus for f in s.failures] == [str(saved), str(path / "corpus" / "unique"), str(path / "corpus")]
+    # case 3 is the case saved, case 25 has the bug's signature: both point at its reproducer; 30 has none
+    assert [f.corpus for f in s.failures] == [str(saved), str(saved), str(path / "corpus")]
     assert s.failures[0].reproducer == json.dumps(fuzz_records()[3]["input_text"])
     assert s.format_slips == [("trailing_space", 3)]
     md = summary_md(s)
-    assert "### Failures per oracle" in md and "corpus/unique/0123456789ab" in md and "target_s" in md
+    assert "### Failures per oracle" in md and "unique/0123456789ab" in md and "target_s" in md
 
 
 def test_summary_of_a_batch_run_has_percentiles_per_phase_and_slowest_cases(tmp_path):

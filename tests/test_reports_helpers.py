@@ -63,7 +63,7 @@ def fuzz_records(*, n_per_family=20, failed=None):
                "input_text": puzzle_text(case, 3) + "\n", "worker": "vm:2"}
         if case in failed:
             row.update(outcome="failed", oracles_failed=failed[case], exit_code=1, reason=f"oracles {failed[case]}",
-                       format_slips="trailing_space")
+                       format_slips="trailing_space", signature=f"{failed[case]} on {family} (exit 1)")
         rows.append(row)
     return rows
 
