@@ -1,0 +1,293 @@
+"""Compiled kernels of the ``band`` engine (9x9 only); imported by ``sudoku.engines.band`` alone.
+
+Written apart from ``nb`` and sharing nothing with it: the grid is seen digit by digit, not cell by
+cell. Vocabulary:
+
+- a *band* is three rows of boxes (rows 0-2, 3-5, 6-8); cell ``c`` lies in band ``c // 27`` at
+  bit ``c % 27`` (bit = row-in-band * 9 + column).
+- a *board* is a 27-bit mask: where one digit may still go in one band. A state holds 27 boards
+  (index ``digit * 3 + band``, digit 0-8) and, per band, the cells not yet *placed*: 30 int64.
+- a *mini-row* is where a row crosses a box (3 cells); a band has 9 of them (bit row * 3 + box).
+  A digit takes exactly one mini-row per row and per box of a band: one of the six permutation
+  patterns. ``KEEP[mini-rows present]`` is the board mask of every mini-row that belongs to a
+  pattern whose mini-rows are all present (0: no pattern fits, a contradiction). One lookup does
+  the work of hidden singles in boxes, pointing and claiming along rows for that digit and band.
+- a digit is *placed* in a row of a band when its board has one bit left in that row; placing
+  clears that column from the digit's other two bands and the cell from the other eight digits.
+
+- ``_settle``: boards whose bit is set in ``dirty`` (27 bits) are shrunk by ``KEEP`` and their new
+  row singles placed, until nothing is dirty; then naked singles (cells left with one digit, found
+  with bit-sliced counters over the nine boards of a band) restrict their digit's row; repeat
+  until nothing changes. False at a contradiction.
+- ``_branch``: the first cell with two candidates (else the first with fewest), its lowest digit;
+  binary: "cell = digit" is searched first, "cell != digit" waits on the stack.
+- ``_search``: depth first over a preallocated stack of states, no recursion, no allocation.
+
+There is no column rule beyond placement (no hidden singles in columns, no box-column
+interactions): cheaper nodes, more of them; the measurements are in ``sudoku.engines.band``.
+"""
+
+from itertools import permutations
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+CELLS = 81
+BAND = (1 << 27) - 1
+ROW = 0x1FF
+COPY_COLUMNS = 1 | 1 << 9 | 1 << 18  # multiplying a 9-bit column set by this repeats it in all 3 rows
+ALL_BOARDS = (1 << 27) - 1
+WIDTH = 30  # 27 boards, then the unplaced cells of each band
+MAX_DEPTH = 729  # every branch removes a candidate from the state it leaves
+
+
+def _tables():
+    row_boxes = np.zeros(512, np.int64)  # 9-bit row of a board -> 3 bits: the boxes it touches
+    for row in range(512):
+        for box in range(3):
+            if row >> (3 * box) & 7:
+                row_boxes[row] |= 1 << box
+    patterns = [sum(1 << (row * 3 + box) for row, box in enumerate(p)) for p in permutations(range(3))]
+    keep = np.zeros(512, np.int64)
+    for present in range(512):
+        allowed = 0
+        for pattern in patterns:
+            if pattern & ~present == 0:
+                allowed |= pattern
+        for mini in range(9):
+            if allowed >> mini & 1:
+                row, box = divmod(mini, 3)
+                keep[present] |= 7 << (row * 9 + box * 3)
+    low_bit = np.zeros(512, np.int64)  # index of the lowest set bit of a 9-bit value
+    for value in range(1, 512):
+        low_bit[value] = (value & -value).bit_length() - 1
+    return row_boxes, keep, low_bit
+
+
+ROW_BOXES, KEEP, LOW_BIT = _tables()
+
+
+@intrinsic
+def _cycles(typingctx):
+    """The CPU's cycle counter (rdtsc on x86; 0 where LLVM has none): timing inside a kernel."""
+
+    def codegen(context, builder, signature, args):
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.IntType(64), []), "llvm.readcyclecounter")
+        return builder.call(fn, [])
+
+    return types.int64(), codegen
+
+
+@njit(cache=True)
+def cycles():
+    return _cycles()
+
+
+@njit(cache=True, inline="always")
+def _bit_index(single):
+    """Index (0-26) of the one bit set in ``single``."""
+    if single & ROW:
+        return LOW_BIT[single & ROW]
+    if single >> 9 & ROW:
+        return 9 + LOW_BIT[single >> 9 & ROW]
+    return 18 + LOW_BIT[single >> 18]
+
+
+@njit(cache=True)
+def _settle(state, dirty):
+    """Propagate to a fixpoint (see the module docstring); False at a contradiction."""
+    while True:
+        while dirty:
+            for i in range(27):
+                if not dirty >> i & 1:
+                    continue
+                dirty &= ~(1 << i)
+                board = state[i]
+                keep = KEEP[ROW_BOXES[board & ROW] | ROW_BOXES[board >> 9 & ROW] << 3 | ROW_BOXES[board >> 18] << 6]
+                if keep == 0:
+                    return False
+                board &= keep
+                state[i] = board
+                digit = i // 3
+                band = i - 3 * digit
+                singles = 0
+                for row in range(3):
+                    bits = board >> (9 * row) & ROW
+                    if bits & (bits - 1) == 0:
+                        singles |= bits << (9 * row)
+                new = singles & state[27 + band]
+                if new == 0:
+                    continue
+                state[27 + band] &= ~new
+                columns = (new | new >> 9 | new >> 18) & ROW
+                column_mask = columns * COPY_COLUMNS
+                for other in range(3):
+                    if other != band:
+                        j = 3 * digit + other
+                        if state[j] & column_mask:
+                            state[j] &= ~column_mask
+                            dirty |= 1 << j
+                for other in range(9):
+                    if other != digit:
+                        j = 3 * other + band
+                        if state[j] & new:
+                            state[j] &= ~new
+                            dirty |= 1 << j
+        for band in range(3):
+            once = 0
+            twice = 0
+            for digit in range(9):
+                board = state[3 * digit + band]
+                twice |= once & board
+                once |= board
+            if once != BAND:
+                return False  # a cell no digit can take
+            naked = once & ~twice & state[27 + band]
+            if naked == 0:
+                continue
+            for digit in range(9):
+                i = 3 * digit + band
+                singles = state[i] & naked
+                if singles == 0:
+                    continue
+                for row in range(3):
+                    bits = singles >> (9 * row) & ROW
+                    if bits:
+                        if bits & (bits - 1):
+                            return False  # two cells of a row that can only take this digit
+                        state[i] &= ~(ROW << (9 * row)) | singles
+                dirty |= 1 << i
+        if dirty == 0:
+            return True
+
+
+@njit(cache=True)
+def _branch(state):
+    """(board index, bit) of the branch: the first two-candidate cell's lowest digit, else the first
+    cell with the fewest candidates. Call only at a fixpoint with cells left to place."""
+    for band in range(3):
+        once = 0
+        twice = 0
+        thrice = 0
+        for digit in range(9):
+            board = state[3 * digit + band]
+            thrice |= twice & board
+            twice |= once & board
+            once |= board
+        pairs = twice & ~thrice & state[27 + band]
+        if pairs:
+            bit = pairs & -pairs
+            for digit in range(9):
+                if state[3 * digit + band] & bit:
+                    return 3 * digit + band, bit
+    best = 10
+    best_i = -1
+    best_bit = 0
+    for band in range(3):
+        open_cells = state[27 + band]
+        while open_cells:
+            bit = open_cells & -open_cells
+            open_cells ^= bit
+            count = 0
+            first = -1
+            for digit in range(9):
+                if state[3 * digit + band] & bit:
+                    count += 1
+                    if first < 0:
+                        first = 3 * digit + band
+            if count < best:
+                best, best_i, best_bit = count, first, bit
+    return best_i, best_bit
+
+
+@njit(cache=True)
+def _start(puzzle, state):
+    """The root state of ``puzzle`` (uint8[81]); False when a given clashes with an earlier one."""
+    for i in range(27):
+        state[i] = BAND
+    for band in range(3):
+        state[27 + band] = BAND
+    for cell in range(CELLS):
+        value = puzzle[cell]
+        if value == 0:
+            continue
+        band = cell // 27
+        bit = 1 << (cell - 27 * band)
+        i = 3 * (value - 1) + band
+        if not state[i] & bit:
+            return False
+        row = (cell - 27 * band) // 9
+        state[i] = (state[i] & ~(ROW << (9 * row))) | bit
+        for digit in range(9):
+            if digit != value - 1:
+                state[3 * digit + band] &= ~bit
+    return True
+
+
+@njit(cache=True)
+def _write(state, out):
+    for i in range(27):
+        digit = i // 3
+        base = 27 * (i - 3 * digit)
+        board = state[i]
+        while board:
+            bit = board & -board
+            board ^= bit
+            out[base + _bit_index(bit)] = digit + 1
+
+
+@njit(cache=True)
+def _search(puzzle, limit, stack, pending, out):
+    """Count solutions of ``puzzle`` up to ``limit``, writing the first into ``out``; returns
+    (count, guesses, nodes). ``stack`` is int64[MAX_DEPTH + 1, WIDTH], ``pending`` int64[MAX_DEPTH + 1]:
+    the board changed in each waiting alternative."""
+    count = 0
+    guesses = 0
+    nodes = 1
+    if not _start(puzzle, stack[0]):
+        return 0, 0, 1
+    depth = 0
+    dirty = ALL_BOARDS
+    while True:
+        state = stack[depth]
+        if _settle(state, dirty):
+            if state[27] | state[28] | state[29]:
+                i, bit = _branch(state)
+                stack[depth + 1, :] = state
+                state[i] &= ~bit  # waits: the cell is not this digit
+                pending[depth] = i
+                depth += 1
+                row_mask = ROW << (9 * (_bit_index(bit) // 9))
+                stack[depth, i] = (stack[depth, i] & ~row_mask) | bit  # tried first: the cell is this digit
+                dirty = 1 << i
+                guesses += 1
+                nodes += 1
+                continue
+            count += 1
+            if count == 1:
+                _write(state, out)
+            if count >= limit:
+                break
+        if depth == 0:
+            break
+        depth -= 1
+        dirty = 1 << pending[depth]
+        guesses += 1
+        nodes += 1
+    return count, guesses, nodes
+
+
+@njit(cache=True)
+def solve_batch(puzzles, limit, counts, solutions, guesses, nodes, timed, ticks):
+    """Each row of ``puzzles`` through ``_search``; with ``timed``, ``ticks[k]`` gets the cycle
+    counter's ticks spent on puzzle k."""
+    stack = np.zeros((MAX_DEPTH + 1, WIDTH), np.int64)
+    pending = np.zeros(MAX_DEPTH + 1, np.int64)
+    for k in range(puzzles.shape[0]):
+        start = _cycles() if timed else 0
+        counts[k], guesses[k], nodes[k] = _search(puzzles[k], limit, stack, pending, solutions[k])
+        if timed:
+            ticks[k] = _cycles() - start
