@@ -41,7 +41,8 @@ ROW = 0x1FF
 COPY_COLUMNS = 1 | 1 << 9 | 1 << 18  # multiplying a 9-bit column set by this repeats it in all 3 rows
 ALL_BOARDS = (1 << 27) - 1
 WIDTH = 30  # 27 boards, then the unplaced cells of each band
-MAX_DEPTH = 729  # every branch removes a candidate from the state it leaves
+MAX_DEPTH = 729
+COLUMN_RULES = True  # every branch removes a candidate from the state it leaves
 
 
 def _tables():
@@ -96,70 +97,170 @@ def _bit_index(single):
     return 18 + LOW_BIT[single >> 18]
 
 
+@njit(cache=True, inline="always")
+def _fold(board):
+    """The 9-bit set of columns where ``board`` has a bit."""
+    return (board | board >> 9 | board >> 18) & ROW
+
+
+@njit(cache=True)
+def _columns(state, digit):
+    """The column rules for one digit over its three boards: a column with one place left places the
+    digit there (hidden single); a column left in one band confines the digit, in that band's box,
+    to that column (claiming); a box whose places lie in one column clears that column in the other
+    bands (pointing). Returns the boards changed as dirty bits, or -1 at a contradiction."""
+    base = 3 * digit
+    c0 = _fold(state[base])
+    c1 = _fold(state[base + 1])
+    c2 = _fold(state[base + 2])
+    if c0 | c1 | c2 != ROW:
+        return -1  # a column with no place for the digit
+    changed = 0
+    for band in range(3):
+        i = base + band
+        board = state[i]
+        mine = c0 if band == 0 else c1 if band == 1 else c2
+        others = (c1 | c2) if band == 0 else (c0 | c2) if band == 1 else (c0 | c1)
+        alone = mine & ~others  # columns whose places are all in this band
+        if alone == 0:
+            continue
+        r0 = board & ROW
+        r1 = board >> 9 & ROW
+        r2 = board >> 18
+        twice = (r0 & r1) | (r0 & r2) | (r1 & r2)
+        hidden = alone & ~twice
+        new = board
+        for row in range(3):
+            bits = (new >> (9 * row)) & hidden
+            if bits:
+                if bits & (bits - 1):
+                    return -1  # two columns that need the digit in the same row
+                new = (new & ~(ROW << (9 * row))) | (bits << (9 * row))
+        for box in range(3):
+            group = 7 << (3 * box)
+            claim = alone & group
+            if claim:
+                if claim & (claim - 1):
+                    return -1  # two columns that need the digit in the same box
+                new &= ~((group & ~claim) * COPY_COLUMNS)
+        if new != board:
+            state[i] = new
+            changed |= 1 << i
+    for band in range(3):
+        board = state[base + band]
+        for box in range(3):
+            group = 7 << (3 * box)
+            column = _fold(board) & group
+            if column & (column - 1) == 0 and column:
+                mask = column * COPY_COLUMNS
+                for other in range(3):
+                    if other != band:
+                        j = base + other
+                        if state[j] & mask:
+                            state[j] &= ~mask
+                            changed |= 1 << j
+    return changed
+
+
+@njit(cache=True)
+def _shrink(state, i):
+    """Board ``i`` kept to the mini-rows of its band's patterns, and its new row singles placed.
+    Returns the other boards changed as dirty bits, or -1 at a contradiction."""
+    board = state[i]
+    keep = KEEP[ROW_BOXES[board & ROW] | ROW_BOXES[board >> 9 & ROW] << 3 | ROW_BOXES[board >> 18] << 6]
+    if keep == 0:
+        return -1
+    board &= keep
+    state[i] = board
+    digit = i // 3
+    band = i - 3 * digit
+    singles = 0
+    for row in range(3):
+        bits = board >> (9 * row) & ROW
+        if bits & (bits - 1) == 0:
+            singles |= bits << (9 * row)
+    new = singles & state[27 + band]
+    if new == 0:
+        return 0
+    state[27 + band] &= ~new
+    changed = 0
+    column_mask = _fold(new) * COPY_COLUMNS
+    for other in range(3):
+        if other != band:
+            j = 3 * digit + other
+            if state[j] & column_mask:
+                state[j] &= ~column_mask
+                changed |= 1 << j
+    for other in range(9):
+        if other != digit:
+            j = 3 * other + band
+            if state[j] & new:
+                state[j] &= ~new
+                changed |= 1 << j
+    return changed
+
+
+@njit(cache=True)
+def _naked_singles(state):
+    """Cells left with one digit restrict that digit's row to them. Returns the boards changed as
+    dirty bits, or -1 at a contradiction."""
+    changed = 0
+    for band in range(3):
+        once = 0
+        twice = 0
+        for digit in range(9):
+            board = state[3 * digit + band]
+            twice |= once & board
+            once |= board
+        if once != BAND:
+            return -1  # a cell no digit can take
+        naked = once & ~twice & state[27 + band]
+        if naked == 0:
+            continue
+        for digit in range(9):
+            i = 3 * digit + band
+            singles = state[i] & naked
+            if singles == 0:
+                continue
+            for row in range(3):
+                bits = singles >> (9 * row) & ROW
+                if bits:
+                    if bits & (bits - 1):
+                        return -1  # two cells of a row that can only take this digit
+                    state[i] &= ~(ROW << (9 * row)) | singles
+            changed |= 1 << i
+    return changed
+
+
 @njit(cache=True)
 def _settle(state, dirty):
-    """Propagate to a fixpoint (see the module docstring); False at a contradiction."""
+    """Propagate to a fixpoint, the cheap rules first: boards (``_shrink``) until none is dirty, then
+    naked singles, then the column rules of the digits touched since they last ran. False at a
+    contradiction."""
+    touched = 0  # digits whose boards changed since the column rules last ran
     while True:
         while dirty:
             for i in range(27):
-                if not dirty >> i & 1:
-                    continue
-                dirty &= ~(1 << i)
-                board = state[i]
-                keep = KEEP[ROW_BOXES[board & ROW] | ROW_BOXES[board >> 9 & ROW] << 3 | ROW_BOXES[board >> 18] << 6]
-                if keep == 0:
-                    return False
-                board &= keep
-                state[i] = board
-                digit = i // 3
-                band = i - 3 * digit
-                singles = 0
-                for row in range(3):
-                    bits = board >> (9 * row) & ROW
-                    if bits & (bits - 1) == 0:
-                        singles |= bits << (9 * row)
-                new = singles & state[27 + band]
-                if new == 0:
-                    continue
-                state[27 + band] &= ~new
-                columns = (new | new >> 9 | new >> 18) & ROW
-                column_mask = columns * COPY_COLUMNS
-                for other in range(3):
-                    if other != band:
-                        j = 3 * digit + other
-                        if state[j] & column_mask:
-                            state[j] &= ~column_mask
-                            dirty |= 1 << j
-                for other in range(9):
-                    if other != digit:
-                        j = 3 * other + band
-                        if state[j] & new:
-                            state[j] &= ~new
-                            dirty |= 1 << j
-        for band in range(3):
-            once = 0
-            twice = 0
+                if dirty >> i & 1:
+                    dirty &= ~(1 << i)
+                    touched |= 1 << (i // 3)
+                    changed = _shrink(state, i)
+                    if changed < 0:
+                        return False
+                    dirty |= changed
+        dirty = _naked_singles(state)
+        if dirty < 0:
+            return False
+        if dirty:
+            continue
+        if COLUMN_RULES:
             for digit in range(9):
-                board = state[3 * digit + band]
-                twice |= once & board
-                once |= board
-            if once != BAND:
-                return False  # a cell no digit can take
-            naked = once & ~twice & state[27 + band]
-            if naked == 0:
-                continue
-            for digit in range(9):
-                i = 3 * digit + band
-                singles = state[i] & naked
-                if singles == 0:
-                    continue
-                for row in range(3):
-                    bits = singles >> (9 * row) & ROW
-                    if bits:
-                        if bits & (bits - 1):
-                            return False  # two cells of a row that can only take this digit
-                        state[i] &= ~(ROW << (9 * row)) | singles
-                dirty |= 1 << i
+                if touched >> digit & 1:
+                    changed = _columns(state, digit)
+                    if changed < 0:
+                        return False
+                    dirty |= changed
+            touched = 0
         if dirty == 0:
             return True
 
