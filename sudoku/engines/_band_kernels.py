@@ -19,8 +19,8 @@ cell. Vocabulary:
   row singles placed, until nothing is dirty; then naked singles (cells left with one digit, found
   with bit-sliced counters over the nine boards of a band) restrict their digit's row; repeat
   until nothing changes. False at a contradiction.
-- ``_branch``: the first cell with two candidates (else the first with fewest), its lowest digit;
-  binary: "cell = digit" is searched first, "cell != digit" waits on the stack.
+- ``_branch``: the two-candidate cell whose units hold the most open cells (else the first cell
+  with fewest candidates), its lowest digit; binary: "cell = digit" is searched first, "cell != digit" waits on the stack.
 - ``_search``: depth first over a preallocated stack of states, no recursion, no allocation.
 
 There is no column rule beyond placement (no hidden singles in columns, no box-column
@@ -41,8 +41,8 @@ ROW = 0x1FF
 COPY_COLUMNS = 1 | 1 << 9 | 1 << 18  # multiplying a 9-bit column set by this repeats it in all 3 rows
 ALL_BOARDS = (1 << 27) - 1
 WIDTH = 30  # 27 boards, then the unplaced cells of each band
-MAX_DEPTH = 729
-COLUMN_RULES = True  # every branch removes a candidate from the state it leaves
+MAX_DEPTH = 729  # every branch removes a candidate from the state it leaves
+COLUMN_RULES = True
 
 
 def _tables():
@@ -80,6 +80,18 @@ def _cycles(typingctx):
         return builder.call(fn, [])
 
     return types.int64(), codegen
+
+
+@intrinsic
+def _popcount(typingctx, value):
+    """Bits set in an int64 (llvm.ctpop: one instruction where the CPU has it)."""
+
+    def codegen(context, builder, signature, args):
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.IntType(64), [ir.IntType(64)]), "llvm.ctpop.i64")
+        return builder.call(fn, args)
+
+    return types.int64(types.int64), codegen
 
 
 @njit(cache=True)
@@ -267,8 +279,15 @@ def _settle(state, dirty):
 
 @njit(cache=True)
 def _branch(state):
-    """(board index, bit) of the branch: the first two-candidate cell's lowest digit, else the first
-    cell with the fewest candidates. Call only at a fixpoint with cells left to place."""
+    """(board index, bit) of the branch: the two-candidate cell whose row, column and box hold the
+    most open cells (the first such), its lowest digit; else the first cell with the fewest
+    candidates. Call only at a fixpoint with cells left to place."""
+    open0 = state[27]
+    open1 = state[28]
+    open2 = state[29]
+    best_band = -1
+    best_score = -1
+    best_bit = 0
     for band in range(3):
         once = 0
         twice = 0
@@ -278,12 +297,24 @@ def _branch(state):
             thrice |= twice & board
             twice |= once & board
             once |= board
-        pairs = twice & ~thrice & state[27 + band]
-        if pairs:
+        open_cells = state[27 + band]
+        pairs = twice & ~thrice & open_cells
+        while pairs:
             bit = pairs & -pairs
-            for digit in range(9):
-                if state[3 * digit + band] & bit:
-                    return 3 * digit + band, bit
+            pairs ^= bit
+            position = _bit_index(bit)
+            row = position // 9
+            column = position - 9 * row
+            column_mask = (1 << column) * COPY_COLUMNS
+            score = (_popcount(open_cells & (ROW << (9 * row)))
+                     + _popcount(open_cells & (7 << (3 * (column // 3))) * COPY_COLUMNS)
+                     + _popcount(open0 & column_mask) + _popcount(open1 & column_mask) + _popcount(open2 & column_mask))
+            if score > best_score:
+                best_band, best_score, best_bit = band, score, bit
+    if best_band >= 0:
+        for digit in range(9):
+            if state[3 * digit + best_band] & best_bit:
+                return 3 * digit + best_band, best_bit
     best = 10
     best_i = -1
     best_bit = 0
