@@ -94,6 +94,18 @@ def _popcount(typingctx, value):
     return types.int64(types.int64), codegen
 
 
+@intrinsic
+def _trailing_zeros(typingctx, value):
+    """Index of the lowest set bit of a nonzero int64 (llvm.cttz)."""
+
+    def codegen(context, builder, signature, args):
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(1)]), "llvm.cttz.i64")
+        return builder.call(fn, [args[0], ir.Constant(ir.IntType(1), 1)])
+
+    return types.int64(types.int64), codegen
+
+
 @njit(cache=True)
 def cycles():
     return _cycles()
@@ -252,14 +264,13 @@ def _settle(state, dirty):
     touched = 0  # digits whose boards changed since the column rules last ran
     while True:
         while dirty:
-            for i in range(27):
-                if dirty >> i & 1:
-                    dirty &= ~(1 << i)
-                    touched |= 1 << (i // 3)
-                    changed = _shrink(state, i)
-                    if changed < 0:
-                        return False
-                    dirty |= changed
+            i = _trailing_zeros(dirty)
+            dirty &= dirty - 1
+            touched |= 1 << (i // 3)
+            changed = _shrink(state, i)
+            if changed < 0:
+                return False
+            dirty |= changed
         dirty = _naked_singles(state)
         if dirty < 0:
             return False
