@@ -186,7 +186,7 @@ def _columns(state, digit):
     return changed
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _shrink(state, i):
     """Board ``i`` kept to the mini-rows of its band's patterns, and its new row singles placed.
     Returns the other boards changed as dirty bits, or -1 at a contradiction."""
