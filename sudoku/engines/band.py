@@ -11,9 +11,11 @@ the band (hidden singles in boxes, pointing and claiming along rows, for one dig
 a row left with one place places the digit, which clears its column in the other bands and its
 cell in the other digits' boards; bit-sliced counters over a band's nine boards find naked singles.
 Branching is binary on a two-candidate cell. The kernels are in ``sudoku.engines._band_kernels``;
-this module imports neither ``nb`` nor its kernels. Counts and unique solutions match every other
-engine; guesses and nodes do not (here both sides of a binary branch count as a guess, and
-``nodes`` = 1 + guesses, one propagation per state).
+this module imports neither ``nb`` nor its kernels (a test holds it to that). Counts and unique
+solutions match every other engine. Guesses come out close to nb's (hardest1106 345.8 to 344.1 per
+puzzle), because both reach about the same logical closure and branch on a two-candidate cell in
+the emptiest units; that follows from the rules, not from shared code. Here both sides of a binary
+branch count as a guess, and ``nodes`` = 1 + guesses (one propagation per state).
 
 Contract: ``solve(puzzle, *, limit=1) -> Answer``, and for batch paths
 
@@ -23,10 +25,39 @@ Contract: ``solve(puzzle, *, limit=1) -> Answer``, and for batch paths
   solution, zeros when none), ``guesses`` and ``nodes`` int64[k]. With ``timed=True`` a fifth
   array, ``elapsed_ns`` int64[k]: each puzzle's time, read from the CPU's cycle counter inside the
   kernel loop and scaled to ns by a calibration against ``time.perf_counter_ns`` made once per
-  process (where LLVM has no cycle counter, each puzzle is timed from Python instead).
+  process (where LLVM has no cycle counter, each puzzle is timed from Python instead). It costs
+  0-2 %, and the per-puzzle times add up to 99 % of the call's wall time.
 - ``warm()``: compile, or load from numba's cache, every kernel.
 
-Measurements: see the table below (filled in as each idea was measured).
+Measurements: counting to 2 (``limit=2``), the ratio of band's puzzles/s to nb's ``solve_batch`` in
+the same run, rounds alternating between the two (``PYTHONPATH=. python3 bench/bench_checker.py
+--quick``; 2-core AMD EPYC VM, load average 0.8-2.0 from other jobs; ratios move by about +-5 %).
+"generated" = minimal puzzles from ``nb.generate_batch(minimal=True)``. Guesses per puzzle are
+for hardest1106 / top1465 / 17clue.
+
+| idea (each row adds to the one above)                             | hardest1106 | top1465 | kaggle | serg | 17clue | generated | guesses |
+|-------------------------------------------------------------------|------:|------:|------:|------:|------:|------:|---------------|
+| boards, mini-row patterns, row singles, naked singles; first two-candidate cell | 1.02 | 0.82 | 1.07 | 2.11 | 0.46 | 1.07 | 825 / 88 / 30 |
+| + column rules (hidden singles, claiming, pointing), run only when the rest stalls | 1.19 | 1.04 | 1.01 | 1.33 | 1.13 | 1.07 | 572 / 38 / 1.8 |
+| + branch on the pair whose row, column and box hold most open cells | 1.38 | 1.21 | 1.00 | 1.25 | 1.20 | 1.08 | 346 / 24 / 1.3 |
+| + dirty boards visited by their lowest bit (llvm.cttz), not a scan of 27 | 1.63 | 1.41 | 1.03 | 1.28 | 1.42 | 1.21 | 346 / 24 / 1.3 |
+| + ``_shrink`` inlined into ``_settle``                                  | 1.70 | 1.49 | 1.09 | 1.36 | 1.56 | 1.30 | 346 / 24 / 1.3 |
+
+Tried and dropped: the column rules after every drain of dirty boards instead of last (kaggle
+399,000 -> 187,000/s); column rules before naked singles (1.47 / 0.99 / 1.03 / 1.19 / 1.29 /
+1.08); branching on a pair in the band with the fewest open cells (1.11 hardest, 642 guesses) or
+the most (1.25, 428 guesses); int32 states instead of int64 (1.60 / 1.39 / 0.96); naked singles
+only in bands whose boards changed (1.56 / 1.38 / 1.02); inlining naked singles and the column
+rules too (no change). Ablation of the final build: without claiming and pointing along columns
+(hidden singles in columns kept) 1.63 / 1.23 / 1.12 / 1.44 / 1.24 / 1.34, 401 / 38 / 4.5 guesses:
+a little faster on easy sets, slower on hard ones; kept. Not tried: tdoku's SIMD layout (numba
+has no portable way to it), guessing on a digit's two places in a row instead of a cell's two
+digits.
+
+Final build, full run (7 rounds, all of each set, 5,000 of 17clue and generated): see
+``bench/README.md``. Counting generated minimal puzzles runs at ~180,000/s on one core, 45 times
+the ~3,900/s at which ``nb.generate_batch(minimal=True)`` makes them, so counting is not the
+bottleneck of a batch.
 """
 
 import time
