@@ -15,16 +15,18 @@ cell. Vocabulary:
 - a digit is *placed* in a row of a band when its board has one bit left in that row; placing
   clears that column from the digit's other two bands and the cell from the other eight digits.
 
-- ``_settle``: boards whose bit is set in ``dirty`` (27 bits) are shrunk by ``KEEP`` and their new
-  row singles placed, until nothing is dirty; then naked singles (cells left with one digit, found
-  with bit-sliced counters over the nine boards of a band) restrict their digit's row; repeat
-  until nothing changes. False at a contradiction.
-- ``_branch``: the two-candidate cell whose units hold the most open cells (else the first cell
-  with fewest candidates), its lowest digit; binary: "cell = digit" is searched first, "cell != digit" waits on the stack.
+- ``_settle``: propagation to a fixpoint, cheapest rule first. ``_shrink`` each board whose bit is
+  set in ``dirty`` (27 bits): keep it to ``KEEP`` and place its new row singles, until nothing is
+  dirty; then ``_naked_singles`` (cells left with one digit, found with bit-sliced counters over
+  the nine boards of a band) restrict their digit's row; when those find nothing, ``_columns``
+  for each digit touched since it last ran (hidden singles in columns, claiming and pointing
+  along columns). False at a contradiction.
+- ``_branch``: the two-candidate cell whose row, column and box hold the most open cells (else the
+  first cell with fewest candidates), its lowest digit. Binary: "cell = digit" is searched first,
+  "cell != digit" waits on the stack.
 - ``_search``: depth first over a preallocated stack of states, no recursion, no allocation.
 
-There is no column rule beyond placement (no hidden singles in columns, no box-column
-interactions): cheaper nodes, more of them; the measurements are in ``sudoku.engines.band``.
+The measurements behind each choice are in ``sudoku.engines.band``.
 """
 
 from itertools import permutations
@@ -42,7 +44,6 @@ COPY_COLUMNS = 1 | 1 << 9 | 1 << 18  # multiplying a 9-bit column set by this re
 ALL_BOARDS = (1 << 27) - 1
 WIDTH = 30  # 27 boards, then the unplaced cells of each band
 MAX_DEPTH = 729  # every branch removes a candidate from the state it leaves
-COLUMN_RULES = True
 
 
 def _tables():
@@ -62,13 +63,10 @@ def _tables():
             if allowed >> mini & 1:
                 row, box = divmod(mini, 3)
                 keep[present] |= 7 << (row * 9 + box * 3)
-    low_bit = np.zeros(512, np.int64)  # index of the lowest set bit of a 9-bit value
-    for value in range(1, 512):
-        low_bit[value] = (value & -value).bit_length() - 1
-    return row_boxes, keep, low_bit
+    return row_boxes, keep
 
 
-ROW_BOXES, KEEP, LOW_BIT = _tables()
+ROW_BOXES, KEEP = _tables()
 
 
 @intrinsic
@@ -108,17 +106,14 @@ def _trailing_zeros(typingctx, value):
 
 @njit(cache=True)
 def cycles():
+    """The cycle counter read from Python, to calibrate ticks against ``time.perf_counter_ns``."""
     return _cycles()
 
 
 @njit(cache=True, inline="always")
 def _bit_index(single):
     """Index (0-26) of the one bit set in ``single``."""
-    if single & ROW:
-        return LOW_BIT[single & ROW]
-    if single >> 9 & ROW:
-        return 9 + LOW_BIT[single >> 9 & ROW]
-    return 18 + LOW_BIT[single >> 18]
+    return _trailing_zeros(single)
 
 
 @njit(cache=True, inline="always")
@@ -276,14 +271,13 @@ def _settle(state, dirty):
             return False
         if dirty:
             continue
-        if COLUMN_RULES:
-            for digit in range(9):
-                if touched >> digit & 1:
-                    changed = _columns(state, digit)
-                    if changed < 0:
-                        return False
-                    dirty |= changed
-            touched = 0
+        for digit in range(9):
+            if touched >> digit & 1:
+                changed = _columns(state, digit)
+                if changed < 0:
+                    return False
+                dirty |= changed
+        touched = 0
         if dirty == 0:
             return True
 
