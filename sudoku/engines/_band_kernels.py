@@ -421,8 +421,8 @@ def _search(puzzle, limit, stack, pending, out):
 def solve_batch(puzzles, limit, counts, solutions, guesses, nodes, timed, ticks):
     """Each row of ``puzzles`` through ``_search``; with ``timed``, ``ticks[k]`` gets the cycle
     counter's ticks spent on puzzle k."""
-    stack = np.zeros((MAX_DEPTH + 1, WIDTH), np.int64)
-    pending = np.zeros(MAX_DEPTH + 1, np.int64)
+    stack = np.empty((MAX_DEPTH + 1, WIDTH), np.int64)  # every row is written before it is read
+    pending = np.empty(MAX_DEPTH + 1, np.int64)
     for k in range(puzzles.shape[0]):
         start = _cycles() if timed else 0
         counts[k], guesses[k], nodes[k] = _search(puzzles[k], limit, stack, pending, solutions[k])

@@ -43,7 +43,11 @@ for hardest1106 / top1465 / 17clue.
 | + dirty boards visited by their lowest bit (llvm.cttz), not a scan of 27 | 1.63 | 1.41 | 1.03 | 1.28 | 1.42 | 1.21 | 346 / 24 / 1.3 |
 | + ``_shrink`` inlined into ``_settle``                                  | 1.70 | 1.49 | 1.09 | 1.36 | 1.56 | 1.30 | 346 / 24 / 1.3 |
 
-Tried and dropped: the column rules after every drain of dirty boards instead of last (kaggle
+Tried and dropped, as the algorithm: exact cover with dancing links in flat numpy arrays
+(Knuth's Algorithm X, narrowest column first; a numba prototype, not kept) counted to 2 at
+0.10 / 0.10 / 0.10 / 0.21 / 0.10 / 0.16 of this build's rate, in the same process with
+alternating rounds (at load 6: 203 hardest1106 puzzles/s, 14,658 generated minimal puzzles/s),
+with the same counts. Within this build: the column rules after every drain of dirty boards instead of last (kaggle
 399,000 -> 187,000/s); column rules before naked singles (1.47 / 0.99 / 1.03 / 1.19 / 1.29 /
 1.08); branching on a pair in the band with the fewest open cells (1.11 hardest, 642 guesses) or
 the most (1.25, 428 guesses); int32 states instead of int64 (1.60 / 1.39 / 0.96); naked singles
