@@ -152,6 +152,15 @@ def test_timed_batch_gives_each_puzzle_its_time():
     assert np.median(elapsed_ns[:20]) > 5 * np.median(elapsed_ns[20:])
 
 
+def test_timed_batch_without_a_cycle_counter_times_each_puzzle_from_python(monkeypatch):
+    monkeypatch.setattr(band, "_ns_per_tick", lambda: 0.0)
+    puzzles = nb.from_lines(_lines("top1465", 5))
+    *answers, elapsed_ns = band.solve_batch(puzzles, limit=2, timed=True)
+    for a, b in zip(band.solve_batch(puzzles, limit=2), answers):
+        assert (a == b).all()
+    assert elapsed_ns.dtype == np.int64 and (elapsed_ns > 0).all()
+
+
 def test_band_shares_no_code_with_nb():
     """Importing band loads neither nb nor its kernels, so nb's bugs cannot reach band's counts."""
     code = "import sys, sudoku.engines.band as b; b.warm(); print(sorted(m for m in sys.modules if 'nb' in m))"

@@ -111,24 +111,26 @@ def solve_batch(puzzles, *, limit=1, timed=False):
     puzzles = _as_puzzles(puzzles)
     limit = _check_limit(limit)
     k = puzzles.shape[0]
-    counts = np.zeros(k, np.int32)
-    solutions = np.zeros((k, CELLS), np.uint8)
-    guesses = np.zeros(k, np.int64)
-    nodes = np.zeros(k, np.int64)
+    answers = (np.zeros(k, np.int32), np.zeros((k, CELLS), np.uint8), np.zeros(k, np.int64), np.zeros(k, np.int64))
     ticks = np.zeros(k, np.int64)
-    scale = _ns_per_tick() if timed else 0.0
-    if timed and not scale:
-        elapsed = np.zeros(k, np.int64)
-        for i in range(k):
-            start = time.perf_counter_ns()
-            _k.solve_batch(puzzles[i : i + 1], limit, counts[i : i + 1], solutions[i : i + 1],
-                           guesses[i : i + 1], nodes[i : i + 1], False, ticks[i : i + 1])
-            elapsed[i] = time.perf_counter_ns() - start
-        return counts, solutions, guesses, nodes, elapsed
-    _k.solve_batch(puzzles, limit, counts, solutions, guesses, nodes, bool(timed), ticks)
-    if timed:
-        return counts, solutions, guesses, nodes, np.rint(ticks * scale).astype(np.int64)
-    return counts, solutions, guesses, nodes
+    if not timed:
+        _k.solve_batch(puzzles, limit, *answers, False, ticks)
+        return answers
+    ns_per_tick = _ns_per_tick()
+    if not ns_per_tick:
+        return *answers, _time_each(puzzles, limit, answers, ticks)
+    _k.solve_batch(puzzles, limit, *answers, True, ticks)
+    return *answers, np.rint(ticks * ns_per_tick).astype(np.int64)
+
+
+def _time_each(puzzles, limit, answers, ticks):
+    """Per-puzzle ns timed from Python, one kernel call each: for CPUs without a cycle counter."""
+    elapsed = np.zeros(puzzles.shape[0], np.int64)
+    for i in range(puzzles.shape[0]):
+        start = time.perf_counter_ns()
+        _k.solve_batch(puzzles[i : i + 1], limit, *(a[i : i + 1] for a in answers), False, ticks[i : i + 1])
+        elapsed[i] = time.perf_counter_ns() - start
+    return elapsed
 
 
 def solve(puzzle, *, limit=1):
@@ -143,5 +145,6 @@ def solve(puzzle, *, limit=1):
 
 
 def warm():
-    """Compile (or load from numba's on-disk cache) every kernel now, e.g. at worker start."""
+    """Compile (or load from numba's on-disk cache) every kernel now, e.g. at worker start; also
+    calibrates the cycle counter, so no timed batch pays for that."""
     solve_batch(np.zeros((1, CELLS), np.uint8), limit=2, timed=True)
