@@ -9,7 +9,8 @@ cell. Vocabulary:
   (index ``digit * 3 + band``, digit 0-8) and, per band, the cells not yet *placed*: 30 int64.
 - a *mini-row* is where a row crosses a box (3 cells); a band has 9 of them (bit row * 3 + box).
   A digit takes exactly one mini-row per row and per box of a band: one of the six permutation
-  patterns. ``KEEP[mini-rows present]`` is the board mask of every mini-row that belongs to a
+  patterns. ``FITS[mini-rows present]`` is the set of mini-rows in patterns whose mini-rows are all
+  present; ``KEEP[mini-rows present]`` is the board mask of every mini-row that belongs to a
   pattern whose mini-rows are all present (0: no pattern fits, a contradiction). One lookup does
   the work of hidden singles in boxes, pointing and claiming along rows for that digit and band.
 - a digit is *placed* in a row of a band when its board has one bit left in that row; placing
@@ -19,8 +20,9 @@ cell. Vocabulary:
   set in ``dirty`` (27 bits): keep it to ``KEEP`` and place its new row singles, until nothing is
   dirty; then ``_naked_singles`` (cells left with one digit, found with bit-sliced counters over
   the nine boards of a band) restrict their digit's row; when those find nothing, ``_columns``
-  for each digit touched since it last ran (hidden singles in columns, claiming and pointing
-  along columns). False at a contradiction.
+  for each digit touched since it last ran: the same pattern rule on the mini-columns of each
+  stack (claiming and pointing along columns), then hidden singles in columns. False at a
+  contradiction.
 - ``_branch``: the two-candidate cell whose row, column and box hold the most open cells (else the
   first cell with fewest candidates), its lowest digit. Binary: "cell = digit" is searched first,
   "cell != digit" waits on the stack.
@@ -52,21 +54,21 @@ def _tables():
         for box in range(3):
             if row >> (3 * box) & 7:
                 row_boxes[row] |= 1 << box
-    patterns = [sum(1 << (row * 3 + box) for row, box in enumerate(p)) for p in permutations(range(3))]
-    keep = np.zeros(512, np.int64)
+    patterns = [sum(1 << (line * 3 + cross) for line, cross in enumerate(p)) for p in permutations(range(3))]
+    fits = np.zeros(512, np.int64)  # mini-rows (or mini-columns) present -> those in a fitting pattern
+    keep = np.zeros(512, np.int64)  # the same as a board mask
     for present in range(512):
-        allowed = 0
         for pattern in patterns:
             if pattern & ~present == 0:
-                allowed |= pattern
+                fits[present] |= pattern
         for mini in range(9):
-            if allowed >> mini & 1:
+            if fits[present] >> mini & 1:
                 row, box = divmod(mini, 3)
                 keep[present] |= 7 << (row * 9 + box * 3)
-    return row_boxes, keep
+    return row_boxes, fits, keep
 
 
-ROW_BOXES, KEEP = _tables()
+ROW_BOXES, FITS, KEEP = _tables()
 
 
 @intrinsic
@@ -124,60 +126,48 @@ def _fold(board):
 
 @njit(cache=True)
 def _columns(state, digit):
-    """The column rules for one digit over its three boards: a column with one place left places the
-    digit there (hidden single); a column left in one band confines the digit, in that band's box,
-    to that column (claiming); a box whose places lie in one column clears that column in the other
-    bands (pointing). Returns the boards changed as dirty bits, or -1 at a contradiction."""
+    """The column rules for one digit: in each stack (three columns of boxes) the digit takes one
+    mini-column per band and per column, a pattern as in a band, so ``FITS`` keeps the mini-columns
+    of fitting patterns (claiming and pointing along columns); then a column left in one band and
+    one row there places the digit (hidden single). Returns the boards changed as dirty bits, or -1
+    at a contradiction."""
     base = 3 * digit
     c0 = _fold(state[base])
     c1 = _fold(state[base + 1])
     c2 = _fold(state[base + 2])
-    if c0 | c1 | c2 != ROW:
-        return -1  # a column with no place for the digit
+    cols0 = 0  # per band, the columns left to the digit there
+    cols1 = 0
+    cols2 = 0
+    for stack in range(3):
+        shift = 3 * stack
+        fitting = FITS[(c0 >> shift & 7) | (c1 >> shift & 7) << 3 | (c2 >> shift & 7) << 6]
+        if fitting == 0:
+            return -1  # no pattern fits, e.g. a column with no place left
+        cols0 |= (fitting & 7) << shift
+        cols1 |= (fitting >> 3 & 7) << shift
+        cols2 |= (fitting >> 6) << shift
     changed = 0
     for band in range(3):
         i = base + band
         board = state[i]
-        mine = c0 if band == 0 else c1 if band == 1 else c2
-        others = (c1 | c2) if band == 0 else (c0 | c2) if band == 1 else (c0 | c1)
-        alone = mine & ~others  # columns whose places are all in this band
-        if alone == 0:
-            continue
-        r0 = board & ROW
-        r1 = board >> 9 & ROW
-        r2 = board >> 18
-        twice = (r0 & r1) | (r0 & r2) | (r1 & r2)
-        hidden = alone & ~twice
-        new = board
-        for row in range(3):
-            bits = (new >> (9 * row)) & hidden
-            if bits:
-                if bits & (bits - 1):
-                    return -1  # two columns that need the digit in the same row
-                new = (new & ~(ROW << (9 * row))) | (bits << (9 * row))
-        for box in range(3):
-            group = 7 << (3 * box)
-            claim = alone & group
-            if claim:
-                if claim & (claim - 1):
-                    return -1  # two columns that need the digit in the same box
-                new &= ~((group & ~claim) * COPY_COLUMNS)
+        mine = cols0 if band == 0 else cols1 if band == 1 else cols2
+        others = (cols1 | cols2) if band == 0 else (cols0 | cols2) if band == 1 else (cols0 | cols1)
+        new = board & (mine * COPY_COLUMNS)
+        alone = mine & ~others
+        if alone:
+            r0 = new & ROW
+            r1 = new >> 9 & ROW
+            r2 = new >> 18
+            hidden = alone & ~((r0 & r1) | (r0 & r2) | (r1 & r2))
+            for row in range(3):
+                bits = (new >> (9 * row)) & hidden
+                if bits:
+                    if bits & (bits - 1):
+                        return -1  # two columns that need the digit in the same row
+                    new = (new & ~(ROW << (9 * row))) | (bits << (9 * row))
         if new != board:
             state[i] = new
             changed |= 1 << i
-    for band in range(3):
-        board = state[base + band]
-        for box in range(3):
-            group = 7 << (3 * box)
-            column = _fold(board) & group
-            if column & (column - 1) == 0 and column:
-                mask = column * COPY_COLUMNS
-                for other in range(3):
-                    if other != band:
-                        j = base + other
-                        if state[j] & mask:
-                            state[j] &= ~mask
-                            changed |= 1 << j
     return changed
 
 

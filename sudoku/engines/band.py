@@ -7,7 +7,8 @@ itself, and that count must not be the slow step. ``py`` and ``dlx`` stay as the
 The algorithm is not nb's (cell candidate bitsets, singles, locked candidates): the grid is held as
 27 boards, one 27-bit mask per digit and band of three rows, as in tdoku's write-up of band-wise
 solvers. One table lookup per board keeps only the mini-rows that fit a permutation pattern of
-the band (hidden singles in boxes, pointing and claiming along rows, for one digit at a time);
+the band (hidden singles in boxes, pointing and claiming along rows, for one digit at a time),
+and the same table on each stack's mini-columns does pointing and claiming along columns;
 a row left with one place places the digit, which clears its column in the other bands and its
 cell in the other digits' boards; bit-sliced counters over a band's nine boards find naked singles.
 Branching is binary on a two-candidate cell. The kernels are in ``sudoku.engines._band_kernels``;
@@ -42,6 +43,10 @@ for hardest1106 / top1465 / 17clue.
 | + branch on the pair whose row, column and box hold most open cells | 1.38 | 1.21 | 1.00 | 1.25 | 1.20 | 1.08 | 346 / 24 / 1.3 |
 | + dirty boards visited by their lowest bit (llvm.cttz), not a scan of 27 | 1.63 | 1.41 | 1.03 | 1.28 | 1.42 | 1.21 | 346 / 24 / 1.3 |
 | + ``_shrink`` inlined into ``_settle``                                  | 1.70 | 1.49 | 1.09 | 1.36 | 1.56 | 1.30 | 346 / 24 / 1.3 |
+| + claiming and pointing along columns as the band rule turned 90 degrees: ``FITS`` on each stack's mini-columns | 1.91 | 1.70 | 1.16 | 1.55 | 1.71 | 1.43 | 346 / 24 / 1.3 |
+
+The last row was also measured head to head against the row above it (both kernels loaded in one
+process, alternating rounds, each order once): 1.04-1.05 on hardest1106, 1.07-1.28 on the others.
 
 Tried and dropped, as the algorithm: exact cover with dancing links in flat numpy arrays
 (Knuth's Algorithm X, narrowest column first; a numba prototype, not kept) counted to 2 at
@@ -52,9 +57,9 @@ with the same counts. Within this build: the column rules after every drain of d
 1.08); branching on a pair in the band with the fewest open cells (1.11 hardest, 642 guesses) or
 the most (1.25, 428 guesses); int32 states instead of int64 (1.60 / 1.39 / 0.96); naked singles
 only in bands whose boards changed (1.56 / 1.38 / 1.02); inlining naked singles and the column
-rules too (no change). Ablation of the final build: without claiming and pointing along columns
-(hidden singles in columns kept) 1.63 / 1.23 / 1.12 / 1.44 / 1.24 / 1.34, 401 / 38 / 4.5 guesses:
-a little faster on easy sets, slower on hard ones; kept. Not tried: tdoku's SIMD layout (numba
+rules too (no change). Ablation of the build before the last row: without claiming and pointing along
+columns (hidden singles in columns kept) 1.63 / 1.23 / 1.12 / 1.44 / 1.24 / 1.34, 401 / 38 / 4.5
+guesses: a little faster on easy sets, slower on hard ones; kept. Not tried: tdoku's SIMD layout (numba
 has no portable way to it), guessing on a digit's two places in a row instead of a cell's two
 digits.
 
