@@ -64,8 +64,8 @@ has no portable way to it), guessing on a digit's two places in a row instead of
 digits.
 
 Final build, full run (7 rounds, all of each set, 5,000 of 17clue and generated): see
-``bench/README.md``. Counting generated minimal puzzles runs at ~180,000/s on one core, 45 times
-the ~3,900/s at which ``nb.generate_batch(minimal=True)`` makes them, so counting is not the
+``bench/README.md``. Counting generated minimal puzzles runs at ~200,000/s on one core, 48 times
+the ~4,100/s at which ``nb.generate_batch(minimal=True)`` makes them, so counting is not the
 bottleneck of a batch.
 """
 
