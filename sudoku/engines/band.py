@@ -32,7 +32,7 @@ Contract: ``solve(puzzle, *, limit=1) -> Answer``, and for batch paths
 
 Measurements: counting to 2 (``limit=2``), the ratio of band's puzzles/s to nb's ``solve_batch`` in
 the same run, rounds alternating between the two (``PYTHONPATH=. python3 bench/bench_checker.py
---quick``; 2-core AMD EPYC VM, load average 0.8-2.0 from other jobs; ratios move by about +-5 %).
+--quick``; 2-core AMD EPYC VM, load average 0.8-3.4 from other jobs; ratios move by about +-5 %).
 "generated" = minimal puzzles from ``nb.generate_batch(minimal=True)``. Guesses per puzzle are
 for hardest1106 / top1465 / 17clue.
 
@@ -48,20 +48,20 @@ for hardest1106 / top1465 / 17clue.
 The last row was also measured head to head against the row above it (both kernels loaded in one
 process, alternating rounds, each order once): 1.04-1.05 on hardest1106, 1.07-1.28 on the others.
 
-Tried and dropped, as the algorithm: exact cover with dancing links in flat numpy arrays
-(Knuth's Algorithm X, narrowest column first; a numba prototype, not kept) counted to 2 at
-0.10 / 0.10 / 0.10 / 0.21 / 0.10 / 0.16 of this build's rate, in the same process with
-alternating rounds (at load 6: 203 hardest1106 puzzles/s, 14,658 generated minimal puzzles/s),
-with the same counts. Within this build: the column rules after every drain of dirty boards instead of last (kaggle
-399,000 -> 187,000/s); column rules before naked singles (1.47 / 0.99 / 1.03 / 1.19 / 1.29 /
-1.08); branching on a pair in the band with the fewest open cells (1.11 hardest, 642 guesses) or
-the most (1.25, 428 guesses); int32 states instead of int64 (1.60 / 1.39 / 0.96); naked singles
-only in bands whose boards changed (1.56 / 1.38 / 1.02); inlining naked singles and the column
-rules too (no change). Ablation of the build before the last row: without claiming and pointing along
-columns (hidden singles in columns kept) 1.63 / 1.23 / 1.12 / 1.44 / 1.24 / 1.34, 401 / 38 / 4.5
-guesses: a little faster on easy sets, slower on hard ones; kept. Not tried: tdoku's SIMD layout (numba
-has no portable way to it), guessing on a digit's two places in a row instead of a cell's two
-digits.
+Tried and dropped, as the algorithm: exact cover with dancing links in flat numpy arrays (Knuth's
+Algorithm X, narrowest column first; a numba prototype, not kept) counted to 2 at 0.10 / 0.10 /
+0.10 / 0.21 / 0.10 / 0.16 of the build before the last row, in one process with alternating
+rounds (at load 6: 203 hardest1106 puzzles/s, 14,658 generated minimal puzzles/s), with the same
+counts. Within this build: the column rules after every drain of dirty boards instead of last
+(kaggle 399,000 -> 187,000/s in a one-off script); column rules before naked singles (1.47 / 0.99
+/ 1.03 / 1.19 / 1.29 / 1.08); branching on a pair in the band with the fewest open cells (1.11
+hardest, 642 guesses) or the most (1.25, 428 guesses); int32 states instead of int64 (1.60 / 1.39
+/ 0.96); naked singles only in bands whose boards changed (1.56 / 1.38 / 1.02); inlining naked
+singles and the column rules too (no change). Ablation of the build before the last row: without
+claiming and pointing along columns (hidden singles in columns kept) 1.63 / 1.23 / 1.12 / 1.44 /
+1.24 / 1.34, 401 / 38 / 4.5 guesses: a little faster on easy sets, slower on hard ones; kept. Not
+tried: tdoku's SIMD layout (numba has no portable way to it), guessing on a digit's two places in
+a row instead of a cell's two digits.
 
 Final build, full run (7 rounds, all of each set, 5,000 of 17clue and generated): see
 ``bench/README.md``. Counting generated minimal puzzles runs at ~200,000/s on one core, 48 times
