@@ -16,7 +16,7 @@ Optional capabilities, named in the registry:
   ``cell`` has a solution other than ``solution``: the cheap uniqueness test behind clue removal.
 - ``generate``: ``generate(box, *, seed, blanks, minimal) -> Grid``, a whole unique puzzle made
   inside the engine (its own seed space: the same seed gives other puzzles than ``py``'s).
-- ``batch``: ``solve_batch`` and ``generate_batch`` on numpy arrays, for the batch paths.
+- ``batch``: ``solve_batch`` on numpy arrays, for the batch paths (``nb`` also has ``generate_batch``).
 """
 
 from collections import namedtuple
@@ -53,6 +53,14 @@ ENGINES = {
         frozenset({"solve", "count", "fill", "other", "generate", "batch"}),
         "numba, 9x9: bitsets, naked and hidden singles, locked candidates, fewest-candidates branching; "
         "batch solve and generate on numpy arrays (imports numba: batch paths only)",
+    ),
+    "band": EngineInfo(
+        "band",
+        "sudoku.engines.band",
+        range(3, 4),
+        frozenset({"solve", "count", "batch"}),
+        "numba, 9x9: digit-by-band bitboards (mini-row patterns per band, column rules), binary branching; "
+        "its own code, the compiled checker beside nb; batch solve on numpy arrays (batch paths only)",
     ),
 }
 

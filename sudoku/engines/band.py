@@ -1,0 +1,155 @@
+"""The independent compiled checker: 9x9 only, digit-by-band bitboards in numba kernels.
+
+Why a second compiled engine: a batch that makes puzzles with ``nb`` must count their solutions
+with an engine that shares none of nb's propagation code, so one engine's bug cannot vouch for
+itself, and that count must not be the slow step. ``py`` and ``dlx`` stay as the simple references.
+
+The algorithm is not nb's (cell candidate bitsets, singles, locked candidates): the grid is held as
+27 boards, one 27-bit mask per digit and band of three rows, as in tdoku's write-up of band-wise
+solvers. One table lookup per board keeps only the mini-rows that fit a permutation pattern of
+the band (hidden singles in boxes, pointing and claiming along rows, for one digit at a time),
+and the same table on each stack's mini-columns does pointing and claiming along columns;
+a row left with one place places the digit, which clears its column in the other bands and its
+cell in the other digits' boards; bit-sliced counters over a band's nine boards find naked singles.
+Branching is binary on a two-candidate cell. The kernels are in ``sudoku.engines._band_kernels``;
+this module imports neither ``nb`` nor its kernels (a test holds it to that). Counts and unique
+solutions match every other engine. Guesses come out close to nb's (hardest1106 345.8 to 344.1 per
+puzzle), because both reach about the same logical closure and branch on a two-candidate cell in
+the emptiest units; that follows from the rules, not from shared code. Here both sides of a binary
+branch count as a guess, and ``nodes`` = 1 + guesses (one propagation per state).
+
+Contract: ``solve(puzzle, *, limit=1) -> Answer``, and for batch paths
+
+- ``solve_batch(puzzles, *, limit=1, timed=False) -> (counts, solutions, guesses, nodes)``, shapes
+  as ``nb.solve_batch``: ``puzzles`` uint8[k, 81] (row-major, 0 = blank); ``counts`` int32[k] (at
+  most ``limit``; 0 for clashing givens or no solution), ``solutions`` uint8[k, 81] (the first
+  solution, zeros when none), ``guesses`` and ``nodes`` int64[k]. With ``timed=True`` a fifth
+  array, ``elapsed_ns`` int64[k]: each puzzle's time, read from the CPU's cycle counter inside the
+  kernel loop and scaled to ns by a calibration against ``time.perf_counter_ns`` made once per
+  process (where LLVM has no cycle counter, each puzzle is timed from Python instead). It costs
+  0-2 %, and the per-puzzle times add up to 99 % of the call's wall time.
+- ``warm()``: compile, or load from numba's cache, every kernel.
+
+Measurements: counting to 2 (``limit=2``), the ratio of band's puzzles/s to nb's ``solve_batch`` in
+the same run, rounds alternating between the two (``PYTHONPATH=. python3 bench/bench_checker.py
+--quick``; 2-core AMD EPYC VM, load average 0.8-3.4 from other jobs; ratios move by about +-5 %).
+"generated" = minimal puzzles from ``nb.generate_batch(minimal=True)``. Guesses per puzzle are
+for hardest1106 / top1465 / 17clue.
+
+| idea (each row adds to the one above)                             | hardest1106 | top1465 | kaggle | serg | 17clue | generated | guesses |
+|-------------------------------------------------------------------|------:|------:|------:|------:|------:|------:|---------------|
+| boards, mini-row patterns, row singles, naked singles; first two-candidate cell | 1.02 | 0.82 | 1.07 | 2.11 | 0.46 | 1.07 | 825 / 88 / 30 |
+| + column rules (hidden singles, claiming, pointing), run only when the rest stalls | 1.19 | 1.04 | 1.01 | 1.33 | 1.13 | 1.07 | 572 / 38 / 1.8 |
+| + branch on the pair whose row, column and box hold most open cells | 1.38 | 1.21 | 1.00 | 1.25 | 1.20 | 1.08 | 346 / 24 / 1.3 |
+| + dirty boards visited by their lowest bit (llvm.cttz), not a scan of 27 | 1.63 | 1.41 | 1.03 | 1.28 | 1.42 | 1.21 | 346 / 24 / 1.3 |
+| + ``_shrink`` inlined into ``_settle``                                  | 1.70 | 1.49 | 1.09 | 1.36 | 1.56 | 1.30 | 346 / 24 / 1.3 |
+| + claiming and pointing along columns as the band rule turned 90 degrees: ``FITS`` on each stack's mini-columns | 1.91 | 1.70 | 1.16 | 1.55 | 1.71 | 1.43 | 346 / 24 / 1.3 |
+
+The last row was also measured head to head against the row above it (both kernels loaded in one
+process, alternating rounds, each order once): 1.04-1.05 on hardest1106, 1.07-1.28 on the others.
+
+Tried and dropped, as the algorithm: exact cover with dancing links in flat numpy arrays (Knuth's
+Algorithm X, narrowest column first; a numba prototype, not kept) counted to 2 at 0.10 / 0.10 /
+0.10 / 0.21 / 0.10 / 0.16 of the build before the last row, in one process with alternating
+rounds (at load 6: 203 hardest1106 puzzles/s, 14,658 generated minimal puzzles/s), with the same
+counts. Within this build: the column rules after every drain of dirty boards instead of last
+(kaggle 399,000 -> 187,000/s in a one-off script); column rules before naked singles (1.47 / 0.99
+/ 1.03 / 1.19 / 1.29 / 1.08); branching on a pair in the band with the fewest open cells (1.11
+hardest, 642 guesses) or the most (1.25, 428 guesses); int32 states instead of int64 (1.60 / 1.39
+/ 0.96); naked singles only in bands whose boards changed (1.56 / 1.38 / 1.02); inlining naked
+singles and the column rules too (no change). Ablation of the build before the last row: without
+claiming and pointing along columns (hidden singles in columns kept) 1.63 / 1.23 / 1.12 / 1.44 /
+1.24 / 1.34, 401 / 38 / 4.5 guesses: a little faster on easy sets, slower on hard ones; kept. Not
+tried: tdoku's SIMD layout (numba has no portable way to it), guessing on a digit's two places in
+a row instead of a cell's two digits.
+
+Final build, full run (7 rounds, all of each set, 5,000 of 17clue and generated): see
+``bench/README.md``. Counting generated minimal puzzles runs at ~200,000/s on one core, 48 times
+the ~4,100/s at which ``nb.generate_batch(minimal=True)`` makes them, so counting is not the
+bottleneck of a batch.
+"""
+
+import time
+from functools import lru_cache
+
+import numpy as np
+
+from sudoku.engines import Answer, Counters
+from sudoku.engines import _band_kernels as _k
+from sudoku.grid import Grid
+
+BOX = 3
+CELLS = 81
+
+
+def _check_limit(limit):
+    if not isinstance(limit, (int, np.integer)) or limit < 1:
+        raise ValueError(f"limit must be an integer of at least 1, not {limit!r}")
+    return np.int64(limit)
+
+
+def _as_puzzles(puzzles):
+    """``puzzles`` as a C-contiguous uint8[k, 81] array of digits 0..9 (ValueError otherwise)."""
+    array = np.asarray(puzzles)
+    if array.ndim == 1 and array.size == CELLS:
+        array = array.reshape(1, CELLS)
+    if array.ndim != 2 or array.shape[1] != CELLS:
+        raise ValueError(f"puzzles must have shape (k, 81), not {array.shape}")
+    if array.size and (array.min() < 0 or array.max() > 9):
+        raise ValueError("puzzle values must be digits 0..9 (0 = blank)")
+    return np.ascontiguousarray(array, dtype=np.uint8)
+
+
+@lru_cache(maxsize=None)
+def _ns_per_tick():
+    """Nanoseconds per tick of the kernels' cycle counter, measured over ~5 ms; 0.0 if it has none."""
+    _k.cycles()
+    t0, c0 = time.perf_counter_ns(), _k.cycles()
+    while time.perf_counter_ns() - t0 < 5_000_000:
+        pass
+    t1, c1 = time.perf_counter_ns(), _k.cycles()
+    return (t1 - t0) / (c1 - c0) if c1 > c0 else 0.0
+
+
+def solve_batch(puzzles, *, limit=1, timed=False):
+    """Count each puzzle's solutions up to ``limit``; see the module docstring."""
+    puzzles = _as_puzzles(puzzles)
+    limit = _check_limit(limit)
+    k = puzzles.shape[0]
+    answers = (np.zeros(k, np.int32), np.zeros((k, CELLS), np.uint8), np.zeros(k, np.int64), np.zeros(k, np.int64))
+    ticks = np.zeros(k, np.int64)
+    if not timed:
+        _k.solve_batch(puzzles, limit, *answers, False, ticks)
+        return answers
+    ns_per_tick = _ns_per_tick()
+    if not ns_per_tick:
+        return *answers, _time_each(puzzles, limit, answers, ticks)
+    _k.solve_batch(puzzles, limit, *answers, True, ticks)
+    return *answers, np.rint(ticks * ns_per_tick).astype(np.int64)
+
+
+def _time_each(puzzles, limit, answers, ticks):
+    """Per-puzzle ns timed from Python, one kernel call each: for CPUs without a cycle counter."""
+    elapsed = np.zeros(puzzles.shape[0], np.int64)
+    for i in range(puzzles.shape[0]):
+        start = time.perf_counter_ns()
+        _k.solve_batch(puzzles[i : i + 1], limit, *(a[i : i + 1] for a in answers), False, ticks[i : i + 1])
+        elapsed[i] = time.perf_counter_ns() - start
+    return elapsed
+
+
+def solve(puzzle, *, limit=1):
+    """The engine contract: count solutions up to ``limit``, return the first, with counters."""
+    if puzzle.box != BOX:
+        side = puzzle.side
+        raise ValueError(f"engine 'band' solves 9x9 grids only, not {side}x{side}")
+    counts, solutions, guesses, nodes = solve_batch(np.array(puzzle.cells, np.uint8), limit=limit)
+    count = int(counts[0])
+    solution = Grid(BOX, solutions[0].tolist()) if count else None
+    return Answer(count, solution, Counters(int(guesses[0]), int(nodes[0])))
+
+
+def warm():
+    """Compile (or load from numba's on-disk cache) every kernel now, e.g. at worker start; also
+    calibrates the cycle counter, so no timed batch pays for that."""
+    solve_batch(np.zeros((1, CELLS), np.uint8), limit=2, timed=True)
