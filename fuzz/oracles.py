@@ -61,8 +61,9 @@ LENIENT_FAMILIES = "whitespace_"  # valid text the classic contract never promis
 def _contained(result, failed, notes):
     """The oracles every call answers to; True when the call ended abnormally (nothing else to judge)."""
     if result.timed_out:
-        limits = (f"{result.seconds / RETRY_FACTOR:.3g}s, nor within {result.seconds:.3g}s on a second try"
-                  if result.retried else f"{result.seconds:.3g}s")
+        limit = result.limit or result.seconds
+        limits = (f"{limit / RETRY_FACTOR:g}s, nor within {limit:g}s on a second try" if result.retried
+                  else f"{limit:g}s")
         failed["no_timeout"] = Failure(f"no answer within {limits} (cpu {result.cpu_seconds:.1f}s)", "hang")
     elif result.retried:
         notes.append("slow")

@@ -4,10 +4,11 @@
 shell) in their own process group and a fresh temporary directory, with stdin closed after the
 input, a timeout, and a cap on the output kept; on a timeout or a flood the whole group is killed.
 
-Nothing a case starts outlives it: the process that runs targets becomes a *child subreaper*
-(Linux ``prctl(PR_SET_CHILD_SUBREAPER)``), so a descendant that left the process group, even in a
-session of its own (``setsid``, a daemon), is re-parented to it when its parent exits; after each
-case every such stray is killed and reaped.
+Nothing a case starts outlives it: while a case runs, the process that runs it is a *child
+subreaper* (Linux ``prctl(PR_SET_CHILD_SUBREAPER)``), so a descendant that left the process group,
+even in a session of its own (``setsid``, a daemon), is re-parented to it when its parent exits;
+after the case every such stray is killed and reaped, and the flag is cleared (orphans of anything
+else this process started are not its to reap).
 
 A call past its time limit is tried once more with ``RETRY_FACTOR`` times the limit before it counts
 as a hang, so a slow machine never makes a correct program look wrong; the Result says so
@@ -31,19 +32,18 @@ import time
 from collections import namedtuple
 from pathlib import Path
 
-Result = namedtuple("Result", "exit_code stdout stderr seconds timed_out flooded cpu_seconds retried",
-                    defaults=(0.0, False))
+Result = namedtuple("Result", "exit_code stdout stderr seconds timed_out flooded cpu_seconds retried limit",
+                    defaults=(0.0, False, None))
 Result.__doc__ = """What a target did: exit code (negative: killed by that signal), stdout and stderr as bytes
 (cut at the output cap), wall seconds, whether it timed out or flooded its output, the CPU seconds
-of the process and the descendants it waited for, and whether the first try timed out (this is the
-second, longer one)."""
+of the process and the descendants it waited for, whether the first try timed out (this is the
+second, longer one), and the call's time limit in seconds (None when it had none)."""
 
 DEFAULT_TIMEOUT_S = 5.0
 DEFAULT_MAX_OUTPUT = 1 << 20
 RETRY_FACTOR = 4
 _PR_SET_CHILD_SUBREAPER = 36
 _ONE_CASE_AT_A_TIME = threading.Lock()  # strays are told apart by who started them: one case at once
-_subreaper = None  # (pid, whether prctl said yes)
 
 
 class TargetError(Exception):
@@ -176,39 +176,48 @@ def _feed(stream, data):
 def run_contained(argv, data, *, timeout=DEFAULT_TIMEOUT_S, max_output=DEFAULT_MAX_OUTPUT, env=None):
     """Run ``argv`` with ``data`` on stdin, contained (see the module docstring)."""
     with _ONE_CASE_AT_A_TIME, tempfile.TemporaryDirectory(prefix="fuzz-case-") as workdir:
-        reaping = _become_subreaper()
-        before = set(_children()) if reaping else set()
-        start = time.perf_counter()
+        reaping = _subreaper(True)
         try:
-            proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                    cwd=workdir, start_new_session=True, env=env)
-        except OSError as error:
-            return Result(127, b"", f"cannot run {argv[0]}: {error.strerror}".encode(), 0.0, False, False)
-        out, err = bytearray(), bytearray()
-        flood = threading.Event()
+            before = set(_children()) if reaping else set()
+            return _run(argv, data, timeout, max_output, env, workdir, before if reaping else None)
+        finally:
+            if reaping:
+                _subreaper(False)  # only while a case runs: orphans of anything else are not ours to reap
 
-        def on_flood():
-            flood.set()
-            _kill_group(proc.pid)
 
-        threads = [
-            threading.Thread(target=_feed, args=(proc.stdin, data), daemon=True),
-            threading.Thread(target=_drain, args=(proc.stdout, out, max_output, on_flood), daemon=True),
-            threading.Thread(target=_drain, args=(proc.stderr, err, max_output, on_flood), daemon=True),
-        ]
-        for thread in threads:
-            thread.start()
-        timed_out = not _wait_exit(proc.pid, timeout)
-        seconds = time.perf_counter() - start
-        _kill_group(proc.pid)  # on a timeout, and whatever the target forked and left behind
-        _, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        if reaping:
-            _kill_strays(before)
-        for thread in threads:
-            thread.join(timeout=2)
-        cpu = usage.ru_utime + usage.ru_stime
-        return Result(proc.returncode, bytes(out), bytes(err), seconds, timed_out, flood.is_set(), cpu)
+def _run(argv, data, timeout, max_output, env, workdir, before):
+    """One contained call; ``before`` is the set of our children before it (None: strays not sought)."""
+    start = time.perf_counter()
+    try:
+        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                cwd=workdir, start_new_session=True, env=env)
+    except OSError as error:
+        return Result(127, b"", f"cannot run {argv[0]}: {error.strerror}".encode(), 0.0, False, False)
+    out, err = bytearray(), bytearray()
+    flood = threading.Event()
+
+    def on_flood():
+        flood.set()
+        _kill_group(proc.pid)
+
+    threads = [
+        threading.Thread(target=_feed, args=(proc.stdin, data), daemon=True),
+        threading.Thread(target=_drain, args=(proc.stdout, out, max_output, on_flood), daemon=True),
+        threading.Thread(target=_drain, args=(proc.stderr, err, max_output, on_flood), daemon=True),
+    ]
+    for thread in threads:
+        thread.start()
+    timed_out = not _wait_exit(proc.pid, timeout)
+    seconds = time.perf_counter() - start
+    _kill_group(proc.pid)  # on a timeout, and whatever the target forked and left behind
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if before is not None:
+        _kill_strays(before)  # before joining: a daemon holding our pipes would keep them open
+    for thread in threads:
+        thread.join(timeout=2)
+    cpu = usage.ru_utime + usage.ru_stime
+    return Result(proc.returncode, bytes(out), bytes(err), seconds, timed_out, flood.is_set(), cpu, False, timeout)
 
 
 def _wait_exit(pid, timeout):
@@ -230,17 +239,13 @@ def _wait_exit(pid, timeout):
     return False
 
 
-def _become_subreaper():
-    """Make this process the reaper of its orphaned descendants (once per process: a forked worker
-    does not inherit the flag); False where Linux says no."""
-    global _subreaper
-    if _subreaper is None or _subreaper[0] != os.getpid():
-        try:
-            done = ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-        except (OSError, AttributeError):
-            done = False
-        _subreaper = (os.getpid(), done)
-    return _subreaper[1]
+def _subreaper(on):
+    """Make this process the reaper of its orphaned descendants (``on``), or stop being it; False
+    where Linux says no (another system: strays then go to init, and only the group kill holds)."""
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
 
 
 def _children():
@@ -332,4 +337,8 @@ def make_target(spec, *, create_args="create", solve_args="solve", header=False,
         argv[0] = str(path.resolve())
     elif shutil.which(program) is None:
         raise TargetError(f"target command {program!r} is not on PATH")
+    # Each call runs in a fresh temporary directory: a script named relative to where fuzz was
+    # started ('python3 their.py') is given by its full path, or the interpreter would not find it.
+    argv[1:] = [str(Path(arg).resolve()) if not arg.startswith("-") and Path(arg).is_file() else arg
+                for arg in argv[1:]]
     return CommandTarget(argv, name=spec, **options)

@@ -451,7 +451,9 @@ def _assert_no_crash(done):
         errors = done.stderr.splitlines()
         assert errors and errors[-1].startswith("sudoku: "), done.stderr
         if done.stdout:  # a streamed batch answers the puzzles before its malformed line (README)
-            assert all(len(line) in (0, 16, 81, 256, 625) or line.isdigit() for line in done.stdout.splitlines())
+            # one answer per puzzle before it: a solution line, a count, or a check verdict
+            assert all(len(line) in (0, 16, 81, 256, 625) or line.isdigit() or line.startswith("puzzle ")
+                       for line in done.stdout.splitlines()), done.stdout
             assert errors[-1].startswith("sudoku: line "), done.stderr  # names where the batch broke
         else:
             assert len(errors) == 1 or all("several solutions" in e for e in errors[:-1]), done.stderr

@@ -25,12 +25,13 @@ EXACT = render(SOLUTION, "grid")
 ROWS = EXACT.splitlines()
 
 
-def result(stdout=b"", stderr=b"", exit_code=0, *, timed_out=False, flooded=False, seconds=0.01, retried=False):
+def result(stdout=b"", stderr=b"", exit_code=0, *, timed_out=False, flooded=False, seconds=0.01, retried=False,
+           limit=None):
     if isinstance(stdout, str):
         stdout = stdout.encode()
     if isinstance(stderr, str):
         stderr = stderr.encode()
-    return Result(exit_code, stdout, stderr, seconds, timed_out, flooded, seconds / 2, retried)
+    return Result(exit_code, stdout, stderr, seconds, timed_out, flooded, seconds / 2, retried, limit)
 
 
 def details(verdict):
@@ -333,7 +334,7 @@ def test_a_slow_answer_is_a_note_and_a_second_timeout_a_hang():
     case = case_of(render(PUZZLE, "grid"))
     slow = judge_solve(case, result(EXACT, retried=True, seconds=7.0))
     assert slow.failed == {} and slow.notes == ["slow"]
-    hang = judge_solve(case, result(exit_code=-9, timed_out=True, retried=True, seconds=20.0))
+    hang = judge_solve(case, result(exit_code=-9, timed_out=True, retried=True, seconds=20.03, limit=20.0))
     assert hang.failed["no_timeout"].detail.startswith("no answer within 5s, nor within 20s on a second try (cpu ")
 
 

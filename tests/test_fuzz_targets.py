@@ -8,6 +8,7 @@ import csv
 import json
 import os
 import shutil
+import subprocess
 import sys
 import time
 from collections import Counter, namedtuple
@@ -109,6 +110,11 @@ def test_a_daemon_in_its_own_session_does_not_outlive_its_case():
     daemon = int(done.stdout)
     assert wait_dead(daemon), f"daemon {daemon} still running"
     assert done.seconds < 5  # the daemon's open stdout was not waited on
+    # and this process is a subreaper no longer: orphans of what else it runs are not its to reap
+    import ctypes
+
+    flag = ctypes.c_int(-1)
+    assert ctypes.CDLL(None).prctl(37, ctypes.byref(flag), 0, 0, 0) == 0 and flag.value == 0  # PR_GET_CHILD_SUBREAPER
 
 
 def test_a_call_past_its_limit_is_tried_again_with_four_times_the_limit():
@@ -165,7 +171,8 @@ def test_a_missing_program_is_exit_127():
     assert done.exit_code == 127 and b"cannot run" in done.stderr
 
 
-def test_make_target_spellings(tmp_path):
+def test_make_target_spellings(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     assert isinstance(make_target("engine"), EngineTarget)
     assert make_target("engine:py").engines == ["py"]
     cli = make_target("cli", timeout=3)
@@ -179,6 +186,9 @@ def test_make_target_spellings(tmp_path):
         make_target(str(script))
     script.chmod(0o755)
     assert make_target(str(script)).argv == [str(script.resolve())]
+    (tmp_path / "their.py").write_text("print(1)\n")
+    relative = make_target(f"{sys.executable} -S their.py --x", solve_args="solve")
+    assert relative.argv[1:] == ["-S", str((tmp_path / "their.py").resolve()), "--x"]  # calls run elsewhere
     for bad, message in [("engine:nope", "unknown engine"), ("", "empty"), ("./missing/sudoku", "does not exist"),
                          ("no-such-command-here", "not on PATH")]:
         with pytest.raises(TargetError, match=message):
@@ -617,3 +627,22 @@ def test_a_forked_worker_becomes_a_subreaper_of_its_own():
     daemon = queue.get(timeout=30)
     worker.join(30)
     assert wait_dead(daemon), f"daemon {daemon} of a forked worker still running"
+
+
+@pytest.mark.slow
+def test_clean_programs_pass_on_a_fully_loaded_machine(tmp_path):
+    """Two CPU hogs on two cores: a slow machine never makes a correct program look wrong."""
+    from fake_targets import CLEAN
+
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    try:
+        for name in CLEAN:
+            options = ["--timeout", "1"] if name == "slow_correct" else ["--timeout", "5"]
+            done = fuzz("run", "-n", 60, "--seed", 8, "--workers", 2, "--chunk-size", 20, "--out", tmp_path / name,
+                        "--corpus", tmp_path / "corpus", "--target", spec(name), *options, cwd=tmp_path, timeout=900)
+            assert done.returncode == 0, (name, done.stdout[-3000:], done.stderr[-2000:])
+        assert not survivors("setsid_daemon.py")
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
