@@ -84,6 +84,9 @@ def speed(baseline, rounds):
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(base), baseline],
                        check=True)
         try:
+            for side, tree in (("base", base), ("head", ROOT)):  # warm-up: compile each tree's numba cache
+                fuzz(tree, ["-n", 200, "--seed", 1, "--out", Path(tmp) / f"warm-{side}", "--corpus",
+                            Path(tmp) / f"corpus-warm-{side}"], tmp)
             walls = {"base": [], "head": []}
             for round_ in range(rounds):
                 for side, tree in (("base", base), ("head", ROOT)) if round_ % 2 == 0 else (("head", ROOT),

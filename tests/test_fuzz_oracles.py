@@ -637,3 +637,22 @@ def test_corpus_keeps_binary_input_exactly(tmp_path):
 def test_oracles_module_documents_every_name():
     for name in ORACLES:
         assert f"``{name}``" in oracles.__doc__
+
+
+# --- triage: failures grouped into bugs ----------------------------------------------------------
+
+def test_failures_group_by_signature_and_a_hang_is_stood_for_by_its_slowest_case():
+    from fuzz.triage import create_calls_in, groups
+    from jobs.schema import table
+
+    hang = "no_timeout:hang on multiple (timeout)"
+    crash = "no_crash:signal 11 on malformed_letter (signal 11)"
+    rows = [{"case": case, "outcome": "ok", "family": "unique_easy", "calls": 1, "calls_failed": 0}
+            for case in range(10)]
+    for case, signature, seconds in [(3, hang, 20.1), (4, crash, 0.1), (6, hang, 20.9), (7, hang, 20.5),
+                                     (8, crash, 0.2)]:
+        rows[case].update(outcome="failed", signature=signature, target_s=seconds, calls_failed=1)
+    rows[0].update(family="create", calls=5)
+    found = groups(table(rows))
+    assert [(g.signature, g.cases, g.representative) for g in found] == [(hang, 3, 6), (crash, 2, 4)]
+    assert create_calls_in(table(rows)) == 5

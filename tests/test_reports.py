@@ -316,3 +316,18 @@ def test_junit_has_one_testcase_per_metric_and_failures_for_regressions(tmp_path
     assert failed == ["correctness", "solve_s[9x9,create]"]
     assert suite.get("tests") == str(len(cases)) and suite.get("failures") == "2"
     assert records()[3]["puzzle"] in cases[0].find("failure").text
+
+
+def test_a_fuzz_runs_distinct_bugs_are_listed_with_input_and_replay_line(tmp_path):
+    bug = {"signature": "no_crash:signal 11 on malformed_letter (signal 11)", "cases": 12, "case": 4,
+           "detail": "no_crash: killed by signal 11", "confirmed": 3, "flaky": False, "intermittent": None,
+           "replay": "fuzz replay run/corpus/t/no_crash/abc --target ./sudoku", "input": "x<script>\n"}
+    path = write_run(tmp_path / "fuzz", fuzz_records(failed={4: "no_crash"}), chunk_size=10,
+                     manifest_extra={"fuzz": {"groups": [bug]}})
+    s = summarize(load_run(path))
+    assert s.bugs == [bug]
+    md = summary_md(s)
+    assert "### Distinct bugs (1)" in md and "| 12 | no_crash:signal 11 on malformed_letter (signal 11) |" in md
+    assert "`fuzz replay run/corpus/t/no_crash/abc --target ./sudoku`" in md
+    html = summary_html(s)
+    assert "Distinct bugs (1)" in html and "x&lt;script&gt;" in html and "<script>" not in html
