@@ -4,28 +4,35 @@ A case is rebuilt from (run seed, case index, run size) alone: every ``CREATE_EV
 the target to create (often enough that a bug on 30 % of creates is missed with probability under
 1e-4: see ``create_calls``); for the others the index's derived seed drives a ``random.Random`` that
 picks the family and its details. Unique puzzles come from small pools
-(our generator, one pool per 200 cases, and a shipped corpus of known hard puzzles), varied by a
-random symmetry (digit relabelling, row/column permutations within bands and stacks, band and stack
-permutations, transposition), which keeps uniqueness, difficulty and the known solution.
+(our generator, one pool per 200 cases, and at 9x9 a shipped corpus of known hard puzzles), varied
+by a random symmetry (digit relabelling, row/column permutations within bands and stacks, band and
+stack permutations, transposition), which keeps uniqueness, difficulty and the known solution.
+
+Every family is made at any size: a run has a ``size`` (a grid side: 4, 9, 16, 25) or ``"mixed"``
+(each case draws one), and nothing here assumes 9 (``side`` and ``box`` name the size).
 """
 
 import random
 import re
+from math import isqrt
 from collections import namedtuple
 from functools import lru_cache
 from pathlib import Path
 
 from sudoku import Grid, InvalidPuzzle, create, derive_seed, engines, find_clash, parse, render
 
-Case = namedtuple("Case", "family command text puzzle count solution calls", defaults=(1,))
+Case = namedtuple("Case", "family command text puzzle count solution calls side", defaults=(1, 9))
 Case.__doc__ = """``command`` is 'solve' or 'create'; ``text`` the bytes given on stdin; ``puzzle`` the puzzle
 (None for malformed text and creates); ``count`` its solutions up to 2 (None when the text is
 malformed); ``solution`` the unique solution when count is 1; ``calls`` how many times the target
-is asked (creates: every answer is judged, and two must not be the same)."""
+is asked (creates: every answer is judged, and two must not be the same); ``side`` the grid side the
+case is about (what a target's answer is read as)."""
 
-BOX = 3
-SIDE = 9
+SIZES = (4, 9, 16, 25)
 POOL_SPAN = 200
+# The difficulties our generator makes at each box size in a second or so (16x16 hard takes ~50 s,
+# 25x25 medium ~16 s); a family asking for another level takes one of these.
+LEVELS = {2: ("easy",), 3: ("easy", "medium", "hard"), 4: ("easy", "medium"), 5: ("easy",)}
 CORPUS = Path(__file__).with_name("data") / "hard.txt"
 
 # family -> relative weight in a run; every family is made by the function of the same name below.
@@ -46,10 +53,10 @@ WEIGHTS = {
     "whitespace_trailing_spaces": 2,
     "whitespace_double_spaces": 2,
     "whitespace_blank_lines_at_end": 2,
-    "malformed_8_rows": 2,
-    "malformed_10_rows": 2,
-    "malformed_8_columns": 2,
-    "malformed_10_columns": 2,
+    "malformed_fewer_rows": 2,
+    "malformed_more_rows": 2,
+    "malformed_fewer_columns": 2,
+    "malformed_more_columns": 2,
     "malformed_letter": 2,
     "malformed_out_of_range": 2,
     "malformed_negative": 2,
@@ -71,18 +78,26 @@ def create_calls(n):
     return max(2, -(-MIN_CREATES // create_cases))
 
 
-def make_case(seed, index, *, n, header=False):
-    """Case ``index`` of a run of ``n`` cases with ``seed``."""
+def side_of(size, seed, index):
+    """The grid side of case ``index``: the run's ``size``, or drawn per case when it is 'mixed'."""
+    if size == "mixed":
+        return random.Random(derive_seed(seed, "size", index)).choice(SIZES)
+    return int(size)
+
+
+def make_case(seed, index, *, n, header=False, size=9):
+    """Case ``index`` of a run of ``n`` cases with ``seed`` at ``size`` (a side, or 'mixed')."""
+    side = side_of(size, seed, index)
     if index % CREATE_EVERY == 0:
-        return create_case(create_calls(n))
+        return create_case(create_calls(n), side=side)
     rng = random.Random(derive_seed(seed, "case", index))
     family = rng.choices(SOLVE_FAMILIES, weights=[WEIGHTS[f] for f in SOLVE_FAMILIES])[0]
-    pool = _pool(derive_seed(seed, "pool", index // POOL_SPAN))
+    pool = _pool(derive_seed(seed, "pool", index // POOL_SPAN), isqrt(side))
     return build(family, rng, pool, header=header)
 
 
-def create_case(calls=REPLAY_CREATES):
-    return Case("create", "create", b"", None, None, None, calls)
+def create_case(calls=REPLAY_CREATES, *, side=9):
+    return Case("create", "create", b"", None, None, None, calls, side)
 
 
 def build(family, rng, pool, *, header=False):
@@ -92,27 +107,31 @@ def build(family, rng, pool, *, header=False):
         return maker(family, rng, puzzle, solution, header)
     if family.startswith("whitespace_"):
         text = _whitespace(family, rng, _text(puzzle, header))
-        return Case(family, "solve", text, puzzle, 1, solution)
-    text = _malformed(family, rng, _text(puzzle, header))
-    return Case(family, "solve", text, None, None, None)
+        return Case(family, "solve", text, puzzle, 1, solution, 1, puzzle.side)
+    text = _malformed(family, rng, _text(puzzle, header), puzzle.side)
+    return Case(family, "solve", text, None, None, None, 1, puzzle.side)
 
 
-@lru_cache(maxsize=2)
-def known_good(*, header=False):
+def _solve_case(family, text, puzzle, count, solution):
+    return Case(family, "solve", text, puzzle, count, solution, 1, puzzle.side)
+
+
+@lru_cache(maxsize=8)
+def known_good(*, header=False, side=9):
     """The text of an easy unique puzzle, for checking that a target starts at all."""
-    return _text(create(BOX, seed=1, difficulty="easy"), header)
+    return _text(create(isqrt(side), seed=1, difficulty="easy"), header)
 
 
 def _text(grid, header):
     return render(grid, "header" if header else "grid").encode()
 
 
-@lru_cache(maxsize=8)
-def _pool(seed):
-    """One generated unique puzzle per difficulty, with its solution."""
+@lru_cache(maxsize=16)
+def _pool(seed, box=3):
+    """One generated unique puzzle per difficulty our generator makes at ``box``, with its solution."""
     pool = {}
-    for level in ("easy", "medium", "hard"):
-        puzzle = create(BOX, seed=derive_seed(seed, level), difficulty=level)
+    for level in LEVELS[box]:
+        puzzle = create(box, seed=derive_seed(seed, level), difficulty=level)
         pool[level] = (puzzle, engines.solve(puzzle, limit=1).solution)
     return pool
 
@@ -131,24 +150,26 @@ def _corpus():
 
 def _unique(family, rng, pool):
     """A unique puzzle and its solution, under a random symmetry."""
-    if family == "unique_corpus":
+    box = next(iter(pool.values()))[0].box
+    if family == "unique_corpus" and box == 3:
         puzzle, solution = rng.choice(_corpus())
     else:
         level = family.removeprefix("unique_")
-        puzzle, solution = pool[level if level in pool else rng.choice(("easy", "medium", "hard"))]
-    mapping = symmetry(rng)
+        puzzle, solution = pool[level if level in pool else rng.choice(sorted(pool))]
+    mapping = symmetry(rng, box)
     return mapping(puzzle), mapping(solution)
 
 
-def symmetry(rng):
-    """A random validity-preserving transformation of 9x9 grids, as a function Grid -> Grid."""
-    digits = list(range(1, SIDE + 1))
+def symmetry(rng, box=3):
+    """A random validity-preserving transformation of grids of ``box``, as a function Grid -> Grid."""
+    side = box * box
+    digits = list(range(1, side + 1))
     rng.shuffle(digits)
     relabel = [0] + digits
 
     def lines():
-        bands = rng.sample(range(BOX), BOX)
-        return [band * BOX + r for band in bands for r in rng.sample(range(BOX), BOX)]
+        bands = rng.sample(range(box), box)
+        return [band * box + r for band in bands for r in rng.sample(range(box), box)]
 
     rows, cols = lines(), lines()
     transpose = rng.random() < 0.5
@@ -156,11 +177,11 @@ def symmetry(rng):
     def apply(grid):
         cells = grid.cells
         out = []
-        for r in range(SIDE):
-            for c in range(SIDE):
+        for r in range(side):
+            for c in range(side):
                 rr, cc = (cols[c], rows[r]) if transpose else (rows[r], cols[c])
-                out.append(relabel[cells[rr * SIDE + cc]])
-        return Grid(BOX, out)
+                out.append(relabel[cells[rr * side + cc]])
+        return Grid(box, out)
 
     return apply
 
@@ -171,9 +192,13 @@ def _count(puzzle):
 
 
 def _multiple(family, rng, puzzle, solution, header):
-    keep = set(rng.sample(range(SIDE * SIDE), rng.randint(8, 16)))  # fewer than 17 clues: never unique
-    few = Grid(BOX, [v if i in keep else 0 for i, v in enumerate(solution.cells)])
-    return Case(family, "solve", _text(few, header), few, 2, None)
+    side = solution.side
+    # 9x9: fewer than 17 clues is never unique. Any size: with at most side - 2 clues, two digits
+    # are missing, and swapping them gives a second solution.
+    clues = rng.randint(8, 16) if side == 9 else rng.randint(1, side - 2)
+    keep = set(rng.sample(range(side * side), clues))
+    few = Grid(solution.box, [v if i in keep else 0 for i, v in enumerate(solution.cells)])
+    return _solve_case(family, _text(few, header), few, 2, None)
 
 
 def _no_solution(family, rng, puzzle, solution, header):
@@ -181,17 +206,17 @@ def _no_solution(family, rng, puzzle, solution, header):
     clash, yet every solution would be a solution of the original puzzle, whose only one differs."""
     from sudoku.grid import geometry
 
-    peers = geometry(BOX).peers
+    peers = geometry(puzzle.box).peers
     cells = list(puzzle.cells)
     blanks = [i for i, v in enumerate(cells) if not v]
     rng.shuffle(blanks)
     for cell in blanks:
         seen = {cells[p] for p in peers[cell]}
-        options = [d for d in range(1, SIDE + 1) if d not in seen and d != solution.cells[cell]]
+        options = [d for d in range(1, puzzle.side + 1) if d not in seen and d != solution.cells[cell]]
         if options:
             cells[cell] = rng.choice(options)
-            bad = Grid(BOX, cells)
-            return Case(family, "solve", _text(bad, header), bad, 0, None)
+            bad = Grid(puzzle.box, cells)
+            return _solve_case(family, _text(bad, header), bad, 0, None)
     return _clashing("clashing", rng, puzzle, solution, header)
 
 
@@ -199,7 +224,7 @@ def _clashing(family, rng, puzzle, solution, header):
     """Two equal givens in one row, column or box."""
     from sudoku.grid import geometry
 
-    geo = geometry(BOX)
+    geo = geometry(puzzle.box)
     cells = list(puzzle.cells)
     unit = rng.choice(geo.units)
     givens = [c for c in unit if cells[c]]
@@ -208,23 +233,23 @@ def _clashing(family, rng, puzzle, solution, header):
         cells[rng.choice(blanks)] = cells[rng.choice(givens)]
     else:
         a, b = rng.sample(unit, 2)
-        cells[a] = cells[b] = rng.randint(1, SIDE)
-    bad = Grid(BOX, cells)
-    return Case(family, "solve", _text(bad, header), bad, 0, None)
+        cells[a] = cells[b] = rng.randint(1, puzzle.side)
+    bad = Grid(puzzle.box, cells)
+    return _solve_case(family, _text(bad, header), bad, 0, None)
 
 
 def _empty(family, rng, puzzle, solution, header):
-    empty = Grid.empty(BOX)
-    return Case(family, "solve", _text(empty, header), empty, 2, None)
+    empty = Grid.empty(puzzle.box)
+    return _solve_case(family, _text(empty, header), empty, 2, None)
 
 
 def _full(family, rng, puzzle, solution, header):
-    return Case(family, "solve", _text(solution, header), solution, 1, solution)
+    return _solve_case(family, _text(solution, header), solution, 1, solution)
 
 
 def _one_blank(family, rng, puzzle, solution, header):
-    one = solution.with_cell(rng.randrange(SIDE * SIDE), 0)
-    return Case(family, "solve", _text(one, header), one, 1, solution)
+    one = solution.with_cell(rng.randrange(len(solution.cells)), 0)
+    return _solve_case(family, _text(one, header), one, 1, solution)
 
 
 _MAKERS = {
@@ -234,10 +259,10 @@ _MAKERS = {
     "empty": _empty,
     "full": _full,
     "one_blank": _one_blank,
-    "unique_easy": lambda f, r, p, s, h: Case(f, "solve", _text(p, h), p, 1, s),
-    "unique_medium": lambda f, r, p, s, h: Case(f, "solve", _text(p, h), p, 1, s),
-    "unique_hard": lambda f, r, p, s, h: Case(f, "solve", _text(p, h), p, 1, s),
-    "unique_corpus": lambda f, r, p, s, h: Case(f, "solve", _text(p, h), p, 1, s),
+    "unique_easy": lambda f, r, p, s, h: _solve_case(f, _text(p, h), p, 1, s),
+    "unique_medium": lambda f, r, p, s, h: _solve_case(f, _text(p, h), p, 1, s),
+    "unique_hard": lambda f, r, p, s, h: _solve_case(f, _text(p, h), p, 1, s),
+    "unique_corpus": lambda f, r, p, s, h: _solve_case(f, _text(p, h), p, 1, s),
 }
 
 
@@ -259,31 +284,31 @@ def _whitespace(family, rng, text):
     return ("\n".join(lines) + "\n").encode()
 
 
-def _malformed(family, rng, text):
+def _malformed(family, rng, text, side):
     """Text that breaks the contract in one named way."""
     lines = text.decode().split("\n")[:-1]
     head = lines[:1] if lines and len(lines[0].split()) == 1 else []  # keep a header line as it is
     rows = lines[len(head):]
     r = rng.randrange(len(rows))
     row = rows[r].split(" ")
-    if family == "malformed_8_rows":
+    if family == "malformed_fewer_rows":
         del rows[r]
-    elif family == "malformed_10_rows":
+    elif family == "malformed_more_rows":
         rows.insert(r, rows[rng.randrange(len(rows))])
-    elif family == "malformed_8_columns":
+    elif family == "malformed_fewer_columns":
         del row[rng.randrange(len(row))]
         rows[r] = " ".join(row)
-    elif family == "malformed_10_columns":
-        row.insert(rng.randrange(len(row) + 1), str(rng.randint(0, SIDE)))
+    elif family == "malformed_more_columns":
+        row.insert(rng.randrange(len(row) + 1), str(rng.randint(0, side)))
         rows[r] = " ".join(row)
     elif family == "malformed_letter":
         row[rng.randrange(len(row))] = rng.choice("abxXoO")
         rows[r] = " ".join(row)
     elif family == "malformed_out_of_range":
-        row[rng.randrange(len(row))] = str(rng.choice((10, 11, 42, 99, 123456789)))
+        row[rng.randrange(len(row))] = str(rng.choice((side + 1, side + 2, 42 + side, 99 + side, 123456789)))
         rows[r] = " ".join(row)
     elif family == "malformed_negative":
-        row[rng.randrange(len(row))] = str(-rng.randint(1, SIDE))
+        row[rng.randrange(len(row))] = str(-rng.randint(1, side))
         rows[r] = " ".join(row)
     elif family == "malformed_empty_input":
         return b""
@@ -294,22 +319,24 @@ def _malformed(family, rng, text):
     return ("\n".join(head + rows) + "\n").encode()
 
 
-def from_text(family, command, text):
+def from_text(family, command, text, *, side=9):
     """A case for any text, its answer worked out by our own parser and engine (for shrinking and
-    replay): malformed when our parser rejects it, else the puzzle with its solution count."""
+    replay): malformed when our parser rejects it or reads a grid of another side than ``side``
+    (the size the target is asked about), else the puzzle with its solution count."""
     if command == "create":
-        return create_case()
+        return create_case(side=side)
+    malformed = Case(family, command, text, None, None, None, 1, side)
     try:
         grids = list(parse(text.decode("utf-8").splitlines(keepends=True)))
     except (InvalidPuzzle, UnicodeDecodeError):
-        return Case(family, command, text, None, None, None)
-    if len(grids) != 1 or grids[0].box != BOX:
-        return Case(family, command, text, None, None, None)
+        return malformed
+    if len(grids) != 1 or grids[0].side != side:
+        return malformed
     puzzle = grids[0]
     if find_clash(puzzle):
-        return Case(family, command, text, puzzle, 0, None)
+        return Case(family, command, text, puzzle, 0, None, 1, side)
     count, solution = _count(puzzle)
-    return Case(family, command, text, puzzle, count, solution)
+    return Case(family, command, text, puzzle, count, solution, 1, side)
 
 
 # --- what makes a family what it is: kept by shrinking, named in failure signatures ---------------
@@ -340,12 +367,13 @@ _PROPERTIES = {
     "whitespace_trailing_spaces": lambda text, case: any(line.endswith(b" ") for line in text.split(b"\n")),
     "whitespace_double_spaces": lambda text, case: b"  " in text,
     "whitespace_blank_lines_at_end": lambda text, case: text.rstrip(b" \t").endswith(b"\n\n"),
-    "malformed_8_rows": lambda text, case: 0 < len(_rows(text)) < SIDE,
-    "malformed_10_rows": lambda text, case: len(_rows(text)) > SIDE,
-    "malformed_8_columns": lambda text, case: any(0 < len(row) < SIDE for row in _rows(text)),
-    "malformed_10_columns": lambda text, case: any(len(row) > SIDE for row in _rows(text)),
+    "malformed_fewer_rows": lambda text, case: 0 < len(_rows(text)) < case.side,
+    "malformed_more_rows": lambda text, case: len(_rows(text)) > case.side,
+    "malformed_fewer_columns": lambda text, case: any(0 < len(row) < case.side for row in _rows(text)),
+    "malformed_more_columns": lambda text, case: any(len(row) > case.side for row in _rows(text)),
     "malformed_letter": lambda text, case: any(bytes([b]).isalpha() for b in text),
-    "malformed_out_of_range": lambda text, case: any(int(t) > SIDE for t in _INT.findall(text) if not t.startswith(b"-")),
+    "malformed_out_of_range": lambda text, case: any(int(t) > case.side for t in _INT.findall(text)
+                                                     if not t.startswith(b"-")),
     "malformed_negative": lambda text, case: any(t.startswith(b"-") and int(t) for t in _INT.findall(text)),
     "malformed_empty_input": lambda text, case: not text.strip(),
     "malformed_binary": lambda text, case: _binary(text),

@@ -49,7 +49,8 @@ def _target_options(parser):
     parser.add_argument("--create-args", default="create", help="arguments that ask for a puzzle (default 'create')")
     parser.add_argument("--solve-args", default="solve", help="arguments that ask for a solution (default 'solve')")
     parser.add_argument("--format", choices=("grid", "header"), default="grid",
-                        help="the target's text: grid (9 lines) or header (a first line '3', then 9 lines)")
+                        help="the target's text: grid (side lines of side numbers) or header (a first line "
+                             "with the box size, '3' for 9x9, then the rows)")
     parser.add_argument("--timeout", type=float, default=5.0, help="seconds per call (default 5)")
     parser.add_argument("--max-output", type=int, default=1 << 20, help="bytes of output kept per call (default 1 MiB)")
     parser.add_argument("--strict", action="store_true", help="count output format slips as failures")
@@ -69,6 +70,9 @@ def _parser():
                          formatter_class=argparse.RawDescriptionHelpFormatter)
     run.add_argument("-n", type=int, default=1000, help="cases to run (default 1000)")
     _target_options(run)
+    run.add_argument("--size", choices=("4", "9", "16", "25", "mixed"), default="9",
+                     help="grid side of the cases (default 9); mixed draws one per case. A --create-args with "
+                          "{size} or {box} in it is told the size ('create easy {size}')")
     run.add_argument("--seed", type=int, help="run seed (default: a fresh one, recorded)")
     run.add_argument("--out", help="run directory (default runs/fuzz-YYYYmmdd-HHMMSS)")
     run.add_argument("--resume", metavar="DIR", help="finish an interrupted run (options come from its manifest)")
@@ -107,7 +111,7 @@ def _replay_entries(entries, target, *, strict, into=None, quiet=False):
 
     still = []
     for folder, meta, data in entries:
-        case = from_text(meta.get("family", "replay"), meta.get("command", "solve"), data)
+        case = from_text(meta.get("family", "replay"), meta.get("command", "solve"), data, side=meta.get("side", 9))
         verdict, result = run_case(case, target, strict=strict)
         now = signature_of(case, verdict, result)
         if now:
@@ -159,7 +163,7 @@ def _make_target(spec):
         raise Usage(str(error)) from None
 
 
-def _preflight(target):
+def _preflight(target, side):
     """One known-good solve and one create before the run: a target that cannot start at all (a
     missing program, interpreter or script) stops the run now, with its own message."""
     from fuzz.cases import known_good
@@ -167,7 +171,7 @@ def _preflight(target):
 
     if not hasattr(target, "argv"):
         return
-    for result in (target.solve(known_good(header=target.header)), target.create()):
+    for result in (target.solve(known_good(header=target.header, side=side)), target.create(side=side)):
         problem = startup_failure(result)
         if problem:
             raise Usage(f"target {target.name} cannot start: {problem}")
@@ -197,8 +201,10 @@ def run(args):
         config = {"kind": "fuzz", "run_id": Path(out).name, "n": args.n, "seed": new_seed() if args.seed is None
                   else args.seed, "target": _target_spec(args), "strict": args.strict, "check_engine": "py",
                   "workers": args.workers, "chunk_size": args.chunk_size, "backend": args.backend,
-                  "scheduler": args.scheduler, "corpus": str(Path(args.corpus).resolve()), "out": out}
-        _preflight(_make_target(config["target"]))  # before the run directory is made
+                  "scheduler": args.scheduler, "corpus": str(Path(args.corpus).resolve()), "out": out,
+                  "size": args.size}
+        # before the run directory is made
+        _preflight(_make_target(config["target"]), 9 if args.size == "mixed" else int(args.size))
     run_dir, config = runner.open_run(resume=args.resume, config=config, force=args.force, kind="fuzz",
                                       fields=FUZZ_FIELDS)
     target = _make_target(config["target"])
@@ -213,7 +219,8 @@ def run(args):
     still = _replay_entries(entries, target, strict=config["strict"], into=run_corpus, quiet=True)
     replay_s = time.monotonic() - started
     specs = [{"run_id": config["run_id"], "chunk": chunk, "start": start, "count": min(config["chunk_size"],
-              config["n"] - start), "n": config["n"], "seed": config["seed"], "target": config["target"],
+              config["n"] - start), "n": config["n"], "size": config.get("size", 9), "seed": config["seed"],
+              "target": config["target"],
               "strict": config["strict"], "check_engine": config["check_engine"]}
              for chunk, start in enumerate(range(0, config["n"], config["chunk_size"]))]
     manifest = runner.run_with_progress(run_dir, config, tasks.run_chunk, specs, resume=bool(args.resume),

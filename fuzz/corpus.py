@@ -77,7 +77,7 @@ def save(corpus, case, *, signature, oracle, detail, target, result, extra=None)
     if final.exists():
         return final
     meta = {
-        "oracle": oracle, "signature": signature, "detail": detail, "family": case.family,
+        "oracle": oracle, "signature": signature, "detail": detail, "family": case.family, "side": case.side,
         "command": case.command, "target": target.name, "target_key": target_key(target),
         "run": command_line(target, case), "expected": expected_of(case),
         "actual": {"exit_code": result.exit_code, "seconds": round(result.seconds, 4),

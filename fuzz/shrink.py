@@ -74,7 +74,8 @@ def _fewer_clues(case, still, header):
             trial = cells[:]
             trial[index] = 0
             grid = Grid(case.puzzle.box, trial)
-            candidate = from_text(case.family, "solve", render(grid, "header" if header else "grid").encode())
+            candidate = from_text(case.family, "solve", render(grid, "header" if header else "grid").encode(),
+                                  side=case.side)
             if still(candidate):
                 cells, case, changed = trial, candidate, True
     return case
@@ -96,7 +97,7 @@ def _zeroed_digits(case, still):
                 break
             chosen = set(positions[start : start + size])
             trial = bytes(48 if i in chosen else b for i, b in enumerate(case.text))
-            candidate = from_text(case.family, "solve", trial)
+            candidate = from_text(case.family, "solve", trial, side=case.side)
             if not still(candidate):
                 start += size
             else:
@@ -112,7 +113,7 @@ def _shorter_text(case, still):
     i = 0
     while i < len(lines) and len(lines) > 1:
         trial = b"\n".join(lines[:i] + lines[i + 1 :])
-        candidate = from_text(case.family, "solve", trial)
+        candidate = from_text(case.family, "solve", trial, side=case.side)
         if still(candidate):
             lines, case = lines[:i] + lines[i + 1 :], candidate
         else:
@@ -123,7 +124,7 @@ def _shorter_text(case, still):
         start = 0
         while start < len(text):
             trial = text[:start] + text[start + size :]
-            candidate = from_text(case.family, "solve", trial)
+            candidate = from_text(case.family, "solve", trial, side=case.side)
             if trial != text and still(candidate):
                 text, case = trial, candidate
             else:

@@ -30,6 +30,7 @@ import tempfile
 import threading
 import time
 from collections import namedtuple
+from math import isqrt
 from pathlib import Path
 
 Result = namedtuple("Result", "exit_code stdout stderr seconds timed_out flooded cpu_seconds retried limit",
@@ -53,11 +54,12 @@ class TargetError(Exception):
 class EngineTarget:
     """Our own engines in-process: the ``sudoku`` command's code, called without a subprocess.
 
-    With no engine named it stands for all of them: ``pick(index)`` gives case ``index`` the engine
-    ``index`` selects in turn, so every engine meets every family and a case always meets the same one.
+    With no engine named it stands for all of them: ``pick(index, side)`` gives case ``index`` the
+    engine ``index`` selects in turn among those that handle its size, so every engine meets every
+    family and a case always meets the same one.
     """
 
-    def __init__(self, engine=None):
+    def __init__(self, engine=None, *, side=9):
         from sudoku import engines
 
         if engine is not None and engine not in engines.names():
@@ -65,14 +67,17 @@ class EngineTarget:
         self.engine = engine
         self.name = f"engine:{engine}" if engine else "engine"
         self.header = False
-        self.engines = [engine] if engine else [n for n in engines.names() if engines.supports(n, 3)]
-        self.makers = [n for n in self.engines if "fill" in engines.info(n).capabilities] or ["py"]
+        box = isqrt(side)
+        self.engines = [engine] if engine else [n for n in engines.names() if engines.supports(n, box)]
+        self.makers = [n for n in self.engines
+                       if "fill" in engines.info(n).capabilities and engines.supports(n, box)] or ["py"]
 
-    def pick(self, index):
-        if len(self.engines) == 1:
+    def pick(self, index, side=9):
+        if self.engine is not None:
             return self
-        one = EngineTarget(self.engines[index % len(self.engines)])
-        one.makers = [self.makers[index % len(self.makers)]]
+        sized = EngineTarget(side=side)
+        one = EngineTarget(sized.engines[index % len(sized.engines)], side=side)
+        one.makers = [sized.makers[index % len(sized.makers)]]
         return one
 
     def _call(self, argv, data):
@@ -94,8 +99,8 @@ class EngineTarget:
         return Result(code, stdout.getvalue().encode(), stderr.getvalue().encode(), seconds, False, False,
                       time.process_time() - cpu)
 
-    def create(self):
-        return self._call(["create", "--engine", self.makers[0]], b"")
+    def create(self, side=9):
+        return self._call(["create", "--size", str(side), "--engine", self.makers[0]], b"")
 
     def solve(self, text):
         return self._call(["solve", "--engine", self.engines[0]], text)
@@ -116,8 +121,10 @@ class CommandTarget:
         self.max_output = max_output
         self.env = env
 
-    def create(self):
-        return self._call(self.create_args, b"")
+    def create(self, side=9):
+        """Ask for a puzzle; ``{size}`` and ``{box}`` in the create arguments are the side asked for."""
+        args = [arg.replace("{size}", str(side)).replace("{box}", str(isqrt(side))) for arg in self.create_args]
+        return self._call(args, b"")
 
     def solve(self, text):
         return self._call(self.solve_args, text)
@@ -323,6 +330,8 @@ def make_target(spec, *, create_args="create", solve_args="solve", header=False,
     options = dict(create_args=shlex.split(create_args), solve_args=shlex.split(solve_args), header=header,
                    timeout=timeout, max_output=max_output)
     if spec == "cli":
+        if options["create_args"] == ["create"]:
+            options["create_args"] = ["create", "--size", "{size}"]
         return CommandTarget([sys.executable, "-m", "sudoku"], name="cli", env=_env_finding_our_sudoku(), **options)
     argv = shlex.split(spec)
     if not argv:

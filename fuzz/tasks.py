@@ -30,12 +30,12 @@ def run_case(case, target, *, strict=False, check_engine="py"):
     its result is the call the verdict's evidence names, with the wall and CPU time of every call."""
     header = target.header
     if case.command == "create":
-        results = [target.create() for _ in range(case.calls)]
-        verdict = judge_create(results, header=header, strict=strict, check_engine=check_engine)
+        results = [target.create(side=case.side) for _ in range(case.calls)]
+        verdict = judge_create(results, side=case.side, header=header, strict=strict, check_engine=check_engine)
         return verdict, results[verdict.evidence]._replace(seconds=sum(r.seconds for r in results),
                                                            cpu_seconds=sum(r.cpu_seconds for r in results))
     result = target.solve(case.text)
-    return judge_solve(case, result, header=header, strict=strict), result
+    return judge_solve(case, result, side=case.side, header=header, strict=strict), result
 
 
 def signature_of(case, verdict, result):
@@ -52,15 +52,15 @@ def run_chunk(spec):
     records = []
     start = time.perf_counter()
     for index in range(spec["start"], spec["start"] + spec["count"]):
-        case = make_case(spec["seed"], index, n=spec["n"], header=target.header)
-        one = target.pick(index) if hasattr(target, "pick") else target
+        case = make_case(spec["seed"], index, n=spec["n"], header=target.header, size=spec.get("size", 9))
+        one = target.pick(index, case.side) if hasattr(target, "pick") else target
         verdict, result = run_case(case, one, strict=spec["strict"], check_engine=spec["check_engine"])
         puzzle = case.puzzle if case.command == "solve" else verdict.grid
         text = case.text.decode("utf-8", "backslashreplace")
         records.append({
             "schema_version": SCHEMA_VERSION, "run_id": spec["run_id"], "chunk": spec["chunk"], "case": index,
             "seed": spec["seed"], "source": "fuzz", "family": case.family, "target": target.name,
-            "size": 9, "puzzle": _line(puzzle), "solution": _line(verdict.grid) if case.command == "solve" else None,
+            "size": case.side, "puzzle": _line(puzzle), "solution": _line(verdict.grid) if case.command == "solve" else None,
             "clues": puzzle.clues if puzzle is not None else None,
             "blanks": puzzle.blanks if puzzle is not None else None,
             "solutions": case.count, "unique": case.count == 1 if case.count is not None else None,

@@ -22,7 +22,7 @@ from jobs import backends
 
 CONFIRMATIONS = 3
 
-Group = namedtuple("Group", "signature cases representative family calls_failed")
+Group = namedtuple("Group", "signature cases representative family calls_failed side")
 Saved = namedtuple("Saved", "signature cases case folder detail confirmed flaky intermittent replay text")
 Saved.__doc__ = """One bug: its signature, how many cases showed it, the case that stands for it, the
 reproducer's folder, the failure's detail, replays that failed the same way (of CONFIRMATIONS),
@@ -33,7 +33,7 @@ replays it, and the reproducer's input (bytes)."""
 def groups(records):
     """The failing cases of a run's records (an Arrow table) grouped by signature, largest first."""
     failed = records.filter(pc.equal(records.column("outcome"), "failed"))
-    rows = failed.select(["case", "signature", "family", "target_s", "calls_failed"]).to_pylist()
+    rows = failed.select(["case", "signature", "family", "target_s", "calls_failed", "size"]).to_pylist()
     by_signature = {}
     for row in rows:
         by_signature.setdefault(row["signature"] or "unknown", []).append(row)
@@ -44,7 +44,7 @@ def groups(records):
         else:
             chosen = min(members, key=lambda row: row["case"])
         out.append(Group(signature, len(members), chosen["case"], chosen["family"],
-                         sum(row["calls_failed"] or 0 for row in members)))
+                         sum(row["calls_failed"] or 0 for row in members), chosen["size"] or 9))
     return sorted(out, key=lambda group: (-group.cases, group.signature))
 
 
@@ -102,11 +102,12 @@ def triage_group(group, config, target, *, shrink_it=True):
     """(case to save, replays confirmed, verdict, result) for one group."""
     strict = config["strict"]
     if hasattr(target, "pick"):
-        target = target.pick(group.representative)  # the engine that met the case
+        target = target.pick(group.representative, group.side)  # the engine that met the case
     if group.family == "create":
-        case = create_case()
+        case = create_case(side=group.side)
     else:
-        case = make_case(config["seed"], group.representative, n=config["n"], header=target.header)
+        case = make_case(config["seed"], group.representative, n=config["n"], header=target.header,
+                         size=config.get("size", 9))
     small = case
     if shrink_it and case.command == "solve":
         quick = target.without_retry() if hasattr(target, "without_retry") else target

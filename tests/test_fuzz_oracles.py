@@ -515,8 +515,8 @@ def test_create_cases_do_not_shrink():
     ("malformed_letter", b"x", b"1"),
     ("malformed_empty_input", b" \n", b"1"),
     ("malformed_binary", b"\xff", b"1"),
-    ("malformed_8_rows", b"1 2\n3 4\n", b""),
-    ("malformed_10_columns", b"1 2 3 4 5 6 7 8 9 1\n", b"1 2 3\n"),
+    ("malformed_fewer_rows", b"1 2\n3 4\n", b""),
+    ("malformed_more_columns", b"1 2 3 4 5 6 7 8 9 1\n", b"1 2 3\n"),
 ])
 def test_family_properties(family, kept, lost):
     assert keeps_property(family, case_of(kept, family))
@@ -526,13 +526,14 @@ def test_family_properties(family, kept, lost):
 # --- case families -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("family", SOLVE_FAMILIES)
-@pytest.mark.parametrize("header", [False, True])
-def test_every_family_agrees_with_the_reference(family, header):
-    pool = _pool(7)
+@pytest.mark.parametrize("header, box", [(False, 3), (True, 3), (False, 2), (True, 4)])
+def test_every_family_agrees_with_the_reference(family, header, box):
+    pool = _pool(7, box)
     for draw in range(3):
         case = build(family, random.Random(draw), pool, header=header)
         assert case.family == family
-        reference = from_text(family, case.command, case.text)
+        assert case.side == box * box
+        reference = from_text(family, case.command, case.text, side=case.side)
         assert reference.count == case.count, (family, draw, case.text[:200])
         if case.count is not None and case.count > 0:
             assert reference.puzzle == case.puzzle
@@ -612,7 +613,7 @@ def test_target_keys_tell_targets_apart():
 
 def test_corpus_load_skips_temporaries_and_damage(tmp_path):
     case = case_of("1 2\n")
-    folder = save(tmp_path, case, "rejects_malformed:accepted on malformed_8_rows (exit 0)", result(b"x"))
+    folder = save(tmp_path, case, "rejects_malformed:accepted on malformed_fewer_rows (exit 0)", result(b"x"))
     hidden = folder.parent / ".abc.123.tmp"
     hidden.mkdir()
     (hidden / "case.json").write_text('{"command": "solve"}')
@@ -656,3 +657,27 @@ def test_failures_group_by_signature_and_a_hang_is_stood_for_by_its_slowest_case
     found = groups(table(rows))
     assert [(g.signature, g.cases, g.representative) for g in found] == [(hang, 3, 6), (crash, 2, 4)]
     assert create_calls_in(table(rows)) == 5
+
+
+def test_a_mixed_run_draws_every_size_and_a_case_keeps_its_own():
+    cases = [make_case(3, index, n=200, size="mixed") for index in range(120)]
+    assert {case.side for case in cases} == {4, 9, 16, 25}
+    assert [make_case(3, index, n=200, size="mixed").side for index in range(120)] == [c.side for c in cases]
+    for case in cases:
+        if case.puzzle is not None:
+            assert case.puzzle.side == case.side
+
+
+def test_a_16x16_answer_is_judged_at_its_size():
+    puzzle = create(4, seed=3, difficulty="easy")
+    solution = engines.solve(puzzle, limit=1).solution
+    case = from_text("unique_easy", "solve", render(puzzle, "grid").encode(), side=16)
+    assert case.count == 1 and case.side == 16
+    assert judge_solve(case, result(render(solution, "grid")), side=16).failed == {}
+    rows = render(solution, "grid").splitlines()
+    rows[0] = rows[0].replace(rows[0].split()[0], "17", 1)
+    verdict = judge_solve(case, result("\n".join(rows) + "\n"), side=16)
+    assert verdict.failed["valid_grid"].detail.startswith("row 1, column 1 is 17, outside 1..16")
+    # a 9x9 grid is no answer to a 16x16 question, and a 9x9 text no 16x16 puzzle
+    assert set(judge_solve(case, result(EXACT), side=16).failed) == {"answers"}
+    assert from_text("t", "solve", render(PUZZLE, "grid").encode(), side=16).count is None

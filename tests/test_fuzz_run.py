@@ -122,3 +122,46 @@ def test_replaying_an_empty_corpus_is_exit_2(tmp_path):
     (tmp_path / "corpus").mkdir()
     done = fuzz("replay", tmp_path / "corpus", "--target", spec("changes_given"), cwd=tmp_path)
     assert done.returncode == 2 and "no reproducers under" in done.stderr
+
+
+# --- sizes ---------------------------------------------------------------------------------------
+
+def sizes_of(out):
+    return {int(row["size"]) for row in records_of(out)}
+
+
+@pytest.mark.parametrize("size, sizes", [("4", {4}), ("mixed", {4, 9, 16, 25})])
+def test_a_size_generic_program_passes_at_every_size(tmp_path, size, sizes):
+    done = fuzz("run", "-n", 80, "--seed", 5, *COMMON, "--size", size, "--create-args", "create {size}",
+                "--out", tmp_path / "run", "--corpus", tmp_path / "corpus", "--target", spec("sized"), cwd=tmp_path,
+                timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert sizes_of(tmp_path / "run") == sizes
+    creates = [row for row in records_of(tmp_path / "run") if row["family"] == "create"]
+    assert creates and all(row["outcome"] == "ok" for row in creates)
+
+
+def test_a_bug_only_at_16x16_is_found_there_and_only_there(tmp_path):
+    done = fuzz("run", "-n", 80, "--seed", 5, *COMMON, "--size", "mixed", "--create-args", "create {size}",
+                "--out", tmp_path / "run", "--corpus", tmp_path / "corpus", "--target", spec("wrong_at_16"),
+                cwd=tmp_path, timeout=600)
+    assert done.returncode == 1, done.stderr[-2000:]
+    failed = [row for row in records_of(tmp_path / "run") if row["outcome"] == "failed"]
+    assert failed and {row["size"] for row in failed} == {"16"}
+    assert all("keeps_givens" in row["oracles_failed"] for row in failed)
+    meta = json.loads(next((tmp_path / "run" / "corpus").glob("*/keeps_givens/*/case.json")).read_text())
+    assert meta["side"] == 16
+    data = next((tmp_path / "run" / "corpus").glob("*/keeps_givens/*/input.txt")).read_bytes()
+    reproducer = from_text("t", "solve", data, side=16)
+    assert reproducer.puzzle.side == 16 and reproducer.puzzle.clues <= 3  # shrunk, still 16x16
+    replay = fuzz("replay", tmp_path / "run" / "corpus", "--target", spec("wrong_at_16"), cwd=tmp_path)
+    assert replay.returncode == 1 and "FAILS the same way" in replay.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", ["16", "25"])
+def test_our_own_command_passes_at_big_sizes(tmp_path, size):
+    done = fuzz("run", "-n", 300, "--seed", 2, "--size", size, "--workers", 2, "--out", tmp_path / "run",
+                "--corpus", tmp_path / "corpus", "--target", "cli", "--timeout", "30", cwd=tmp_path, timeout=3000)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert sizes_of(tmp_path / "run") == {int(size)}

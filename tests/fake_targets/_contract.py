@@ -23,14 +23,17 @@ class Rejected(Exception):
     """Input the program refuses: malformed text, clashing givens, no solution."""
 
 
+SIDES = (9,)  # the sizes a program takes; a size-generic fake sets it to (4, 9, 16, 25)
+
+
 def read(data):
-    """The one 9x9 puzzle in ``data`` (bytes), or Rejected."""
+    """The one puzzle in ``data`` (bytes) of a side the program takes, or Rejected."""
     try:
         grids = list(parse(data.decode("utf-8").splitlines(keepends=True)))
     except (InvalidPuzzle, UnicodeDecodeError) as error:
         raise Rejected(str(error)) from None
-    if len(grids) != 1 or grids[0].box != 3:
-        raise Rejected("expected one 9x9 grid")
+    if len(grids) != 1 or grids[0].side not in SIDES:
+        raise Rejected(f"expected one grid of side {' or '.join(map(str, SIDES))}")
     return grids[0]
 
 
@@ -50,9 +53,11 @@ def solve(data):
     return solution
 
 
-def new_puzzle(seed=None):
-    """A fresh unique puzzle with at least 40 blanks."""
-    return create(3, seed=random.SystemRandom().getrandbits(63) if seed is None else seed)
+def new_puzzle(seed=None, side=9):
+    """A fresh unique puzzle with at least 40 blanks (half the cells at other sizes)."""
+    box = {4: 2, 9: 3, 16: 4, 25: 5}[side]
+    return create(box, seed=random.SystemRandom().getrandbits(63) if seed is None else seed,
+                  difficulty=None if box == 3 else "easy")
 
 
 def show(grid, command):
@@ -69,6 +74,9 @@ def main(*, solve=solve, create=new_puzzle, show=show, reject=reject):
     args = sys.argv[1:]
     if args == ["create"]:
         show(create(), "create")
+        return 0
+    if len(args) == 2 and args[0] == "create" and args[1].isdigit() and int(args[1]) in SIDES:
+        show(create(side=int(args[1])), "create")
         return 0
     if args == ["solve"]:
         data = sys.stdin.buffer.read()
