@@ -64,7 +64,13 @@ COUNTER_COLUMNS = ["guesses", "nodes", "unique_guesses"]
 
 
 def table(records):
-    """An Arrow table of ``records`` (dicts keyed by column name) in the schema's column order."""
+    """An Arrow table of ``records`` in the schema: a list of dicts keyed by column name (the per-case
+    path), or a ``pa.Table``/``pa.RecordBatch`` built column by column (the batch path), which is put in
+    the schema's column order and cast to its types (an error if a column is missing or will not cast)."""
+    if isinstance(records, pa.RecordBatch):
+        records = pa.Table.from_batches([records])
+    if isinstance(records, pa.Table):
+        return records.select(NAMES).cast(SCHEMA)
     return pa.Table.from_pylist(records, schema=SCHEMA)
 
 
