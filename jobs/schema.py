@@ -20,7 +20,9 @@ COLUMNS = [
     ("chunk", pa.int32(), "chunk number within the run"),
     ("case", pa.int64(), "case index within the run, 0-based; each appears exactly once"),
     ("seed", pa.int64(), "the run seed"),
-    ("case_seed", pa.int64(), "seed of this case: derive_seed(seed, case); null for --input rows"),
+    ("case_seed", pa.int64(), "seed of this case: derive_seed(seed, case); sudoku.create(box, seed=case_seed, blanks=blanks asked, "
+     "engine=engine) rebuilds the puzzle alone (with nb that is nb.generate_batch([case_seed], "
+     "blanks=max(40, blanks asked), minimal=True), on either path); null for --input rows"),
     ("source", pa.string(), "'create' or the input file's name"),
     ("line", pa.int64(), "line number in the input file; null when created"),
     ("size", pa.int16(), "grid side: 4, 9, 16 or 25"),
@@ -43,10 +45,14 @@ COLUMNS = [
     ("exit_code", pa.int16(), "the target's exit code (fuzz); negative = killed by that signal"),
     ("target_s", pa.float64(), "the target's own run time for the case (fuzz)"),
     ("input_text", pa.string(), "the exact text given to the target (fuzz)"),
-    ("create_s", pa.float64(), "time to create the puzzle; null for --input rows"),
-    ("unique_s", pa.float64(), "time to count solutions up to 2 with the check engine"),
-    ("blanks_s", pa.float64(), "time to count blanks and apply the size rule"),
-    ("solve_s", pa.float64(), "time for the solve engine to solve it back"),
+    ("create_s", pa.float64(), "time to create the puzzle: one generator call for it, timed from Python (the batch path too); "
+     "null for --input rows"),
+    ("unique_s", pa.float64(), "time to count solutions up to 2 with the check engine; on the batch path the engine's own time "
+     "for this puzzle inside the batch when it has the 'timed' capability (band), else one call for it"),
+    ("blanks_s", pa.float64(), "time to count blanks and apply the size rule; on the batch path the chunk's vectorised rule, its "
+     "time shared evenly among the chunk's cases"),
+    ("solve_s", pa.float64(), "time for the solve engine to solve it back: one call for this puzzle, timed from Python (the call's "
+     "overhead included, on both paths)"),
     ("guesses", pa.int64(), "solve engine's guesses"),
     ("nodes", pa.int64(), "solve engine's nodes"),
     ("unique_guesses", pa.int64(), "check engine's guesses while counting"),
@@ -54,7 +60,7 @@ COLUMNS = [
     ("check_engine", pa.string(), "engine that counted solutions"),
     ("difficulty", pa.string(), "difficulty asked for, if any"),
     ("worker", pa.string(), "host:pid of the process that ran the case"),
-    ("timestamp", pa.timestamp("us", tz="UTC"), "when the case finished"),
+    ("timestamp", pa.timestamp("us", tz="UTC"), "when the case finished (on the batch path: when its chunk's records were built)"),
 ]
 
 SCHEMA = pa.schema([pa.field(name, kind) for name, kind, _ in COLUMNS])
