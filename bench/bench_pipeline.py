@@ -5,13 +5,16 @@ Each round runs, one after the other (so load from other jobs falls on all alike
 
 - ``raw``: ``nb.generate_batch(seeds, minimal=True)`` in this process, one call, one core (warmed first);
   the seeds are the run's own (``derive_seed(1, i)``), so it makes the same puzzles the runs make;
+- ``raw x2``: the same call in two forked processes at once, rates summed: what two cores give this
+  round (other people's jobs share the machine), the yardstick for 2 workers over 1;
 - ``1 worker``, ``2 workers`` (and ``dask`` with ``--dask``): ``python -m jobs run -n N --seed 1`` with the
   default engines (nb creates and solves, band counts) and chunk size, as a fresh process in a temporary
   run directory: created, counted, solved back, verified and recorded (Parquet parts, CSV, manifest).
 
 Rates: ``e2e/s`` is N over the command's whole wall time (interpreter start to exit); ``run/s`` is N over
 the runner's own ``wall_s`` from the manifest (no interpreter start or imports). Ratios are taken within a
-round (e2e/raw: the 1-worker command over raw; 2w/1w; dask/1w) and their median over rounds is given.
+round (e2e/raw: the 1-worker command over raw; 2w/1w beside raw x2 / raw; dask/1w) and their median
+over rounds is given.
 Peak RSS: the largest sum of resident memory over the command's process tree (it and all descendants,
 sampled from /proc every 50 ms), so shared pages count once per process: an upper bound.
 
@@ -104,6 +107,14 @@ def raw_rate(seeds):
     return len(seeds) / (time.perf_counter() - started)
 
 
+def raw_rate_twice(seeds):
+    """Puzzles/s of two processes each making ``seeds`` at once (summed; pool start not timed)."""
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        return sum(pool.map(raw_rate, [seeds, seeds]))
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", type=int, default=20000, help="puzzles per run (default %(default)s)")
@@ -124,14 +135,15 @@ def main(argv=None):
     print(f"machine: {machine()}")
     print(f"command: {' '.join([Path(sys.executable).name, *sys.argv])}")
     rows = {name: [] for name, _, _ in configs}
-    raws, engines_used = [], ""
+    raws, raws2, engines_used = [], [], ""
     with tempfile.TemporaryDirectory(prefix="bench-pipeline-") as temp:
         for round_ in range(args.rounds):
             load = os.getloadavg()
             line = f"round {round_ + 1}: load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
             if not args.only:
                 raws.append(raw_rate(seeds))
-                line += f"; raw {raws[-1]:,.0f}/s"
+                raws2.append(raw_rate_twice(seeds))
+                line += f"; raw {raws[-1]:,.0f}/s, x2 {raws2[-1]:,.0f}/s"
             for name, workers, backend in configs:
                 row = run_command(args.n, workers=workers, backend=backend, temp=temp, name=f"{name}-{round_}".replace(" ", "-"))
                 rows[name].append(row)
@@ -143,6 +155,7 @@ def main(argv=None):
     print(f"{'config':<11}{'e2e/s':>9}{'run/s':>9}{'wall s':>8}{'peak RSS MiB':>14}")
     if raws:
         print(f"{'raw':<11}{statistics.median(raws):>9,.0f}{'':>9}{'':>8}{'':>14}   nb.generate_batch(minimal=True), one core")
+        print(f"{'raw x2':<11}{statistics.median(raws2):>9,.0f}{'':>9}{'':>8}{'':>14}   the same in two processes at once")
     for name, _, _ in configs:
         got = rows[name]
         print(f"{name:<11}{statistics.median(r['e2e'] for r in got):>9,.0f}{statistics.median(r['run'] for r in got):>9,.0f}"
@@ -156,7 +169,8 @@ def main(argv=None):
               f"run/s 1 worker / raw: {ratio([r['run'] for r in one], raws):.2f}")
         two = rows["2 workers"]
         print(f"2 workers / 1 worker: {ratio([r['e2e'] for r in two], [r['e2e'] for r in one]):.2f} e2e, "
-              f"{ratio([r['run'] for r in two], [r['run'] for r in one]):.2f} run/s (goal >= 1.8)")
+              f"{ratio([r['run'] for r in two], [r['run'] for r in one]):.2f} run/s (goal >= 1.8); raw x2 / raw: "
+              f"{ratio(raws2, raws):.2f} (what the machine gave two processes)")
         if args.dask:
             dask = rows["dask"]
             print(f"dask (2 workers) / 1 worker: {ratio([r['e2e'] for r in dask], [r['e2e'] for r in one]):.2f} e2e, "
