@@ -249,3 +249,33 @@ def test_schema_table_takes_columns_in_any_order_and_refuses_missing_ones():
     assert schema.table(built.to_batches()[0]).equals(built)
     with pytest.raises(KeyError):
         schema.table(built.drop_columns(["outcome"]))
+
+
+def test_a_batch_run_killed_mid_way_resumes_to_every_case_once(tmp_path):
+    """SIGKILL of the whole group while batch chunks are in flight, then --resume: each case exactly once,
+    each part its own chunk's cases, and the same puzzles as the seed gives (rebuilt alone)."""
+    import os
+    import signal
+
+    from _jobs_support import assert_csv_equals_parquet, hidden_files, part_names, start_jobs, wait_for_parts
+
+    out, n, chunk = tmp_path / "run", 12000, 400
+    proc = start_jobs("run", "-n", n, "--seed", 8, "--workers", 2, "--chunk-size", chunk, "--no-progress", "--out", out)
+    wait_for_parts(out, proc, count=2)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.communicate(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+    saved = len(part_names(out))
+    assert 2 <= saved < n // chunk
+    result = run_jobs("run", "--resume", out, timeout=300)
+    assert result.returncode == 0, result.stderr
+    table = records(out)
+    assert table.column("case").to_pylist() == list(range(n))
+    assert part_names(out) == [f"chunk-{c:06d}.parquet" for c in range(n // chunk)]
+    assert hidden_files(out) == []
+    assert manifest(out)["status"] == "complete" and manifest(out)["totals"]["ok"] == n
+    rows = table.take([0, 1, n // 2, n - 1]).to_pylist()
+    for row in rows:
+        assert row["case_seed"] == sudoku.derive_seed(8, row["case"])
+        assert render(sudoku.create(3, seed=row["case_seed"], engine="nb"), "line").strip() == row["puzzle"]
+    assert_csv_equals_parquet(out)
