@@ -13,7 +13,7 @@ from pathlib import Path
 
 from sudoku import DIFFICULTIES, engines, new_seed
 
-from jobs import backends, runner, tasks
+from jobs import backends, columnar, runner, tasks
 from jobs.inputs import InputError, read_input
 from jobs.store import RunDir, RunDirError, WriteError
 
@@ -60,14 +60,15 @@ def _parser():
     run.add_argument("--resume", metavar="DIR", help="finish an interrupted run; other options come from its manifest")
     run.add_argument("--force", action="store_true", help="replace an existing run directory")
     run.add_argument("--workers", type=int, default=os.cpu_count(), help="worker processes (default: one per core)")
-    run.add_argument("--chunk-size", type=int, default=runner.CHUNK_SIZE, help="cases per chunk (default %(default)s)")
+    run.add_argument("--chunk-size", type=int, help=f"cases per chunk (default {columnar.CHUNK_SIZE} on the batch path: "
+                     f"9x9 with nb and band; {runner.CHUNK_SIZE} otherwise)")
     run.add_argument("--backend", default="local", help="local (default) or dask")
     run.add_argument("--scheduler", help="Dask scheduler address, tcp://HOST:PORT (default: a local cluster)")
     run.add_argument("--connect-timeout", type=float, default=backends.CONNECT_TIMEOUT_S, metavar="S",
                      help="seconds to wait for the Dask scheduler's handshake (default %(default)g)")
     run.add_argument("--engine", help="engine that creates and solves (default nb at 9x9, py otherwise)")
     run.add_argument("--check-engine", help="engine that counts solutions, another than --engine "
-                     "(default py, or dlx when --engine is py)")
+                     "(default band when --engine is nb, dlx when it is py, py otherwise)")
     run.add_argument("--blanks", type=int, help="created puzzles have at least this many blanks")
     run.add_argument("--difficulty", choices=DIFFICULTIES, help="difficulty of created puzzles")
     run.add_argument("--no-progress", action="store_true", help="no progress bar, even on a terminal")
@@ -84,7 +85,7 @@ def _config(args):
     if args.engine is None:
         args.engine = "nb" if engines.supports("nb", box) else "py"
     if args.check_engine is None:
-        args.check_engine = "dlx" if args.engine == "py" else "py"
+        args.check_engine = {"nb": "band", "py": "dlx"}.get(args.engine, "py")
     if args.backend not in backends.BACKENDS:
         raise Usage(f"unknown backend {args.backend!r}; known: {', '.join(backends.BACKENDS)}")
     for option, name in (("--engine", args.engine), ("--check-engine", args.check_engine)):
@@ -94,6 +95,10 @@ def _config(args):
         backends.check_scheduler(args.scheduler, timeout=args.connect_timeout)
     if args.engine == args.check_engine and not args.input:
         raise Usage("--check-engine must differ from --engine, so an engine cannot vouch for its own puzzles")
+    if args.chunk_size is None:
+        probe = {"mode": "input" if args.input else "create", "box": box, "engine": args.engine,
+                 "check_engine": args.check_engine, "difficulty": args.difficulty, "blanks": args.blanks}
+        args.chunk_size = columnar.CHUNK_SIZE if columnar.serves(probe) else runner.CHUNK_SIZE
     if args.n < 1 or args.workers < 1 or args.chunk_size < 1:
         raise Usage("-n, --workers and --chunk-size must be at least 1")
     if not args.input:

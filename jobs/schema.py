@@ -21,7 +21,9 @@ COLUMNS = [
     ("chunk", pa.int32(), "chunk number within the run"),
     ("case", pa.int64(), "case index within the run, 0-based; each appears exactly once"),
     ("seed", pa.int64(), "the run seed"),
-    ("case_seed", pa.int64(), "seed of this case: derive_seed(seed, case); null for --input rows"),
+    ("case_seed", pa.int64(), "seed of this case: derive_seed(seed, case); sudoku.create(box, seed=case_seed, blanks=blanks asked, "
+     "engine=engine) rebuilds the puzzle alone (with nb that is nb.generate_batch([case_seed], "
+     "blanks=max(40, blanks asked), minimal=True), on either path); null for --input rows"),
     ("source", pa.string(), "'create' or the input file's name"),
     ("line", pa.int64(), "line number in the input file; null when created"),
     ("size", pa.int16(), "grid side: 4, 9, 16 or 25"),
@@ -52,10 +54,14 @@ COLUMNS = [
     ("calls", pa.int16(), "target calls the case made (fuzz: creates asked, or 1)"),
     ("calls_failed", pa.int16(), "calls whose answer failed an oracle (fuzz)"),
     ("input_text", pa.string(), "the exact text given to the target (fuzz)"),
-    ("create_s", pa.float64(), "time to create the puzzle; null for --input rows"),
-    ("unique_s", pa.float64(), "time to count solutions up to 2 with the check engine"),
-    ("blanks_s", pa.float64(), "time to count blanks and apply the size rule"),
-    ("solve_s", pa.float64(), "time for the solve engine to solve it back"),
+    ("create_s", pa.float64(), "time to create the puzzle: one generator call for it, timed from Python (the batch path too); "
+     "null for --input rows"),
+    ("unique_s", pa.float64(), "time to count solutions up to 2 with the check engine; on the batch path the engine's own time "
+     "for this puzzle inside the batch when it has the 'timed' capability (band), else one call for it"),
+    ("blanks_s", pa.float64(), "time to count blanks and apply the size rule; on the batch path the chunk's vectorised rule, its "
+     "time shared evenly among the chunk's cases"),
+    ("solve_s", pa.float64(), "time for the solve engine to solve it back: one call for this puzzle, timed from Python (the call's "
+     "overhead included, on both paths)"),
     ("guesses", pa.int64(), "solve engine's guesses"),
     ("nodes", pa.int64(), "solve engine's nodes"),
     ("unique_guesses", pa.int64(), "check engine's guesses while counting"),
@@ -63,7 +69,7 @@ COLUMNS = [
     ("check_engine", pa.string(), "engine that counted solutions"),
     ("difficulty", pa.string(), "difficulty asked for, if any"),
     ("worker", pa.string(), "host:pid of the process that ran the case"),
-    ("timestamp", pa.timestamp("us", tz="UTC"), "when the case finished"),
+    ("timestamp", pa.timestamp("us", tz="UTC"), "when the case finished (on the batch path: when its chunk's records were built)"),
 ]
 
 SCHEMA = pa.schema([pa.field(name, kind) for name, kind, _ in COLUMNS])
@@ -73,7 +79,13 @@ COUNTER_COLUMNS = ["guesses", "nodes", "unique_guesses"]
 
 
 def table(records):
-    """An Arrow table of ``records`` (dicts keyed by column name) in the schema's column order."""
+    """An Arrow table of ``records`` in the schema: a list of dicts keyed by column name (the per-case
+    path), or a ``pa.Table``/``pa.RecordBatch`` built column by column (the batch path), which is put in
+    the schema's column order and cast to its types (an error if a column is missing or will not cast)."""
+    if isinstance(records, pa.RecordBatch):
+        records = pa.Table.from_batches([records])
+    if isinstance(records, pa.Table):
+        return records.select(NAMES).cast(SCHEMA)
     return pa.Table.from_pylist(records, schema=SCHEMA)
 
 

@@ -3,6 +3,10 @@
 Each phase is timed on its own; verification happens outside the timed regions. Uniqueness is
 counted by a ``check_engine`` other than the one that created the puzzle, so one engine's bug cannot
 vouch for itself.
+
+Two paths give the same records: the batch path (``jobs.columnar``: arrays end to end, an Arrow
+table out) for chunks whose engines have batch entry points, and the per-case path here (a dict per
+case) for the rest: other sizes, ``--difficulty``, the pure-Python engines, malformed input lines.
 """
 
 import logging
@@ -11,10 +15,15 @@ import socket
 import time
 from datetime import datetime, timezone
 
+import pyarrow as pa
+import pyarrow.compute as pc
+
 from sudoku import GenerationFailed, InvalidPuzzle, create, derive_seed, engines, find_clash, min_blanks
 from sudoku.formats import parse_line, render
 
-from jobs.schema import SCHEMA_VERSION
+from jobs import columnar
+from jobs.schema import SCHEMA_VERSION, table
+from jobs.verify import problems
 
 log = logging.getLogger("jobs.tasks")
 _clock = time.perf_counter
@@ -42,16 +51,36 @@ def warm(*names):
 
 
 def run_chunk(spec):
-    """The task the runner calls: a chunk spec in, a list of record dicts out."""
+    """The task the runner calls: a chunk spec in, its records out: an Arrow table in the schema from
+    the batch path, a list of record dicts from the per-case path (``jobs.schema.table`` takes both)."""
     warm(spec["engine"], spec["check_engine"])
     start = _clock()
-    if spec["mode"] == "create":
-        records = [_created_case(spec, spec["start"] + i) for i in range(spec["count"])]
+    if columnar.serves(spec):
+        records = _batch(spec)
+        failed = len(records) - pc.sum(pc.equal(records.column("outcome"), "ok")).as_py()
     else:
-        records = [_input_case(spec, spec["start"] + i, *line) for i, line in enumerate(spec["lines"])]
-    failed = sum(r["outcome"] != "ok" for r in records)
+        records = _per_case(spec)
+        failed = sum(r["outcome"] != "ok" for r in records)
     log.info("chunk %d: %d cases, %d not ok, %.2fs on %s", spec["chunk"], len(records), failed, _clock() - start, worker_id())
     return records
+
+
+def _per_case(spec):
+    if spec["mode"] == "create":
+        return [_created_case(spec, spec["start"] + i) for i in range(spec["count"])]
+    return [_input_case(spec, spec["start"] + i, *line) for i, line in enumerate(spec["lines"])]
+
+
+def _batch(spec):
+    """The batch path; in an input chunk, lines that are not plain 9x9 puzzles go case by case and
+    their rows join the table in case order."""
+    if spec["mode"] == "create":
+        return columnar.created_table(spec, worker=worker_id())
+    batch, others = columnar.input_table(spec, worker=worker_id())
+    rows = [_input_case(spec, case, number, text, rejected) for case, number, text, rejected in others]
+    if batch is None:
+        return table(rows)
+    return pa.concat_tables([batch, table(rows)]).sort_by("case") if rows else batch
 
 
 def _base(spec, case):
@@ -128,19 +157,9 @@ def _check_and_solve(record, puzzle, spec, *, wanted_blanks):
         solved_ok = counted.count == 0  # rightly found none
     matches = (solution == counted.solution) if counted.count == 1 else None
     record.update(solved_ok=solved_ok, givens_kept=givens_kept, matches_unique=matches)
-    problems = []
-    if not solved_ok:
-        problems.append("solve gave no valid solution" if counted.count else "solve found a solution to an impossible puzzle")
-    if not givens_kept:
-        problems.append("solve changed a given")
-    if matches is False:
-        problems.append("solve disagrees with the unique solution")
-    if wanted_blanks is not None:  # created puzzles must also be unique and blank enough
-        if not record["unique"]:
-            problems.append(f"created puzzle has {counted.count} solutions (counting to 2)")
-        if not blanks_ok:
-            problems.append(f"created puzzle has {blanks} blanks, fewer than {wanted_blanks}")
-    record.update(outcome="failed" if problems else "ok", reason="; ".join(problems) or None)
+    found = problems(solved_ok=solved_ok, givens_kept=givens_kept, matches_unique=matches, solutions=counted.count,
+                     created=wanted_blanks is not None, blanks=blanks, wanted_blanks=wanted_blanks)
+    record.update(outcome="failed" if found else "ok", reason="; ".join(found) or None)
 
 
 def _finish(record):

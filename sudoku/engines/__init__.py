@@ -16,7 +16,10 @@ Optional capabilities, named in the registry:
   ``cell`` has a solution other than ``solution``: the cheap uniqueness test behind clue removal.
 - ``generate``: ``generate(box, *, seed, blanks, minimal) -> Grid``, a whole unique puzzle made
   inside the engine (its own seed space: the same seed gives other puzzles than ``py``'s).
-- ``batch``: ``solve_batch`` on numpy arrays, for the batch paths (``nb`` also has ``generate_batch``).
+- ``batch``: ``solve_batch`` on numpy arrays, for the batch paths; with ``generate`` too, also
+  ``generate_batch(seeds, *, blanks, minimal)``, whose puzzle for a seed is ``generate``'s (``nb``).
+- ``timed``: ``solve_batch(..., timed=True)`` also returns each puzzle's time in ns, measured inside the
+  batch (``band``), so a batch path can record per-puzzle times without a call per puzzle.
 """
 
 from collections import namedtuple
@@ -58,7 +61,7 @@ ENGINES = {
         "band",
         "sudoku.engines.band",
         range(3, 4),
-        frozenset({"solve", "count", "batch"}),
+        frozenset({"solve", "count", "batch", "timed"}),
         "numba, 9x9: digit-by-band bitboards (mini-row patterns per band, column rules), binary branching; "
         "its own code, the compiled checker beside nb; batch solve on numpy arrays (batch paths only)",
     ),
