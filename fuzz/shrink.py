@@ -6,12 +6,13 @@ kinds, the family's class, how the call ended), and the family's defining proper
 of a clashing one). Without that, a crash on an out-of-range value "shrinks" to an empty input that
 crashes for another reason, and the saved case no longer shows the bug it stands for.
 
-Puzzles shrink by blanking givens (fewest clues); malformed or odd text first has its digits turned
-to 0 (in ever smaller chunks), then shrinks by deleting lines, then ever smaller runs of characters (shortest
-text). Each candidate's right answer is worked out
-afresh by our own parser and engine (``cases.from_text``); a candidate that loses the family's
-property, or on which one of the signature's oracles cannot fail (``oracles.can_fail``), costs no
-target call. Passes are deterministic and bounded by a budget of target calls and time.
+Puzzles shrink by blanking givens (fewest clues); other text (malformed, or valid in an odd
+spelling) has its digits turned to 0. Then whole lines go, then characters (shortest text). Each
+pass is ddmin-like: all at once, then halves, quarters, ... so the parts of a text that do not
+matter to the bug go in a few calls. Each candidate's right answer is worked out afresh by our own
+parser and engine (``cases.from_text``); a candidate that loses the family's property, or on which
+one of the signature's oracles cannot fail (``oracles.can_fail``), costs no target call. Passes are
+deterministic and bounded by a budget of target calls and time.
 
 Why not Hypothesis's shrinker: it shrinks its own choice sequences from the start of a test and has
 no public way to begin from a given failing input, while our failures come from external programs
@@ -36,98 +37,100 @@ class _Budget:
         self.calls = calls
         self.deadline = time.monotonic() + seconds
 
+    def left(self):
+        """Whether another candidate may be tried (its answer worked out, the target asked)."""
+        return self.calls > 0 and time.monotonic() < self.deadline
+
     def spend(self):
         self.calls -= 1
-        return self.calls >= 0 and time.monotonic() < self.deadline
 
 
 def shrink(case, oracles, same_failure, *, header=False, max_calls=MAX_CALLS, max_seconds=MAX_SECONDS):
     """The smallest case found that still fails as ``case`` does.
 
     ``oracles`` are the failed oracles of the signature; ``same_failure(candidate) -> bool`` asks the
-    target and compares signatures. Create cases are not shrunk (their input is empty).
+    target and compares signatures. Create cases are not shrunk (their input is empty). The budget
+    bounds both the target calls and the time, our own reference answers included (at 25x25 counting
+    a candidate's solutions is not free).
     """
     if case.command != "solve":
         return case
     budget = _Budget(max_calls, max_seconds)
     family = case.family
 
-    def still(candidate):
-        return (keeps_property(family, candidate) and all(can_fail(oracle, candidate) for oracle in oracles)
-                and budget.spend() and same_failure(candidate))
+    def still(text):
+        """The case for ``text`` if it fails the same way, else None."""
+        candidate = from_text(family, "solve", text, side=case.side)
+        if not (keeps_property(family, candidate) and all(can_fail(oracle, candidate) for oracle in oracles)):
+            return None
+        budget.spend()
+        return candidate if same_failure(candidate) else None
 
     if case.puzzle is not None and not family.startswith(("malformed", "whitespace")):
-        case = _fewer_clues(case, still, header)
+        case = _fewer_clues(case, still, budget, header)
     else:
-        case = _zeroed_digits(case, still)
-    return _shorter_text(case, still)
+        case = _chunks(case, lambda text: [m.start() for m in _DIGIT.finditer(text)],
+                       lambda text, chosen: bytes(48 if i in chosen else b for i, b in enumerate(text)), still, budget)
+    case = _lines(case, still, budget)
+    return _chunks(case, lambda text: list(range(len(text))),
+                   lambda text, chosen: bytes(b for i, b in enumerate(text) if i not in chosen), still, budget)
 
 
-def _fewer_clues(case, still, header):
-    cells = list(case.puzzle.cells)
-    changed = True
-    while changed:
-        changed = False
-        for index in range(len(cells)):
-            if not cells[index]:
-                continue
-            trial = cells[:]
-            trial[index] = 0
-            grid = Grid(case.puzzle.box, trial)
-            candidate = from_text(case.family, "solve", render(grid, "header" if header else "grid").encode(),
-                                  side=case.side)
-            if still(candidate):
-                cells, case, changed = trial, candidate, True
+def _chunks(case, places, change, still, budget):
+    """A ddmin-like pass: ``change`` the case's text at all of its ``places`` at once, then at halves,
+    quarters, ... of them, keeping each change that still fails the same way. When most of a text
+    does not matter to the bug (the usual case), a few calls do most of the work."""
+    size = len(places(case.text))
+    while size >= 1 and budget.left():
+        start = 0
+        while budget.left():
+            where = places(case.text)
+            if start >= len(where):
+                break
+            trial = change(case.text, set(where[start : start + size]))
+            candidate = still(trial) if trial != case.text else None
+            if candidate is None:
+                start += size
+            else:
+                case = candidate  # the changed places are gone: the next chunk starts at the same index
+        size //= 2
+    return case
+
+
+def _fewer_clues(case, still, budget, header):
+    """Blank givens, in ever smaller chunks (fewest clues)."""
+    fmt = "header" if header else "grid"
+
+    def givens(text):
+        return [i for i, v in enumerate(case_grid(text).cells) if v]
+
+    def blank(text, chosen):
+        grid = case_grid(text)
+        return render(Grid(grid.box, [0 if i in chosen else v for i, v in enumerate(grid.cells)]), fmt).encode()
+
+    grids = {}
+
+    def case_grid(text):
+        if text not in grids:
+            grids[text] = from_text(case.family, "solve", text, side=case.side).puzzle
+        return grids[text]
+
+    grids[case.text] = case.puzzle
+    return _chunks(case, givens, blank, still, budget)
+
+
+def _lines(case, still, budget):
+    """Delete whole lines, one at a time."""
+    lines = case.text.split(b"\n")
+    i = 0
+    while i < len(lines) and len(lines) > 1 and budget.left():
+        trial = lines[:i] + lines[i + 1 :]
+        candidate = still(b"\n".join(trial))
+        if candidate is not None:
+            lines, case = trial, candidate
+        else:
+            i += 1
     return case
 
 
 _DIGIT = re.compile(rb"(?<![\d-])[1-9](?!\d)")
-
-
-def _zeroed_digits(case, still):
-    """Text that is not a puzzle (malformed, or in an unusual spelling) loses its givens, each digit
-    1..9 turned into 0, so what is left to see is what breaks the target. All at once first, then
-    halves, quarters, ...: most bugs do not care about the givens, and then one call does it."""
-    size = len(_DIGIT.findall(case.text))
-    while size >= 1:
-        start = 0
-        while True:
-            positions = [m.start() for m in _DIGIT.finditer(case.text)]
-            if start >= len(positions):
-                break
-            chosen = set(positions[start : start + size])
-            trial = bytes(48 if i in chosen else b for i, b in enumerate(case.text))
-            candidate = from_text(case.family, "solve", trial, side=case.side)
-            if not still(candidate):
-                start += size
-            else:
-                case = candidate  # the zeroed digits left the list: the next chunk starts here
-        size //= 2
-    return case
-
-
-def _shorter_text(case, still):
-    """Delete whole lines, then runs of characters halving in length (a ddmin-like pass)."""
-    text = case.text
-    lines = text.split(b"\n")
-    i = 0
-    while i < len(lines) and len(lines) > 1:
-        trial = b"\n".join(lines[:i] + lines[i + 1 :])
-        candidate = from_text(case.family, "solve", trial, side=case.side)
-        if still(candidate):
-            lines, case = lines[:i] + lines[i + 1 :], candidate
-        else:
-            i += 1
-    text = case.text
-    size = max(1, len(text) // 2)
-    while size >= 1:
-        start = 0
-        while start < len(text):
-            trial = text[:start] + text[start + size :]
-            candidate = from_text(case.family, "solve", trial, side=case.side)
-            if trial != text and still(candidate):
-                text, case = trial, candidate
-            else:
-                start += size
-        size //= 2
-    return case

@@ -90,7 +90,8 @@ def input_table(spec, *, worker):
     (case, number, text, rejected) of the other lines (``rejected``: the reason reading already gave,
     e.g. too long), which the per-case path parses, rejects or solves."""
     picked, others = [], []
-    for offset, (number, text, rejected) in enumerate(spec["lines"]):
+    for offset, (number, text, *rejected) in enumerate(spec["lines"]):
+        rejected = rejected[0] if rejected else None
         plain = rejected is None and _NINE_BY_NINE.fullmatch(text)
         (picked if plain else others).append((spec["start"] + offset, number, text, rejected))
     if not picked:
