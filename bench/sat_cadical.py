@@ -7,7 +7,6 @@ most once. At-most-one is pairwise up to 49x49; above, pairwise would need ~64 m
 81x81, so it is a sequential counter there (``CardEnc``, seqcounter), said in the results.
 """
 
-import threading
 import time
 
 from sudoku.grid import Grid, geometry
@@ -65,7 +64,38 @@ def encode(puzzle):
 
 def solve(puzzle, *, seconds):
     """Solve with CaDiCaL within ``seconds``: (status, encode_s, solve_s, solution Grid or None), where
-    status is 'solved', 'none' (no solution) or 'timeout'."""
+    status is 'solved', 'none' (no solution) or 'timeout'.
+
+    python-sat cannot interrupt CaDiCaL (``interrupt`` raises NotImplementedError), so the solve runs
+    in a forked child that is killed at the cap; encoding and solving are timed inside the child.
+    """
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=_child, args=(puzzle, send), daemon=True)
+    start = time.perf_counter()
+    child.start()
+    send.close()
+    if receive.poll(seconds + 30):  # encoding can take a while in Python: the cap is on the solve
+        status, encode_s, solve_s, cells = receive.recv()
+        child.join()
+    else:
+        status, encode_s, solve_s, cells = "timeout", 0.0, time.perf_counter() - start, None
+    if child.is_alive():
+        child.kill()
+        child.join()
+    if status == "timeout" or solve_s > seconds:
+        return "timeout", encode_s, solve_s, None
+    return status, encode_s, solve_s, Grid(puzzle.box, cells) if cells else None
+
+
+def _child(puzzle, send):
+    send.send(_solve_here(puzzle))
+    send.close()
+
+
+def _solve_here(puzzle):
     from pysat.solvers import Solver
 
     start = time.perf_counter()
@@ -75,16 +105,9 @@ def solve(puzzle, *, seconds):
         return "none", encode_s, 0.0, None
     clauses, _, meaning = encoded
     with Solver(name=SOLVER, bootstrap_with=clauses) as solver:
-        timer = threading.Timer(seconds, solver.interrupt)
         start = time.perf_counter()
-        timer.start()
-        try:
-            result = solver.solve_limited(expect_interrupt=True)
-        finally:
-            timer.cancel()
+        result = solver.solve()
         solve_s = time.perf_counter() - start
-        if result is None:
-            return "timeout", encode_s, solve_s, None
         if not result:
             return "none", encode_s, solve_s, None
         model = solver.get_model()
@@ -93,4 +116,4 @@ def solve(puzzle, *, seconds):
         if literal > 0 and literal in meaning:
             cell, digit = meaning[literal]
             cells[cell] = digit
-    return "solved", encode_s, solve_s, Grid(puzzle.box, cells)
+    return "solved", encode_s, solve_s, cells
