@@ -10,6 +10,8 @@ Vocabulary, used throughout:
   complete, valid grid that keeps every **given** (non-blank cell) of its puzzle.
 - **engine**: a module with ``solve(puzzle, *, limit) -> Answer(count, solution, counters)``; see
   ``sudoku.engines`` for the contract and the registry.
+- **budget**: a cap on a search's nodes and/or seconds (``sudoku.Budget``); past it a call raises
+  ``sudoku.BudgetExceeded`` instead of answering (``sudoku solve --timeout`` exits 124).
 - **format**: a text form of grids (``grid``, ``line``, ``header``, ``json``, ``pretty``); see
   ``sudoku.formats``.
 
@@ -23,6 +25,8 @@ from sudoku.check import Verdict, check  # noqa: E402
 # Other names are loaded on first use (PEP 562), so `import sudoku.cli` pays only for what it needs.
 _EXPORTS = {
     "Answer": "sudoku.engines",
+    "Budget": "sudoku.budget",
+    "BudgetExceeded": "sudoku.budget",
     "Counters": "sudoku.engines",
     "solve": "sudoku.engines",
     "parse": "sudoku.formats",
@@ -59,6 +63,8 @@ __version__ = "0.1.0"
 
 __all__ = [  # noqa: F822 (loaded lazily)
     "Answer",
+    "Budget",
+    "BudgetExceeded",
     "Counters",
     "DIFFICULTIES",
     "GenerationFailed",

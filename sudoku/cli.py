@@ -12,22 +12,28 @@ from functools import lru_cache
 
 import sudoku
 from sudoku import engines, formats
+from sudoku.budget import Budget, BudgetExceeded
 from sudoku.check import check
 from sudoku.generate import DIFFICULTIES, GenerationFailed, create, derive_seed, new_seed
 from sudoku.grid import InvalidPuzzle, find_clash
 
-OK, FAILED, USAGE = 0, 1, 2
+OK, FAILED, USAGE, TIME_LIMIT = 0, 1, 2, 124
 MAX_LINE = 65536
 SIZES = (4, 9, 16, 25)
 
 EXIT_CODES = """exit codes:
-  0  success
-  1  no solution, a check that fails, or a puzzle that could not be made
-  2  bad usage or malformed input"""
+    0  success
+    1  no solution, a check that fails, or a puzzle that could not be made
+    2  bad usage or malformed input
+  124  a time limit reached (--timeout), as `timeout` uses"""
 
 
 class Usage(Exception):
     """A command line or input the command cannot act on: exit 2 with one line."""
+
+
+class _TimeLimit(Exception):
+    """A --timeout reached: exit 124 with one line naming the limit."""
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):
@@ -91,6 +97,7 @@ def _parser():
     create_p.add_argument("--format", choices=formats.OUTPUT_FORMATS, default="grid", help="output format (default grid)")
     create_p.add_argument("--engine", default="py", help="engine that fills and proves uniqueness (default py)")
     create_p.add_argument("-v", "--verbose", action="store_true", help="say the seed and counts on stderr")
+    _timeout_option(create_p, "the whole command")
 
     solve_p = command("solve", "solve puzzles read from stdin", "sudoku solve < puzzle.txt")
     _input_options(solve_p)
@@ -100,10 +107,31 @@ def _parser():
     solve_p.add_argument("--engine", default="py", choices=engines.names(), help="solver engine (default py)")
     solve_p.add_argument("-q", "--quiet", action="store_true", help="do not mention several solutions")
     solve_p.add_argument("-v", "--verbose", action="store_true", help="say guesses and nodes on stderr")
+    _timeout_option(solve_p, "the whole input")
 
     check_p = command("check", "say whether a grid is complete, incomplete or invalid", "sudoku check < grid.txt")
     _input_options(check_p)
     return parser
+
+
+def _timeout_option(parser, scope):
+    parser.add_argument(
+        "--timeout", type=float, metavar="SECONDS",
+        help=f"give up after this many seconds for {scope}: one line on stderr, exit 124 "
+             "(what was finished before stays printed)",
+    )
+
+
+def _budget(args):
+    """The command's Budget (None without --timeout), started now: it covers the whole command."""
+    if args.timeout is None:
+        return None
+    if not args.timeout > 0 or args.timeout != args.timeout or args.timeout == float("inf"):
+        raise Usage(f"--timeout must be a positive number of seconds, not {args.timeout:g}")
+    if "budget" not in engines.info(args.engine).capabilities:
+        raise Usage(f"engine {args.engine!r} cannot stop at a time limit; --timeout needs one of "
+                    f"{', '.join(engines.bounded())}")
+    return Budget(seconds=args.timeout)
 
 
 def _input_options(parser):
@@ -147,13 +175,17 @@ def run_create(args):
     if "fill" not in engines.info(args.engine).capabilities:
         raise Usage(f"engine {args.engine!r} cannot create puzzles")
     box = {4: 2, 9: 3, 16: 4, 25: 5}[side]
+    budget = _budget(args)
     seed = new_seed() if args.seed is None else args.seed
     if args.verbose:
         _warn(f"seed {seed}")
     batch_gap = "\n" if args.format in ("grid", "header", "pretty") and args.count > 1 else ""
     for index in range(args.count):
-        puzzle = create(box, seed=derive_seed(seed, index), blanks=args.blanks, difficulty=difficulty,
-                        minimal=args.minimal, engine=args.engine)
+        try:
+            puzzle = create(box, seed=derive_seed(seed, index), blanks=args.blanks, difficulty=difficulty,
+                            minimal=args.minimal, engine=args.engine, budget=budget)
+        except BudgetExceeded as error:
+            raise _TimeLimit(f"{error} (making puzzle {index + 1} of {args.count})") from None
         if args.verbose:
             _warn(f"puzzle {index + 1}: {puzzle.clues} clues, {puzzle.blanks} blanks")
         _write((batch_gap if index else "") + formats.render(puzzle, args.format))
@@ -163,6 +195,7 @@ def run_create(args):
 def run_solve(args):
     if args.limit < 1:
         raise Usage(f"--limit must be at least 1, not {args.limit}")
+    budget = _budget(args)
     fmt, puzzles = _read_puzzles(args)
     out_fmt = args.to or fmt
     limit = args.limit if args.count else (1 if args.quiet else 2)
@@ -176,7 +209,12 @@ def run_solve(args):
         if out_fmt == "line" and puzzle.box > formats.LINE_MAX_BOX and not args.count:
             raise Usage(f"a {puzzle.side}x{puzzle.side} grid has no line form (up to 25x25); use --to grid")
         clash = find_clash(puzzle)
-        answer = engines.solve(puzzle, limit=limit, engine=args.engine) if clash is None else None
+        try:
+            answer = engines.solve(puzzle, limit=limit, engine=args.engine, budget=budget) if clash is None else None
+        except BudgetExceeded as error:
+            doing = "counting" if args.count else "solving"
+            which = prefix.rstrip(": ") if batch else f"the {puzzle.side}x{puzzle.side} puzzle"
+            raise _TimeLimit(f"{error} ({doing} {which})") from None
         count = answer.count if answer else 0
         if args.verbose and answer:
             _warn(f"{prefix}{count} solution(s) counting to {limit}; "
@@ -235,6 +273,9 @@ def run(argv=None):
     except GenerationFailed as error:
         _warn(str(error))
         return FAILED
+    except _TimeLimit as error:
+        _warn(str(error))
+        return TIME_LIMIT
 
 
 def main(argv=None):

@@ -47,9 +47,12 @@ def new_seed():
     return random.SystemRandom().getrandbits(63)
 
 
-def create(box=3, *, seed, blanks=None, difficulty=None, minimal=False, engine="py", attempts=ATTEMPTS):
+def create(box=3, *, seed, blanks=None, difficulty=None, minimal=False, engine="py", attempts=ATTEMPTS,
+           budget=None):
     """A puzzle with a unique solution and at least ``max(blanks, min_blanks(box))`` blanks.
 
+    ``budget`` (a sudoku.budget.Budget) bounds the work: BudgetExceeded past it; only engines
+    with the ``budget`` capability take one (ValueError otherwise).
     ``difficulty`` is one of DIFFICULTIES or None (any). ``minimal`` keeps removing until no clue can
     go. Otherwise removal stops once the blanks wanted are reached, except at 9x9 and for medium and
     hard puzzles, which are made minimal (they need every removal they can get).
@@ -65,6 +68,8 @@ def create(box=3, *, seed, blanks=None, difficulty=None, minimal=False, engine="
     wanted = max(blanks or 0, min_blanks(box))
     if wanted >= cells:
         raise GenerationFailed(f"{wanted} blanks is not possible in a grid of {cells} cells")
+    if budget is not None and "budget" not in info(engine).capabilities:
+        raise ValueError(f"engine {engine!r} cannot be bounded by a budget")
     solver = load(engine)
     if difficulty is None and "generate" in info(engine).capabilities:
         try:
@@ -82,15 +87,15 @@ def create(box=3, *, seed, blanks=None, difficulty=None, minimal=False, engine="
         cap = None if level == "guess" else level
     stop = None if minimal or difficulty in ("medium", "hard") or (difficulty is None and box == 3) else wanted
     for _ in range(attempts):
-        solution = solver.fill(box, rng)
-        puzzle = _remove(solution, rng, solver, rater, cap, stop)
-        if puzzle.blanks >= wanted and (level is None or rater.rate(puzzle) == level):
+        solution = solver.fill(box, rng, budget) if budget is not None else solver.fill(box, rng)
+        puzzle = _remove(solution, rng, solver, rater, cap, stop, budget)
+        if puzzle.blanks >= wanted and (level is None or rater.rate(puzzle, budget) == level):
             return puzzle
     what = f"{difficulty} puzzle" if difficulty else "puzzle"
     raise GenerationFailed(f"no {what} with at least {wanted} blanks found in {attempts} attempts")
 
 
-def _remove(solution, rng, solver, rater, cap, stop):
+def _remove(solution, rng, solver, rater, cap, stop, budget=None):
     """Blank cells of ``solution`` in random order while the puzzle stays unique; stop early once
     ``stop`` blanks are reached, if ``stop`` is given.
 
@@ -109,7 +114,9 @@ def _remove(solution, rng, solver, rater, cap, stop):
         cells[cell] = 0
         candidate = Grid(solution.box, cells)
         if cap is not None:
-            keep = _RANK[rater.rate(candidate)] <= _RANK[cap]
+            keep = _RANK[rater.rate(candidate, budget)] <= _RANK[cap]
+        elif budget is not None:
+            keep = not solver.has_other(candidate, solution, cell, budget)
         else:
             keep = not solver.has_other(candidate, solution, cell)
         if keep:

@@ -356,6 +356,43 @@ def test_engine_that_does_not_support_the_size_is_bad_usage():
     assert_clean_error(run_cli("solve", "--engine", "dlx", input=big), 2)
 
 
+# --- --timeout: exit 124, one line naming the limit, nothing on stdout -------------------------------
+
+EMPTY_81 = "9\n" + ("0 " * 80 + "0\n") * 81  # the case: no answer within minutes before
+
+
+@pytest.mark.parametrize("extra", [[], ["--count"], ["--count", "--limit", "5"]])
+def test_solve_timeout_ends_with_124_and_one_line(extra):
+    done = run_cli("solve", "--timeout", "1", *extra, input=EMPTY_81, timeout=30)
+    assert_clean_error(done, 124)
+    doing = "counting" if extra else "solving"
+    assert done.stderr == f"sudoku: time limit of 1 s reached ({doing} the 81x81 puzzle)\n"
+
+
+def test_create_timeout_ends_with_124_and_one_line():
+    done = run_cli("create", "--size", "25", "--seed", "1", "--timeout", "0.05", timeout=30)
+    assert_clean_error(done, 124)
+    assert done.stderr == "sudoku: time limit of 0.05 s reached (making puzzle 1 of 1)\n"
+
+
+def test_a_timeout_that_is_not_reached_changes_nothing():
+    assert run_cli("solve", "--timeout", "60", input=PUZZLE).stdout == SOLUTION
+    assert run_cli("solve", "--timeout", "60", "--engine", "dlx", input=PUZZLE).stdout == SOLUTION
+    made = run_cli("create", "--seed", "4", "--size", "16", "--timeout", "60")
+    assert made.returncode == 0 and made.stdout == run_cli("create", "--seed", "4", "--size", "16").stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["solve", "--timeout", "0"], ["solve", "--timeout", "-1"], ["solve", "--timeout", "nan"],
+     ["solve", "--timeout", "x"], ["solve", "--timeout", "inf"], ["create", "--timeout", "0"],
+     ["solve", "--engine", "nb", "--timeout", "5"], ["create", "--engine", "nb", "--timeout", "5"]],
+)
+def test_bad_timeouts_are_bad_usage(args):
+    done = run_cli(*args, input=PUZZLE)
+    assert_clean_error(done, 2)
+
+
 # --- check ----------------------------------------------------------------------------------------
 
 
@@ -404,7 +441,7 @@ def test_help_shows_an_example_and_the_exit_codes(command):
     assert "example" in text
     assert "sudoku " in text.split("example", 1)[1]  # the example is a command line
     assert "exit codes" in text
-    for code, meaning in (("0", "success"), ("1", "no solution"), ("2", "bad usage")):
+    for code, meaning in (("0", "success"), ("1", "no solution"), ("2", "bad usage"), ("124", "time limit")):
         assert any(line.split()[:1] == [code] and meaning in line for line in text.splitlines()), (code, text)
 
 

@@ -5,6 +5,8 @@ Every engine is a module with one function::
     solve(puzzle: Grid, *, limit: int = 1) -> Answer
 
 which counts solutions up to ``limit`` and returns the first one found (or None), with work counters.
+An engine with the ``budget`` capability also takes ``budget=`` (a ``sudoku.budget.Budget``: nodes
+and/or seconds) and raises ``BudgetExceeded`` past it, never a wrong count.
 ``limit=1`` solves; ``limit=2`` also proves uniqueness. A puzzle with clashing givens or no solution is
 not an error: it has count 0. Engines are imported lazily by name, so asking for ``py`` never loads a
 compiled engine.
@@ -16,6 +18,7 @@ Optional capabilities, named in the registry:
   ``cell`` has a solution other than ``solution``: the cheap uniqueness test behind clue removal.
 - ``generate``: ``generate(box, *, seed, blanks, minimal) -> Grid``, a whole unique puzzle made
   inside the engine (its own seed space: the same seed gives other puzzles than ``py``'s).
+- ``budget``: ``solve`` takes ``budget=`` (see above); the CLI's ``--timeout`` needs it.
 - ``batch``: ``solve_batch`` on numpy arrays, for the batch paths; with ``generate`` too, also
   ``generate_batch(seeds, *, blanks, minimal)``, whose puzzle for a seed is ``generate``'s (``nb``).
 - ``timed``: ``solve_batch(..., timed=True)`` also returns each puzzle's time in ns, measured inside the
@@ -39,14 +42,15 @@ ENGINES = {
         "py",
         "sudoku.engines.py",
         range(2, 10),
-        frozenset({"solve", "count", "fill", "other"}),
-        "pure Python: candidate bitsets, naked and hidden singles, fewest-candidates branching",
+        frozenset({"solve", "count", "fill", "other", "budget"}),
+        "pure Python: candidate bitsets, naked and hidden singles, fewest-candidates branching "
+        "(restarts with randomised branching from 16x16 up)",
     ),
     "dlx": EngineInfo(
         "dlx",
         "sudoku.engines.dlx",
         range(2, 6),
-        frozenset({"solve", "count"}),
+        frozenset({"solve", "count", "budget"}),
         "pure Python: exact cover, Knuth's Algorithm X; an independent cross-check",
     ),
     "nb": EngineInfo(
@@ -64,6 +68,15 @@ ENGINES = {
         frozenset({"solve", "count", "batch", "timed"}),
         "numba, 9x9: digit-by-band bitboards (mini-row patterns per band, column rules), binary branching; "
         "its own code, the compiled checker beside nb; batch solve on numpy arrays (batch paths only)",
+    ),
+    "big": EngineInfo(
+        "big",
+        "sudoku.engines.big",
+        range(4, 10),
+        frozenset({"solve", "count", "budget"}),
+        "numba, 16x16 to 81x81: multi-word bitsets, naked and hidden singles, locked candidates, "
+        "fewest-candidates branching, resumable slices for budgets, restarts when finding one solution "
+        "(imports numba: ~0.6 s with a warm cache)",
     ),
 }
 
@@ -90,9 +103,22 @@ def supports(name, box):
     return box in info(name).boxes
 
 
-def solve(puzzle, *, limit=1, engine=DEFAULT):
-    """Solve ``puzzle`` with the named engine; see the module docstring for the contract."""
+def solve(puzzle, *, limit=1, engine=DEFAULT, budget=None):
+    """Solve ``puzzle`` with the named engine; see the module docstring for the contract.
+
+    ``budget`` (a sudoku.budget.Budget) bounds the work: BudgetExceeded past it. An engine
+    without the ``budget`` capability cannot be bounded and is refused (ValueError) when given one.
+    """
     if not supports(engine, puzzle.box):
         side = puzzle.side
         raise ValueError(f"engine {engine!r} does not solve {side}x{side} grids")
-    return load(engine).solve(puzzle, limit=limit)
+    if budget is None:
+        return load(engine).solve(puzzle, limit=limit)
+    if "budget" not in info(engine).capabilities:
+        raise ValueError(f"engine {engine!r} cannot be bounded by a budget; use one of {', '.join(bounded())}")
+    return load(engine).solve(puzzle, limit=limit, budget=budget)
+
+
+def bounded():
+    """Names of the engines that honour a budget."""
+    return [name for name, engine in ENGINES.items() if "budget" in engine.capabilities]

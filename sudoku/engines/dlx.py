@@ -63,8 +63,10 @@ def _uncover(columns, choices, choice, removed):
                     columns[other_col].add(other)
 
 
-def solve(puzzle, *, limit=1):
-    """The engine contract: count solutions up to ``limit``, return the first, with counters."""
+def solve(puzzle, *, limit=1, budget=None):
+    """The engine contract: count solutions up to ``limit``, return the first, with counters.
+
+    ``budget`` (a sudoku.budget.Budget) is charged every node: BudgetExceeded past it."""
     if limit < 1:
         raise ValueError(f"limit must be at least 1, not {limit}")
     choices = _choices(puzzle.box)
@@ -85,6 +87,8 @@ def solve(puzzle, *, limit=1):
     while True:
         if expand:
             nodes += 1
+            if budget is not None:
+                budget.charge()
             if not columns:
                 count += 1
                 if first is None:

@@ -152,6 +152,22 @@ def _branch_cell(cands):
     return best
 
 
+def _random_branch_cell(cands, rng):
+    """Like ``_branch_cell``, but a random one among the cells with the fewest candidates: the
+    randomised branching of a restart (a fixed order meets the same bad early choice every time)."""
+    ties = []
+    fewest = 1 << 30
+    for cell, mask in enumerate(cands):
+        if mask & (mask - 1):
+            count = mask.bit_count()
+            if count < fewest:
+                ties = [cell]
+                fewest = count
+            elif count == fewest:
+                ties.append(cell)
+    return rng.choice(ties) if ties else -1
+
+
 def _bits(mask):
     out = []
     while mask:
@@ -161,26 +177,37 @@ def _bits(mask):
     return out
 
 
-def search(cands, queue, geo, limit, stats, *, rng=None, hidden=True, max_nodes=None):
+def search(cands, queue, geo, limit, stats, *, rng=None, hidden=True, max_nodes=None, budget=None, found=None):
     """Depth-first search from a state; returns (count up to limit, first solution's bitsets or None).
 
-    With ``max_nodes``, gives up once ``stats.nodes`` passes it and returns (-1, None).
+    With ``rng``, branching is randomised (cell among the fewest-candidate ties, digit order). With
+    ``max_nodes``, gives up once ``stats.nodes`` passes it and returns (-1, None). ``budget`` (a
+    sudoku.budget.Budget) is charged every node and raises BudgetExceeded past its caps. ``found``,
+    a dict, collects each solution met (key: its cells) and the search stops once it holds
+    ``limit``: so solutions found by runs that were cut off still count, once each.
     """
     stats.nodes += 1
+    if budget is not None:
+        budget.charge()
     if not settle(cands, queue, geo, hidden=hidden):
         return 0, None
+    pick = _branch_cell if rng is None else (lambda state: _random_branch_cell(state, rng))
     count = 0
     first = None
     stack = [(cands, None, None)]
     while stack:
         state, cell, options = stack[-1]
         if options is None:
-            cell = _branch_cell(state)
+            cell = pick(state)
             if cell < 0:
                 stack.pop()
                 count += 1
                 if first is None:
                     first = state
+                if found is not None:
+                    found.setdefault(tuple(state), state)
+                    if len(found) >= limit:
+                        break
                 if count >= limit:
                     break
                 continue
@@ -198,6 +225,8 @@ def search(cands, queue, geo, limit, stats, *, rng=None, hidden=True, max_nodes=
         stats.nodes += 1
         if max_nodes is not None and stats.nodes > max_nodes:
             return -1, None
+        if budget is not None:
+            budget.charge()
         child = state[:]
         child[cell] = bit
         if settle(child, [cell], geo, hidden=hidden):
@@ -209,36 +238,76 @@ def _to_grid(box, cands):
     return Grid(box, [mask.bit_length() for mask in cands])
 
 
-def solve(puzzle, *, limit=1):
-    """The engine contract: count solutions up to ``limit``, return the first, with counters."""
+def solve(puzzle, *, limit=1, budget=None):
+    """The engine contract: count solutions up to ``limit``, return the first, with counters.
+
+    ``budget`` (a sudoku.budget.Budget, or None) bounds the work: BudgetExceeded past it. From
+    16x16 up the search restarts (see ``_restarting``); counts stay exact either way.
+    """
     if limit < 1:
         raise ValueError(f"limit must be at least 1, not {limit}")
     geo = geometry(puzzle.box)
     stats = _Stats()
     cands, queue = candidates(puzzle)
-    count, first = search(cands, queue, geo, limit, stats)
+    if puzzle.box >= RESTART_FROM_BOX:
+        count, first = _restarting(cands, queue, geo, limit, stats, budget, puzzle)
+    else:
+        count, first = search(cands, queue, geo, limit, stats, budget=budget)
     solution = _to_grid(puzzle.box, first) if first is not None else None
     return Answer(count, solution, Counters(stats.guesses, stats.nodes))
 
 
-def fill(box, rng):
+RESTART_FROM_BOX = 4
+FIRST_RUN_NODES = 64  # per side: 1,024 nodes at 16x16, 2,304 at 36x36
+
+
+def _restarting(cands, queue, geo, limit, stats, budget, puzzle):
+    """Depth-first search that restarts when a run stalls: run 1 is the plain search; each later
+    run branches at random (fewest-candidate ties, digit order) with twice the node budget.
+
+    Why: on big grids a fixed order can sink into a subtree with no solution after one bad early
+    choice (the heavy tail of quasigroup completion), while another order finds one at once.
+    Counts stay exact: solutions met by cut-off runs are kept (once each, by their cells), so the
+    answer is either ``limit`` distinct solutions or the count of a run that ran to its end, which
+    saw every solution. The random order is seeded from the puzzle, so a call is repeatable.
+    """
+    import random  # here, not at the top: 9x9 solves never restart
+
+    found = {}
+    rng = None
+    run_nodes = FIRST_RUN_NODES * geo.side
+    while True:
+        start = stats.nodes
+        count, first = search(cands[:], queue[:], geo, limit, stats, rng=rng, budget=budget, found=found,
+                              max_nodes=start + run_nodes)
+        if len(found) >= limit:
+            return limit, next(iter(found.values()))
+        if count >= 0:
+            return count, first
+        run_nodes *= 2
+        if rng is None:
+            rng = random.Random(hash(puzzle.cells))
+
+
+def fill(box, rng, budget=None):
     """A random complete grid: search the empty grid trying digits in random order.
 
     Randomized search on big empty grids has a heavy tail (a few orders thrash for minutes), so a
     try that passes a node budget is abandoned for a fresh random order, with the budget doubled.
+    ``budget`` (a sudoku.budget.Budget) bounds the whole: BudgetExceeded past it.
     """
     geo = geometry(box)
-    budget = 4 * geo.ncells
+    run_nodes = 4 * geo.ncells
     while True:
         stats = _Stats()
         cands = [geo.full] * geo.ncells
-        count, first = search(cands, [], geo, 1, stats, rng=rng, max_nodes=budget)
+        count, first = search(cands, [], geo, 1, stats, rng=rng, max_nodes=run_nodes, budget=budget)
         if count > 0:
             return _to_grid(box, first)
-        budget *= 2
+        run_nodes *= 2
 
 
-def has_other(puzzle, solution, cell):
+def has_other(puzzle, solution, cell, budget=None):
     """Whether ``puzzle`` with ``cell`` blanked has a solution other than ``solution``.
 
     Any other solution must differ at ``cell`` (with the given back the solution is unique), so it is
@@ -250,15 +319,18 @@ def has_other(puzzle, solution, cell):
     queue = [c for c in queue if c != cell]
     if not cands[cell] & (cands[cell] - 1):
         queue.append(cell)
-    count, _ = search(cands, queue, geo, 1, _Stats())
+    count, _ = search(cands, queue, geo, 1, _Stats(), budget=budget)
     return count > 0
 
 
-def rate(puzzle):
+def rate(puzzle, budget=None):
     """How much a puzzle needs: 'naked' (naked singles alone solve it), 'hidden' (singles alone),
-    or 'guess' (singles stall; search needed). Only meaningful for a puzzle with a solution."""
+    or 'guess' (singles stall; search needed). Only meaningful for a puzzle with a solution.
+    ``budget`` is charged a node per propagation."""
     geo = geometry(puzzle.box)
     for level, hidden in (("naked", False), ("hidden", True)):
+        if budget is not None:
+            budget.charge()
         cands, queue = candidates(puzzle)
         if settle(cands, queue, geo, hidden=hidden) and all(not m & (m - 1) for m in cands):
             return level

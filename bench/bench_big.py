@@ -1,0 +1,140 @@
+"""Big grids: seconds per puzzle for the `sudoku solve` command, every engine that can be bounded,
+and CaDiCaL (python-sat), on the same instances of the seeded set in ``bench/bigset.py``.
+
+Every run is bounded by ``--cap`` seconds (the CLI by its own ``--timeout``, engines by a Budget,
+CaDiCaL by an interrupt), so a row shows ``>cap`` rather than hanging. Runners take turns in an
+order rotated per instance and round (load drifts over minutes on this shared machine), answers are
+verified outside the timed region, and the load average is printed at the start and the end.
+Instances with 48-55 % of cells blank (the phase transition) are marked; there the goal is only
+that every run is bounded.
+
+    PYTHONPATH=. python bench/bench_big.py --seeds 2 --cap 20
+"""
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import bigset  # noqa: E402
+import sat_cadical  # noqa: E402
+
+from sudoku import engines  # noqa: E402
+from sudoku.budget import Budget, BudgetExceeded  # noqa: E402
+from sudoku.formats import parse, render  # noqa: E402
+from sudoku.grid import is_solution  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def run_cli(puzzle, cap):
+    """`python -m sudoku solve -q --timeout CAP`, start-up included: (seconds, status)."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    text = render(puzzle, "grid").encode()
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "sudoku", "solve", "-q", "--timeout", str(cap)],
+                          input=text, capture_output=True, env=env, timeout=cap + 60)
+    seconds = time.perf_counter() - start
+    if done.returncode == 124:
+        return seconds, "timeout"
+    if done.returncode != 0:
+        return seconds, f"exit {done.returncode}: {done.stderr.decode().strip()}"
+    solution = next(iter(parse(done.stdout.decode().splitlines(keepends=True))))
+    return seconds, "ok" if is_solution(puzzle, solution) else "WRONG"
+
+
+def run_engine(name, puzzle, cap):
+    engine = engines.load(name)
+    start = time.perf_counter()
+    try:
+        answer = engine.solve(puzzle, limit=1, budget=Budget(seconds=cap))
+    except BudgetExceeded:
+        return time.perf_counter() - start, "timeout"
+    seconds = time.perf_counter() - start
+    return seconds, "ok" if answer.count == 1 and is_solution(puzzle, answer.solution) else "WRONG"
+
+
+def run_cadical(puzzle, cap):
+    """CaDiCaL's solve time alone (the encoding, in Python, is timed apart: ``encode`` column)."""
+    status, encode_s, solve_s, solution = sat_cadical.solve(puzzle, seconds=cap)
+    _ENCODE_S.append(encode_s)
+    if status == "timeout":
+        return solve_s, "timeout"
+    return solve_s, "ok" if status == "solved" and is_solution(puzzle, solution) else "WRONG"
+
+
+_ENCODE_S = []
+
+
+def runners(box, chosen):
+    out = [("sudoku solve", run_cli)]
+    for name in engines.bounded():
+        if engines.supports(name, box) and (chosen is None or name in chosen):
+            out.append((name, lambda puzzle, cap, name=name: run_engine(name, puzzle, cap)))
+    out.append(("cadical", run_cadical))
+    return out
+
+
+def cell(samples, cap):
+    """Median seconds, '>cap' if any round hit the cap, 'WRONG'/error text if any answer was bad."""
+    bad = [status for _, status in samples if status not in ("ok", "timeout")]
+    if bad:
+        return bad[0]
+    if any(status == "timeout" for _, status in samples):
+        return f">{cap:g}"
+    return f"{statistics.median(s for s, _ in samples):.2f}"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seeds", type=int, default=2, help="puzzles per size and blank rate (default 2)")
+    parser.add_argument("--cap", type=float, default=20.0, help="seconds allowed per run (default 20)")
+    parser.add_argument("--rounds", type=int, default=1, help="timed rounds per runner and instance (default 1)")
+    parser.add_argument("--boxes", default="4,5,6,7,8,9", help="box sizes to run (default 4,5,6,7,8,9)")
+    parser.add_argument("--engines", help="comma-separated engines (default: every engine that takes a budget)")
+    args = parser.parse_args()
+    boxes = tuple(int(b) for b in args.boxes.split(","))
+    chosen = set(args.engines.split(",")) if args.engines else None
+    from common import machine
+
+    print(f"Machine: {machine()}; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} at start.")
+    print(f"Command: `PYTHONPATH=. python bench/bench_big.py {' '.join(sys.argv[1:])}` "
+          f"(CaDiCaL {sat_cadical.SOLVER}, python-sat; seconds per puzzle, median of {args.rounds} round(s))\n")
+    for name in engines.bounded():  # warm up (numba's cache load) outside the timed region
+        if any(engines.supports(name, box) for box in boxes):
+            from sudoku.grid import Grid
+
+            box = next(box for box in boxes if engines.supports(name, box))
+            engines.solve(Grid.empty(box), engine=name, budget=Budget(seconds=args.cap))
+    names = None
+    for index, instance in enumerate(bigset.instances(seeds=args.seeds, boxes=boxes)):
+        todo = runners(instance.box, chosen)
+        if names is None or [n for n, _ in todo] != names:
+            names = [n for n, _ in todo]
+            print(f"\n| instance | blank % | band | {' | '.join(names)} | cadical encode | solve / cadical |")
+            print("|---|---:|---|" + "---:|" * (len(names) + 2))
+        samples = {name: [] for name in names}
+        _ENCODE_S.clear()
+        for round_ in range(args.rounds):
+            shift = (index + round_) % len(todo)
+            for name, fn in todo[shift:] + todo[:shift]:
+                samples[name].append(fn(instance.puzzle, args.cap))
+        cells = [cell(samples[name], args.cap) for name in names]
+        ours, theirs = samples["sudoku solve"], samples["cadical"]
+        if all(s == "ok" for _, s in ours + theirs):
+            ratio = f"{statistics.median(s for s, _ in ours) / max(statistics.median(s for s, _ in theirs), 1e-3):.2f}"
+        else:
+            ratio = "-"
+        band = "hard" if bigset.in_hard_band(instance) else ""
+        encode = f"{statistics.median(_ENCODE_S):.2f}"
+        print(f"| {instance.name} | {instance.blank_pct} | {band} | {' | '.join(cells)} | {encode} | {ratio} |", flush=True)
+    print(f"\nLoad average {' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end.")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+"""Budgets: how much work a solve or a create may do before it gives up.
+
+Some puzzles take a search far longer than anyone will wait (a half-blank 36x36 grid sits at the
+phase transition of quasigroup completion, where even SAT solvers take minutes), so every call that
+searches can be bounded. A ``Budget`` caps propagation nodes, wall seconds, or both; engines charge
+it as they go and it raises ``BudgetExceeded``, an error of ours, once either cap is passed. One
+budget may be shared by several calls: ``sudoku create -n 5 --timeout 10`` gives the whole command
+ten seconds, not each puzzle.
+"""
+
+import time
+
+
+class BudgetExceeded(RuntimeError):
+    """A search passed its node or time budget before it had an answer.
+
+    ``nodes`` is the work done under the budget so far, ``seconds`` the wall time since it was made;
+    the message names the limit reached (the CLI prints it and exits 124, as ``timeout`` does).
+    """
+
+    def __init__(self, message, *, nodes, seconds):
+        super().__init__(message)
+        self.nodes = nodes
+        self.seconds = seconds
+
+
+class Budget:
+    """At most ``nodes`` search nodes and/or ``seconds`` of wall time from now (None: no cap).
+
+    Engines call ``charge(n)`` after n nodes of work; it raises BudgetExceeded past either cap. The
+    clock is read at each charge, so an engine charges every node or every few, never less often
+    than it can afford to overrun.
+    """
+
+    __slots__ = ("nodes", "seconds", "spent", "start", "deadline")
+
+    def __init__(self, *, nodes=None, seconds=None):
+        if nodes is not None and nodes < 1:
+            raise ValueError(f"a node budget must be at least 1, not {nodes}")
+        if seconds is not None and not seconds > 0:
+            raise ValueError(f"a time budget must be more than 0 seconds, not {seconds}")
+        self.nodes = nodes
+        self.seconds = seconds
+        self.spent = 0
+        self.start = time.monotonic()
+        self.deadline = None if seconds is None else self.start + seconds
+
+    def charge(self, nodes=1):
+        """Count ``nodes`` more nodes of work; BudgetExceeded once a cap is passed."""
+        self.spent += nodes
+        if self.nodes is not None and self.spent > self.nodes:
+            raise BudgetExceeded(
+                f"node budget of {self.nodes} reached", nodes=self.spent, seconds=self.elapsed()
+            )
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise BudgetExceeded(
+                f"time limit of {self.seconds:g} s reached", nodes=self.spent, seconds=self.elapsed()
+            )
+
+    def remaining(self):
+        """Seconds left before the deadline (None without a time cap); may be negative."""
+        return None if self.deadline is None else self.deadline - time.monotonic()
+
+    def elapsed(self):
+        return time.monotonic() - self.start
+
+    def __repr__(self):
+        return f"Budget(nodes={self.nodes}, seconds={self.seconds}, spent={self.spent})"
