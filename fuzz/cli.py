@@ -24,6 +24,8 @@ EXIT_CODES = """exit codes:
 # The fuzz run's own config fields, checked when a manifest is read back (--resume).
 FUZZ_FIELDS = {
     "target": (lambda value: isinstance(value, dict) and isinstance(value.get("spec"), str), "a target object"),
+    "targets": (lambda value: value is None or isinstance(value, list) and all(
+        isinstance(one, dict) and isinstance(one.get("spec"), str) for one in value), "a list of target objects"),
     "strict": (lambda value: isinstance(value, bool), "true or false"),
     "check_engine": (lambda value: isinstance(value, str), "an engine name"),
     "corpus": (lambda value: isinstance(value, str), "a path"),
@@ -42,10 +44,15 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(USAGE)
 
 
-def _target_options(parser):
-    parser.add_argument("--target", default="engine",
-                        help="engine (our engines in-process; engine:NAME for one), cli (our `sudoku` command), "
-                             "or a command such as ./sudoku or 'python3 their.py' (default engine)")
+def _target_options(parser, *, many=False):
+    what = ("engine (our engines in-process; engine:NAME for one), cli (our `sudoku` command), or a command such "
+            "as ./sudoku or 'python3 their.py' (default engine)")
+    if many:
+        parser.add_argument("--target", action="append", help=what + "; give it again for more targets: the same "
+                            "cases go to every one")
+        parser.add_argument("--targets", metavar="FILE", help="more targets, one command per line ('#' comments)")
+    else:
+        parser.add_argument("--target", default="engine", help=what)
     parser.add_argument("--create-args", default="create", help="arguments that ask for a puzzle (default 'create')")
     parser.add_argument("--solve-args", default="solve", help="arguments that ask for a solution (default 'solve')")
     parser.add_argument("--format", choices=("grid", "header"), default="grid",
@@ -68,8 +75,8 @@ def _parser():
     run = sub.add_parser("run", help="generate cases, judge the target, shrink and save failures",
                          epilog="example:\n  fuzz run -n 500 --target ./their/sudoku\n\n" + EXIT_CODES,
                          formatter_class=argparse.RawDescriptionHelpFormatter)
-    run.add_argument("-n", type=int, default=1000, help="cases to run (default 1000)")
-    _target_options(run)
+    run.add_argument("-n", type=int, default=1000, help="cases to run (default 1000), against each target")
+    _target_options(run, many=True)
     run.add_argument("--size", choices=("4", "9", "16", "25", "mixed"), default="9",
                      help="grid side of the cases (default 9); mixed draws one per case. A --create-args with "
                           "{size} or {box} in it is told the size ('create easy {size}')")
@@ -97,9 +104,28 @@ def _parser():
     return parser
 
 
-def _target_spec(args):
-    return {"spec": args.target, "create_args": args.create_args, "solve_args": args.solve_args,
-            "header": args.format == "header", "timeout": args.timeout, "max_output": args.max_output}
+def _target_spec(args, spec=None):
+    return {"spec": args.target if spec is None else spec, "create_args": args.create_args,
+            "solve_args": args.solve_args, "header": args.format == "header", "timeout": args.timeout,
+            "max_output": args.max_output}
+
+
+def _target_specs(args):
+    """Every target of a run: the --target options, then the lines of --targets FILE."""
+    names = list(args.target or [])
+    if args.targets:
+        try:
+            lines = Path(args.targets).read_text().splitlines()
+        except (OSError, UnicodeDecodeError) as error:
+            raise Usage(f"cannot read --targets {args.targets}: {getattr(error, 'strerror', None) or error}") from None
+        names += [line.strip() for line in lines if line.strip() and not line.strip().startswith("#")]
+    names = list(dict.fromkeys(names or ["engine"]))
+    return [_target_spec(args, name) for name in names]
+
+
+def targets_of(config):
+    """A run's target specs (runs from before several targets had one)."""
+    return config.get("targets") or [config["target"]]
 
 
 def _replay_entries(entries, target, *, strict, into=None, quiet=False):
@@ -164,22 +190,24 @@ def _make_target(spec):
 
 
 def _preflight(target, side):
-    """One known-good solve and one create before the run: a target that cannot start at all (a
-    missing program, interpreter or script) stops the run now, with its own message."""
+    """What stops ``target`` from starting at all (a missing program, interpreter or script), in its
+    own words, from one known-good solve and one create; None when it starts."""
     from fuzz.cases import known_good
     from fuzz.targets import startup_failure
 
     if not hasattr(target, "argv"):
-        return
+        return None
     for result in (target.solve(known_good(header=target.header, side=side)), target.create(side=side)):
         problem = startup_failure(result)
         if problem:
-            raise Usage(f"target {target.name} cannot start: {problem}")
+            return problem
+    return None
 
 
 def run(args):
+    import pyarrow.compute as pc
+
     from fuzz import tasks
-    from fuzz.corpus import target_key
     from jobs import runner
     from jobs.cli import changed_options
     from sudoku import new_seed
@@ -198,51 +226,105 @@ def run(args):
             check_scheduler(args.scheduler, timeout=args.connect_timeout)
         stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
         out = args.out or f"runs/fuzz-{stamp}"
+        specs = _target_specs(args)
         config = {"kind": "fuzz", "run_id": Path(out).name, "n": args.n, "seed": new_seed() if args.seed is None
-                  else args.seed, "target": _target_spec(args), "strict": args.strict, "check_engine": "py",
-                  "workers": args.workers, "chunk_size": args.chunk_size, "backend": args.backend,
-                  "scheduler": args.scheduler, "corpus": str(Path(args.corpus).resolve()), "out": out,
-                  "size": args.size}
-        # before the run directory is made
-        _preflight(_make_target(config["target"]), 9 if args.size == "mixed" else int(args.size))
+                  else args.seed, "target": specs[0], "targets": specs, "strict": args.strict,
+                  "check_engine": "py", "workers": args.workers, "chunk_size": args.chunk_size,
+                  "backend": args.backend, "scheduler": args.scheduler, "corpus": str(Path(args.corpus).resolve()),
+                  "out": out, "size": args.size}
+        # before the run directory is made: a lone target that cannot start ends the run now; of several,
+        # it is marked so in the summary and the others go on
+        config["cannot_start"] = _cannot_start(specs, 9 if args.size == "mixed" else int(args.size))
+        if len(config["cannot_start"]) == len(specs):
+            raise Usage("; ".join(f"target {name} cannot start: {why}" for name, why in config["cannot_start"].items()))
     run_dir, config = runner.open_run(resume=args.resume, config=config, force=args.force, kind="fuzz",
                                       fields=FUZZ_FIELDS)
-    target = _make_target(config["target"])
     runner.setup_log(run_dir, verbose=args.verbose)
     run_corpus = run_dir.path / "corpus"
     started = time.monotonic()
-
-    from fuzz import corpus as store
-
-    own = Path(config["corpus"]) / target_key(target)
-    entries = store.load(own) if own.exists() else []
-    still = _replay_entries(entries, target, strict=config["strict"], into=run_corpus, quiet=True)
+    targets = [(number, spec, _make_target(spec)) for number, spec in enumerate(targets_of(config))
+               if spec["spec"] not in config.get("cannot_start", {})]
+    replayed, still = 0, []
+    for _, _, target in targets:
+        entries, failing = _replay_own(config, target, run_corpus)
+        replayed, still = replayed + entries, still + failing
     replay_s = time.monotonic() - started
-    specs = [{"run_id": config["run_id"], "chunk": chunk, "start": start, "count": min(config["chunk_size"],
-              config["n"] - start), "n": config["n"], "size": config.get("size", 9), "seed": config["seed"],
-              "target": config["target"],
-              "strict": config["strict"], "check_engine": config["check_engine"]}
-             for chunk, start in enumerate(range(0, config["n"], config["chunk_size"]))]
+    specs = _chunk_specs(config, [(number, spec) for number, spec, _ in targets])
     manifest = runner.run_with_progress(run_dir, config, tasks.run_chunk, specs, resume=bool(args.resume),
                                         show_progress=not args.no_progress)
     records = run_dir.read_table()
     saved, triage_s = [], 0.0
     if manifest["status"] == "complete":
         start = time.monotonic()
-        saved = _triage(records, config, target, run_corpus, shrink_them=not args.no_shrink,
-                        show_progress=not args.no_progress)
+        for number, spec, target in targets:
+            mine = records.filter(pc.equal(records.column("target"), target.name))
+            saved += _triage(mine, {**config, "target": spec, "offset": number * config["n"]}, target, run_corpus,
+                             shrink_them=not args.no_shrink, show_progress=not args.no_progress)
         triage_s = time.monotonic() - start
-        manifest["fuzz"] = {"groups": [_group_record(one) for one in saved], "replayed": len(entries),
-                            "replayed_still_fail": len(still), "replay_s": replay_s, "triage_s": triage_s}
+        manifest["fuzz"] = {"groups": [_group_record(one) for one in saved], "replayed": replayed,
+                            "replayed_still_fail": len(still), "replay_s": replay_s, "triage_s": triage_s,
+                            "targets": _target_rows(config, records, saved)}
         run_dir.write_manifest(manifest)
-    summary = _summary(manifest, records, len(entries), still, saved, run_dir, run_corpus,
+    summary = _summary(manifest, records, replayed, still, saved, run_dir, run_corpus,
                        phases={"replaying saved reproducers": replay_s, "shrinking and confirming": triage_s})
     _write(run_dir.path / "summary.md", summary + "\n")
     _print(summary)
     if manifest["status"] == "interrupted":
         print(f"resume with: fuzz run --resume {run_dir.path}", file=sys.stderr)
         return INTERRUPTED
-    return FAILED if (manifest["totals"]["failed"] or still) else OK
+    return FAILED if (manifest["totals"]["failed"] or still or config.get("cannot_start")) else OK
+
+
+def _cannot_start(specs, side):
+    """{target: why} for the targets that cannot start at all (``_preflight``)."""
+    found = {}
+    for spec in specs:
+        problem = _preflight(_make_target(spec), side)
+        if problem:
+            found[spec["spec"]] = problem
+    return found
+
+
+def _replay_own(config, target, run_corpus):
+    """Replay the shared corpus's reproducers of ``target``: (how many, those still failing)."""
+    from fuzz import corpus as store
+
+    own = Path(config["corpus"]) / store.target_key(target)
+    entries = store.load(own) if own.exists() else []
+    return len(entries), _replay_entries(entries, target, strict=config["strict"], into=run_corpus, quiet=True)
+
+
+def _chunk_specs(config, targets):
+    """The run's chunks: every target meets the same ``n`` cases; target ``number``'s case ``i`` is
+    case ``number * n + i`` of the run (so each case of the run appears exactly once)."""
+    n, size = config["n"], config["chunk_size"]
+    per_target = -(-n // size)
+    return [{"run_id": config["run_id"], "chunk": number * per_target + chunk, "start": number * n + start,
+             "offset": number * n, "count": min(size, n - start), "n": n, "size": config.get("size", 9),
+             "seed": config["seed"], "target": spec, "strict": config["strict"],
+             "check_engine": config["check_engine"]}
+            for number, spec in targets for chunk, start in enumerate(range(0, n, size))]
+
+
+def _target_rows(config, records, saved):
+    """One row per target for the summary's matrix: cases, failing cases per oracle, slips, bugs."""
+    import pyarrow.compute as pc
+
+    rows = []
+    for spec in targets_of(config):
+        name = spec["spec"]
+        why = config.get("cannot_start", {}).get(name)
+        if why:
+            rows.append({"target": name, "status": "cannot start", "detail": why})
+            continue
+        mine = records.filter(pc.equal(records.column("target"), _make_target(spec).name)).select(
+            ["outcome", "oracles_failed", "format_slips"]).to_pylist()
+        failing = Counter(o for r in mine if r["oracles_failed"] for o in r["oracles_failed"].split(","))
+        rows.append({"target": name, "status": "failed" if failing else "ok", "cases": len(mine),
+                     "failed": sum(r["outcome"] == "failed" for r in mine), "oracles": dict(failing),
+                     "slips": sum(1 for r in mine if r["format_slips"]),
+                     "bugs": sum(1 for one in saved if one.target == name)})
+    return rows
 
 
 def _triage(records, config, target, run_corpus, *, shrink_them, show_progress):
@@ -279,9 +361,25 @@ def _triage(records, config, target, run_corpus, *, shrink_them, show_progress):
 
 def _group_record(one):
     """A Saved group as JSON for the manifest (where ``reports`` finds it)."""
-    return {"signature": one.signature, "cases": one.cases, "case": one.case, "folder": str(one.folder),
+    return {"target": one.target, "signature": one.signature, "cases": one.cases, "case": one.case,
+            "folder": str(one.folder),
             "detail": one.detail, "confirmed": one.confirmed, "flaky": one.flaky, "intermittent": one.intermittent,
             "replay": one.replay, "input": shown_input(one.text)}
+
+
+def _matrix(rows):
+    """The targets-by-oracles table: failing cases per oracle, format slips, distinct bugs, status."""
+    oracles = sorted({oracle for row in rows for oracle in row.get("oracles", {})})
+    out = ["## Targets", "", "| target | status | cases | failed | " + "".join(f"{o} | " for o in oracles)
+           + "format slips | bugs |", "|---|---|---:|---:|" + "---:|" * len(oracles) + "---:|---:|"]
+    for row in rows:
+        if row["status"] == "cannot start":
+            out.append(f"| `{row['target']}` | cannot start: {row['detail']} |" + " |" * (len(oracles) + 4))
+            continue
+        cells = "".join(f"{row['oracles'].get(o, 0) or ''} | " for o in oracles)
+        out.append(f"| `{row['target']}` | {row['status']} | {row['cases']} | {row['failed']} | {cells}"
+                   f"{row['slips']} | {row['bugs']} |")
+    return out + [""]
 
 
 def shown_input(text, *, width=400, rows=12):
@@ -303,10 +401,14 @@ def _summary(manifest, records, replayed, still, saved, run_dir, run_corpus, *, 
     spent = ", ".join(f"{name} {seconds:.1f}s" for name, seconds in phases.items() if seconds >= 0.05)
     out = [f"# fuzz run {manifest['run_id']}: {manifest['status']}",
            "",
-           f"target `{config['target']['spec']}`, seed {config['seed']}, {totals['cases']} cases, "
+           (f"{len(targets_of(config))} targets" if len(targets_of(config)) > 1 else
+            f"target `{config['target']['spec']}`") + f", seed {config['seed']}, {totals['cases']} cases, "
            f"{totals['failed']} failed, {len(saved)} distinct bugs; {wall:.1f}s wall on {config['workers']} workers"
            + (f" (cases {manifest['wall_s']:.1f}s, {spent})" if spent else ""),
            f"replayed {replayed} saved reproducers: {len(still)} still fail", ""]
+    several = len(targets_of(config)) > 1
+    if several:
+        out += _matrix(manifest.get("fuzz", {}).get("targets") or _target_rows(config, records, saved))
     if saved:
         out += [f"## {len(saved)} distinct bugs", ""]
         for number, one in enumerate(saved, 1):
@@ -314,8 +416,8 @@ def _summary(manifest, records, replayed, still, saved, run_dir, run_corpus, *, 
                      else "confirmed in 3 of 3 replays")
             if one.intermittent:
                 state += f"; intermittent ({one.intermittent})"
-            out.append(f"{number}. **{one.signature}**: {one.cases} case{'s' if one.cases != 1 else ''}; "
-                       f"{one.detail} ({state})")
+            out.append(f"{number}. {f'`{one.target}`: ' if several else ''}**{one.signature}**: {one.cases} "
+                       f"case{'s' if one.cases != 1 else ''}; {one.detail} ({state})")
             if one.text:
                 text = shown_input(one.text)
                 out += ["", "   input:", "", "   ```"] + [f"   {line}" for line in text.split("\n")] + ["   ```", ""]

@@ -52,7 +52,9 @@ def run_chunk(spec):
     records = []
     start = time.perf_counter()
     for index in range(spec["start"], spec["start"] + spec["count"]):
-        case = make_case(spec["seed"], index, n=spec["n"], header=target.header, size=spec.get("size", 9))
+        # several targets: target k's cases are k * n + i of the run, the same cases i for each
+        case = make_case(spec["seed"], index - spec.get("offset", 0), n=spec["n"], header=target.header,
+                         size=spec.get("size", 9))
         one = target.pick(index, case.side) if hasattr(target, "pick") else target
         verdict, result = run_case(case, one, strict=spec["strict"], check_engine=spec["check_engine"])
         puzzle = case.puzzle if case.command == "solve" else verdict.grid

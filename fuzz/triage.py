@@ -23,7 +23,7 @@ from jobs import backends
 CONFIRMATIONS = 3
 
 Group = namedtuple("Group", "signature cases representative family calls_failed side")
-Saved = namedtuple("Saved", "signature cases case folder detail confirmed flaky intermittent replay text")
+Saved = namedtuple("Saved", "signature cases case folder detail confirmed flaky intermittent replay text target")
 Saved.__doc__ = """One bug: its signature, how many cases showed it, the case that stands for it, the
 reproducer's folder, the failure's detail, replays that failed the same way (of CONFIRMATIONS),
 whether it is flaky, 'k of m creates' for a create bug that shows only sometimes, the command that
@@ -106,8 +106,8 @@ def triage_group(group, config, target, *, shrink_it=True):
     if group.family == "create":
         case = create_case(side=group.side)
     else:
-        case = make_case(config["seed"], group.representative, n=config["n"], header=target.header,
-                         size=config.get("size", 9))
+        case = make_case(config["seed"], group.representative - config.get("offset", 0), n=config["n"],
+                         header=target.header, size=config.get("size", 9))
     small = case
     if shrink_it and case.command == "solve":
         quick = target.without_retry() if hasattr(target, "without_retry") else target
@@ -168,5 +168,5 @@ def triage(records, config, target, corpora, *, shrink_them=True, progress=None)
                                       target=target, result=result, extra=extra))
         saved.append(Saved(group.signature, group.cases, group.representative, folders[0], detail, hits,
                            hits < CONFIRMATIONS, intermittent, replay_command(folders[0], config["target"]),
-                           case.text))
+                           case.text, config["target"]["spec"]))
     return saved

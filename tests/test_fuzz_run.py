@@ -1,6 +1,8 @@
 """The ``fuzz`` command end to end: right targets pass, --strict, exit codes, reproducible runs."""
 
 import csv
+import sys
+from collections import Counter
 import json
 
 import pytest
@@ -166,3 +168,40 @@ def test_our_own_command_passes_at_big_sizes(tmp_path, size):
                 "--corpus", tmp_path / "corpus", "--target", "cli", "--timeout", "30", cwd=tmp_path, timeout=3000)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert sizes_of(tmp_path / "run") == {int(size)}
+
+
+# --- many targets --------------------------------------------------------------------------------
+
+def test_three_targets_in_one_run_give_a_matrix_naming_the_broken_one(tmp_path):
+    listed = tmp_path / "targets.txt"
+    listed.write_text(f"# the class's submissions\n{spec('changes_given')}\n\n{sys.executable} -S /nonexistent/x.py\n")
+    done = fuzz("run", "-n", 60, "--seed", 4, *COMMON, "--out", tmp_path / "run", "--corpus", tmp_path / "corpus",
+                "--target", spec("correct"), "--targets", listed, cwd=tmp_path, timeout=600)
+    assert done.returncode == 1, done.stderr[-2000:]
+    rows = records_of(tmp_path / "run")
+    by_target = Counter(row["target"] for row in rows)
+    assert by_target == {spec("correct"): 60, spec("changes_given"): 60}  # the same 60 cases each
+    assert sorted(int(row["case"]) for row in rows) == list(range(120))
+    inputs = {}
+    for row in rows:
+        inputs.setdefault(int(row["case"]) % 60, set()).add(row["input_text"])
+    assert all(len(texts) == 1 for texts in inputs.values())  # case i is the same text for every target
+    assert {row["target"] for row in rows if row["outcome"] == "failed"} == {spec("changes_given")}
+    assert "## Targets" in done.stdout and "3 targets" in done.stdout
+    matrix = {line.split("|")[1].strip(" `"): line for line in done.stdout.splitlines() if line.startswith("| `")}
+    assert "| ok | 60 | 0 |" in matrix[spec("correct")]
+    assert "| failed | 60 |" in matrix[spec("changes_given")]
+    assert "cannot start" in matrix[f"{sys.executable} -S /nonexistent/x.py"]
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    statuses = {row["target"]: row["status"] for row in manifest["fuzz"]["targets"]}
+    assert statuses == {spec("correct"): "ok", spec("changes_given"): "failed",
+                        f"{sys.executable} -S /nonexistent/x.py": "cannot start"}
+    saved = [json.loads(path.read_text()) for path in (tmp_path / "run" / "corpus").glob("*/*/*/case.json")]
+    assert saved and {meta["target"] for meta in saved} == {spec("changes_given")}  # one target's folder
+    assert all(bug["target"] == spec("changes_given") for bug in manifest["fuzz"]["groups"])
+
+
+def test_a_lone_target_that_cannot_start_is_exit_2(tmp_path):
+    done = fuzz("run", "-n", 20, "--out", tmp_path / "run", "--corpus", tmp_path / "corpus",
+                "--target", f"{sys.executable} -S /nonexistent/x.py", cwd=tmp_path)
+    assert done.returncode == 2 and "cannot start" in done.stderr and not (tmp_path / "run").exists()
