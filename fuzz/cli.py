@@ -7,6 +7,7 @@ target that cannot start; 3 an I/O error; 4 a worker or the backend failed mid-r
 
 import argparse
 import os
+import shlex
 import sys
 import time
 from collections import Counter
@@ -95,6 +96,12 @@ def _parser():
     run.add_argument("--no-shrink", action="store_true", help="save failures as found, unshrunk")
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
     run.add_argument("-v", "--verbose", action="store_true", help="log lines on stderr too")
+    probe = sub.add_parser("probe", help="find the arguments and text format that make a program work",
+                           epilog="example:\n  fuzz probe --target ./their/sudoku\n\nexit codes:\n  0    a way "
+                                  "to create and to solve was found\n  1    none was found for one of them\n"
+                                  "  2    bad usage", formatter_class=argparse.RawDescriptionHelpFormatter)
+    probe.add_argument("--target", required=True, help="the program, e.g. ./sudoku or 'python3 their.py'")
+    probe.add_argument("--timeout", type=float, default=5.0, help="seconds per call (default 5)")
     replay = sub.add_parser("replay", help="re-run saved reproducers against a target",
                             epilog="example:\n  fuzz replay runs/fuzz-1/corpus --target ./their/sudoku\n\n" + EXIT_CODES,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -177,6 +184,29 @@ def replay(args):
     still = _replay_entries(entries, target, strict=args.strict)
     print(f"replayed {len(entries)} reproducers against {target.name}: {len(still)} still fail", file=sys.stderr)
     return FAILED if still else OK
+
+
+def probe(args):
+    from fuzz.probe import options, probe as find
+
+    def make(create_args, header):
+        return _make_target({"spec": args.target, "create_args": create_args, "solve_args": "solve",
+                             "header": header, "timeout": args.timeout, "max_output": 1 << 20})
+
+    if (problem := _preflight(make("create", False), 9)) is not None:
+        raise Usage(f"target {args.target} cannot start: {problem}")
+    finding = find(make)
+    for what, outcome in finding.tried:
+        print(f"  {what}: {outcome}", file=sys.stderr)
+    if finding.create_args is None or finding.format is None:
+        missing = " and ".join(name for name, value in (("create", finding.create_args), ("solve", finding.format))
+                               if value is None)
+        _print(f"no way found to {missing} with {args.target} (tried the spellings above)")
+        return FAILED
+    found = options(finding)
+    _print(f"fuzz run --target {shlex.quote(args.target)}" + (f" {found}" if found else "")
+           + ("" if found else "   # the defaults work"))
+    return OK
 
 
 def _make_target(spec):
@@ -470,10 +500,10 @@ def main(argv=None):
     parser = _parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        print("fuzz: a command is needed: run or replay (see fuzz --help)", file=sys.stderr)
+        print("fuzz: a command is needed: run, replay or probe (see fuzz --help)", file=sys.stderr)
         return USAGE
     try:
-        return {"run": run, "replay": replay}[args.command](args)
+        return {"run": run, "replay": replay, "probe": probe}[args.command](args)
     except WriteError as error:
         print(f"fuzz: {error}", file=sys.stderr)
         return IO_ERROR

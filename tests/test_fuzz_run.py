@@ -205,3 +205,25 @@ def test_a_lone_target_that_cannot_start_is_exit_2(tmp_path):
     done = fuzz("run", "-n", 20, "--out", tmp_path / "run", "--corpus", tmp_path / "corpus",
                 "--target", f"{sys.executable} -S /nonexistent/x.py", cwd=tmp_path)
     assert done.returncode == 2 and "cannot start" in done.stderr and not (tmp_path / "run").exists()
+
+
+# --- probe ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name, options", [
+    ("correct", "   # the defaults work"),
+    ("header_easy", " --create-args 'create easy' --format header"),
+])
+def test_probe_finds_the_options_that_make_a_program_work(tmp_path, name, options):
+    import shlex
+
+    done = fuzz("probe", "--target", spec(name), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"fuzz run --target {shlex.quote(spec(name))}{options}\n"
+    assert "--format grid: " in done.stderr and "--create-args 'create easy 9': " in done.stderr
+
+
+def test_probe_says_when_nothing_works(tmp_path):
+    done = fuzz("probe", "--target", "/bin/true", cwd=tmp_path)
+    assert done.returncode == 1 and done.stdout.startswith("no way found to create and solve with /bin/true")
+    missing = fuzz("probe", "--target", f"{sys.executable} -S /nonexistent/x.py", cwd=tmp_path)
+    assert missing.returncode == 2 and "cannot start" in missing.stderr
