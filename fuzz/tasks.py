@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 
 from sudoku import render
 
-from fuzz.cases import family_class, make_case
+from fuzz.cases import family_class, make_case, solve_after_create
 from fuzz.oracles import judge_create, judge_solve, signature
 from fuzz.targets import make_target
 from jobs.schema import SCHEMA_VERSION
@@ -29,6 +29,8 @@ def run_case(case, target, *, strict=False, check_engine="py"):
     """Ask the target, judge the answer: (verdict, result). A create case asks ``case.calls`` times;
     its result is the call the verdict's evidence names, with the wall and CPU time of every call."""
     header = target.header
+    if case.command == "roundtrip":
+        return round_trip(case, target, strict=strict, check_engine=check_engine)[:2]
     if case.command == "create":
         results = [target.create(side=case.side) for _ in range(case.calls)]
         verdict = judge_create(results, side=case.side, header=header, strict=strict, check_engine=check_engine)
@@ -36,6 +38,23 @@ def run_case(case, target, *, strict=False, check_engine="py"):
                                                            cpu_seconds=sum(r.cpu_seconds for r in results))
     result = target.solve(case.text)
     return judge_solve(case, result, side=case.side, header=header, strict=strict), result
+
+
+def round_trip(case, target, *, strict=False, check_engine="py"):
+    """Create, then solve exactly what create printed: the create half must answer with a grid; the
+    solve half is judged as any solve of that puzzle. (verdict, result, the solve half's case or
+    None): the result is the solve's (its stdin is the create's output) with the time of both calls."""
+    made = target.create(side=case.side)
+    first = judge_create([made], side=case.side, header=target.header, strict=False, check_engine=check_engine)
+    half = solve_after_create(made.stdout, side=case.side, header=target.header)
+    if half is None or "create_answers" in first.failed:
+        failed = {name: first.failed[name] for name in first.failed if name in ("create_answers", "no_timeout",
+                                                                                 "no_flood", "no_crash")}
+        return first._replace(failed=failed, calls=1, calls_failed=int(bool(failed))), made, None
+    answer = target.solve(made.stdout)
+    verdict = judge_solve(half, answer, side=case.side, header=target.header, strict=strict)
+    return verdict._replace(calls=2), answer._replace(seconds=made.seconds + answer.seconds,
+                                                      cpu_seconds=made.cpu_seconds + answer.cpu_seconds), half
 
 
 def signature_of(case, verdict, result):
@@ -56,7 +75,11 @@ def run_chunk(spec):
         case = make_case(spec["seed"], index - spec.get("offset", 0), n=spec["n"], header=target.header,
                          size=spec.get("size", 9))
         one = target.pick(index, case.side) if hasattr(target, "pick") else target
-        verdict, result = run_case(case, one, strict=spec["strict"], check_engine=spec["check_engine"])
+        if case.command == "roundtrip":
+            verdict, result, half = round_trip(case, one, strict=spec["strict"], check_engine=spec["check_engine"])
+            case = half or case  # the record shows the solve half: its input is the create's output
+        else:
+            verdict, result = run_case(case, one, strict=spec["strict"], check_engine=spec["check_engine"])
         puzzle = case.puzzle if case.command == "solve" else verdict.grid
         text = case.text.decode("utf-8", "backslashreplace")
         records.append({

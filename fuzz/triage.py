@@ -14,7 +14,7 @@ from collections import namedtuple
 import pyarrow.compute as pc
 
 from fuzz import corpus as store
-from fuzz.cases import create_case, make_case
+from fuzz.cases import create_case, from_text, make_case
 from fuzz.oracles import oracles_of
 from fuzz.shrink import shrink
 from fuzz.tasks import run_case, signature_of, target_of
@@ -22,7 +22,7 @@ from jobs import backends
 
 CONFIRMATIONS = 3
 
-Group = namedtuple("Group", "signature cases representative family calls_failed side")
+Group = namedtuple("Group", "signature cases representative family calls_failed side text")
 Saved = namedtuple("Saved", "signature cases case folder detail confirmed flaky intermittent replay text target")
 Saved.__doc__ = """One bug: its signature, how many cases showed it, the case that stands for it, the
 reproducer's folder, the failure's detail, replays that failed the same way (of CONFIRMATIONS),
@@ -33,7 +33,8 @@ replays it, and the reproducer's input (bytes)."""
 def groups(records):
     """The failing cases of a run's records (an Arrow table) grouped by signature, largest first."""
     failed = records.filter(pc.equal(records.column("outcome"), "failed"))
-    rows = failed.select(["case", "signature", "family", "target_s", "calls_failed", "size"]).to_pylist()
+    rows = failed.select(["case", "signature", "family", "target_s", "calls_failed", "size", "input_text"]
+                         ).to_pylist()
     by_signature = {}
     for row in rows:
         by_signature.setdefault(row["signature"] or "unknown", []).append(row)
@@ -44,7 +45,8 @@ def groups(records):
         else:
             chosen = min(members, key=lambda row: row["case"])
         out.append(Group(signature, len(members), chosen["case"], chosen["family"],
-                         sum(row["calls_failed"] or 0 for row in members), chosen["size"] or 9))
+                         sum(row["calls_failed"] or 0 for row in members), chosen["size"] or 9,
+                         chosen["input_text"] if chosen["family"] == "roundtrip" else None))
     return sorted(out, key=lambda group: (-group.cases, group.signature))
 
 
@@ -103,13 +105,16 @@ def triage_group(group, config, target, *, shrink_it=True):
     strict = config["strict"]
     if hasattr(target, "pick"):
         target = target.pick(group.representative, group.side)  # the engine that met the case
-    if group.family == "create":
+    if group.family == "create" or (group.family == "roundtrip" and not group.text):
         case = create_case(side=group.side)
+    elif group.family == "roundtrip":  # the solve half: the create output it was given, as recorded
+        case = from_text("roundtrip", "solve", group.text.encode(), side=group.side)
     else:
         case = make_case(config["seed"], group.representative - config.get("offset", 0), n=config["n"],
                          header=target.header, size=config.get("size", 9))
     small = case
-    if shrink_it and case.command == "solve":
+    if shrink_it and case.command == "solve" and case.family != "roundtrip":  # a round trip's input is the
+        # target's own output, verbatim: a smaller text would show another bug
         quick = target.without_retry() if hasattr(target, "without_retry") else target
         small = shrink(case, oracles_of(group.signature),
                        lambda candidate: _same(group.signature, candidate, quick, strict)[0], header=target.header)

@@ -326,7 +326,8 @@ def test_a_run_asks_create_often_enough_to_catch_a_bug_on_30_percent():
         creates = sum(case.calls for case in (make_case(1, i, n=n) for i in range(0, n, CREATE_EVERY)))
         assert creates >= max(30, n / 10), n
         assert 0.7 ** creates < 1e-4
-        assert all(make_case(1, i, n=n).command == "solve" for i in range(1, min(n, 60)) if i % CREATE_EVERY)
+        assert all(make_case(1, i, n=n).command == ("roundtrip" if i % CREATE_EVERY == CREATE_EVERY // 2 else "solve")
+                   for i in range(1, min(n, 60)) if i % CREATE_EVERY)
     assert create_calls(10_000) == 2
 
 
@@ -545,7 +546,7 @@ def test_every_family_agrees_with_the_reference(family, header, box):
 
 def test_families_are_the_weights():
     assert SOLVE_FAMILIES == tuple(WEIGHTS) and all(w > 0 for w in WEIGHTS.values())
-    assert FAMILIES == SOLVE_FAMILIES + ("create",)
+    assert FAMILIES == SOLVE_FAMILIES + ("create", "roundtrip")
 
 
 def test_the_same_seed_makes_the_same_cases():

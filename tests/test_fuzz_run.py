@@ -227,3 +227,24 @@ def test_probe_says_when_nothing_works(tmp_path):
     assert done.returncode == 1 and done.stdout.startswith("no way found to create and solve with /bin/true")
     missing = fuzz("probe", "--target", f"{sys.executable} -S /nonexistent/x.py", cwd=tmp_path)
     assert missing.returncode == 2 and "cannot start" in missing.stderr
+
+
+# --- round trip ----------------------------------------------------------------------------------
+
+def test_a_program_that_cannot_solve_its_own_puzzles_is_caught_by_the_round_trip(tmp_path):
+    done = fuzz("run", "-n", 60, "--seed", 4, *COMMON, "--out", tmp_path / "run", "--corpus", tmp_path / "corpus",
+                "--target", spec("unreadable_create"), cwd=tmp_path, timeout=600)
+    assert done.returncode == 1, done.stderr[-2000:]
+    rows = records_of(tmp_path / "run")
+    trips = [row for row in rows if row["family"] == "roundtrip"]
+    assert len(trips) == 3 and all(row["outcome"] == "failed" for row in trips)
+    assert {row["family"] for row in rows if row["outcome"] == "failed"} == {"roundtrip"}
+    assert all(row["input_text"].startswith("+-------+") for row in trips)  # the create's own output, as given
+    meta = json.loads(next((tmp_path / "run" / "corpus").glob("*/answers/*/case.json")).read_text())
+    assert meta["signature"] == "answers:exit on roundtrip (exit 1)" and meta["confirmed"] == "3 of 3 replays"
+    data = next((tmp_path / "run" / "corpus").glob("*/answers/*/input.txt")).read_bytes()
+    assert data.startswith(b"+-------+")
+    # a correct program passes its round trips
+    fine = fuzz("run", "-n", 60, "--seed", 4, *COMMON, "--out", tmp_path / "fine", "--corpus", tmp_path / "c2",
+                "--target", spec("boxed"), cwd=tmp_path, timeout=600)
+    assert fine.returncode == 0, fine.stdout[-2000:]

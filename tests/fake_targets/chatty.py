@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""A correct `sudoku` program with human-friendly output: a "Solution:" (or "Puzzle:") header, then
-the grid with `|` and `-` separators. Only format slips: no failure unless --strict."""
+"""A correct `sudoku` program with human-friendly answers: a "Solution:" header, then the grid with
+`|` and `-` separators. Only format slips: no failure unless --strict. Its puzzles are plain, so
+`create | solve` works."""
 
 import sys
 
@@ -8,8 +9,10 @@ import _contract
 
 
 def show(grid, command):
+    if command == "create":
+        return _contract.show(grid, command)
     rows = [grid.cells[r * 9 : r * 9 + 9] for r in range(9)]
-    out = ["Solution:" if command == "solve" else "Puzzle:"]
+    out = ["Solution:"]
     for r, row in enumerate(rows):
         if r and r % 3 == 0:
             out.append("------+-------+------")
