@@ -21,12 +21,13 @@ from pathlib import Path
 
 from sudoku import Grid, InvalidPuzzle, create, derive_seed, engines, find_clash, parse, render
 
-Case = namedtuple("Case", "family command text puzzle count solution calls side", defaults=(1, 9))
+Case = namedtuple("Case", "family command text puzzle count solution calls side verdict", defaults=(1, 9, None))
 Case.__doc__ = """``command`` is 'solve' or 'create'; ``text`` the bytes given on stdin; ``puzzle`` the puzzle
 (None for malformed text and creates); ``count`` its solutions up to 2 (None when the text is
 malformed); ``solution`` the unique solution when count is 1; ``calls`` how many times the target
 is asked (creates: every answer is judged, and two must not be the same); ``side`` the grid side the
-case is about (what a target's answer is read as)."""
+case is about (what a target's answer is read as); ``verdict`` the right word for a checker
+('complete', 'incomplete', 'invalid'; None when the text is malformed or the case is no check)."""
 
 SIZES = (4, 9, 16, 25)
 POOL_SPAN = 200
@@ -78,6 +79,88 @@ def create_calls(n):
     return max(2, -(-MIN_CREATES // create_cases))
 
 
+# --mode check: a checker reads a grid and says complete, incomplete or invalid. Each breaking family
+# breaks one kind of unit alone (a row, a column or a box), with or without blanks elsewhere.
+CHECK_WEIGHTS = {
+    "check_complete": 4, "check_blanks": 4,
+    "check_row": 2, "check_column": 2, "check_box": 2,
+    "check_row_blanks": 2, "check_column_blanks": 2, "check_box_blanks": 2,
+    "malformed_fewer_rows": 1, "malformed_more_rows": 1, "malformed_fewer_columns": 1,
+    "malformed_more_columns": 1, "malformed_letter": 1, "malformed_out_of_range": 1, "malformed_negative": 1,
+    "malformed_empty_input": 1, "malformed_binary": 1,
+}
+CHECK_FAMILIES = tuple(CHECK_WEIGHTS)
+
+
+def make_check_case(seed, index, *, header=False, size=9):
+    """Case ``index`` of a checker run (``--mode check``)."""
+    side = side_of(size, seed, index)
+    rng = random.Random(derive_seed(seed, "check", index))
+    family = rng.choices(CHECK_FAMILIES, weights=[CHECK_WEIGHTS[f] for f in CHECK_FAMILIES])[0]
+    _, solution = _unique("unique_easy", rng, _pool(derive_seed(seed, "pool", index // POOL_SPAN), isqrt(side)))
+    if family.startswith("malformed_"):
+        return Case(family, "check", _malformed(family, rng, _text(solution, header), side), None, None, None, 1,
+                    side)
+    grid = _broken(family, rng, solution)
+    if family.endswith("blanks"):
+        keep = _clash_cells(grid)
+        cells = [0 if i not in keep and rng.random() < 0.3 else v for i, v in enumerate(grid.cells)]
+        free = [i for i in range(len(cells)) if i not in keep]
+        if free:  # at least one blank (a 4x4 box break may leave no cell out of the clash)
+            cells[rng.choice(free)] = 0
+        grid = Grid(grid.box, cells)
+    from sudoku.check import check
+
+    return Case(family, "check", _text(grid, header), grid, None, None, 1, side, check(grid).status)
+
+
+def _broken(family, rng, solution):
+    """A full valid grid with one kind of unit broken: two cells of one column and box swapped breaks
+    two rows alone; of one row and box, two columns alone; two rows of different bands swapped break
+    boxes alone (every row and column still holds each digit once)."""
+    if family.startswith(("check_complete", "check_blanks")):
+        return solution
+    for _ in range(100):  # two rows of different bands may hold the same digits in a stack: try again
+        grid = _swap(family, rng, solution)
+        clash = find_clash(grid)
+        if clash and clash.startswith(family.removeprefix("check_").removesuffix("_blanks")):
+            return grid
+    raise AssertionError(f"no {family} grid from {solution!r}")
+
+
+def _swap(family, rng, solution):
+    box, side = solution.box, solution.side
+    rows = solution.rows
+    band, r, c = rng.randrange(box), rng.randrange(side), rng.randrange(side)
+    a, b = rng.sample(range(box), 2)
+    if family.startswith("check_row"):  # swap within a column, inside one box
+        r1, r2 = band * box + a, band * box + b
+        rows[r1][c], rows[r2][c] = rows[r2][c], rows[r1][c]
+    elif family.startswith("check_column"):  # swap within a row, inside one box
+        c1, c2 = band * box + a, band * box + b
+        rows[r][c1], rows[r][c2] = rows[r][c2], rows[r][c1]
+    else:  # check_box: two rows of different bands change places
+        b1, b2 = rng.sample(range(box), 2)
+        r1, r2 = b1 * box + rng.randrange(box), b2 * box + rng.randrange(box)
+        rows[r1], rows[r2] = rows[r2], rows[r1]
+    return Grid(box, [v for row in rows for v in row])
+
+
+def _clash_cells(grid):
+    """The cells whose values repeat in one of their units (kept when a breaking case gets blanks)."""
+    from sudoku.grid import geometry
+
+    cells = set()
+    for unit in geometry(grid.box).units:
+        seen = {}
+        for cell in unit:
+            value = grid.cells[cell]
+            if value:
+                seen.setdefault(value, []).append(cell)
+        cells.update(cell for group in seen.values() if len(group) > 1 for cell in group)
+    return cells
+
+
 def side_of(size, seed, index):
     """The grid side of case ``index``: the run's ``size``, or drawn per case when it is 'mixed'."""
     if size == "mixed":
@@ -100,6 +183,18 @@ def make_case(seed, index, *, n, header=False, size=9):
 
 def create_case(calls=REPLAY_CREATES, *, side=9):
     return Case("create", "create", b"", None, None, None, calls, side)
+
+
+def _check_case(family, text, side):
+    from sudoku.check import check
+
+    try:
+        grids = list(parse(text.decode("utf-8").splitlines(keepends=True)))
+    except (InvalidPuzzle, UnicodeDecodeError):
+        grids = []
+    if len(grids) != 1 or grids[0].side != side:
+        return Case(family, "check", text, None, None, None, 1, side)
+    return Case(family, "check", text, grids[0], None, None, 1, side, check(grids[0]).status)
 
 
 def solve_after_create(text, *, side=9, header=False):
@@ -340,6 +435,8 @@ def from_text(family, command, text, *, side=9):
     (the size the target is asked about), else the puzzle with its solution count."""
     if command == "create":
         return create_case(side=side)
+    if command == "check":
+        return _check_case(family, text, side)
     if family == "roundtrip":  # a target's own create output: read as leniently as it was written
         return solve_after_create(text, side=side) or Case(family, command, text, None, None, None, 1, side)
     malformed = Case(family, command, text, None, None, None, 1, side)

@@ -45,6 +45,23 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(USAGE)
 
 
+def _three_words(text):
+    words = [word.strip() for word in text.split(",")]
+    if len(words) != 3 or not all(words) or len({word.lower() for word in words}) != 3:
+        raise argparse.ArgumentTypeError(f"{text!r}: three different words, comma-separated")
+    return words
+
+
+def _three_codes(text):
+    try:
+        codes = [int(code) for code in text.split(",")]
+    except ValueError:
+        codes = []
+    if len(codes) != 3 or len(set(codes)) != 3:
+        raise argparse.ArgumentTypeError(f"{text!r}: three different exit codes, comma-separated")
+    return codes
+
+
 def _target_options(parser, *, many=False):
     what = ("engine (our engines in-process; engine:NAME for one), cli (our `sudoku` command), or a command such "
             "as ./sudoku or 'python3 their.py' (default engine)")
@@ -56,6 +73,14 @@ def _target_options(parser, *, many=False):
         parser.add_argument("--target", default="engine", help=what)
     parser.add_argument("--create-args", default="create", help="arguments that ask for a puzzle (default 'create')")
     parser.add_argument("--solve-args", default="solve", help="arguments that ask for a solution (default 'solve')")
+    parser.add_argument("--check-args", default="check", help="arguments that ask a checker for its verdict "
+                        "(--mode check; default 'check')")
+    parser.add_argument("--verdict-words", type=_three_words, default=None, metavar="C,I,V",
+                        help="a checker's own words for complete, incomplete and invalid (default "
+                             "complete,incomplete,invalid; case-insensitive)")
+    parser.add_argument("--verdict-exit", type=_three_codes, default=None, metavar="C,I,V",
+                        help="a checker's exit codes for complete, incomplete and invalid, when they carry the "
+                             "verdict too (e.g. 0,1,2)")
     parser.add_argument("--format", choices=("grid", "header"), default="grid",
                         help="the target's text: grid (side lines of side numbers) or header (a first line "
                              "with the box size, '3' for 9x9, then the rows)")
@@ -78,6 +103,9 @@ def _parser():
                          formatter_class=argparse.RawDescriptionHelpFormatter)
     run.add_argument("-n", type=int, default=1000, help="cases to run (default 1000), against each target")
     _target_options(run, many=True)
+    run.add_argument("--mode", choices=("solve", "check"), default="solve",
+                     help="solve: the create/solve contract (default); check: a checker that reads a grid and "
+                          "says complete, incomplete or invalid")
     run.add_argument("--size", choices=("4", "9", "16", "25", "mixed"), default="9",
                      help="grid side of the cases (default 9); mixed draws one per case. A --create-args with "
                           "{size} or {box} in it is told the size ('create easy {size}')")
@@ -114,7 +142,7 @@ def _parser():
 def _target_spec(args, spec=None):
     return {"spec": args.target if spec is None else spec, "create_args": args.create_args,
             "solve_args": args.solve_args, "header": args.format == "header", "timeout": args.timeout,
-            "max_output": args.max_output}
+            "max_output": args.max_output, "check_args": args.check_args}
 
 
 def _target_specs(args):
@@ -135,7 +163,7 @@ def targets_of(config):
     return config.get("targets") or [config["target"]]
 
 
-def _replay_entries(entries, target, *, strict, into=None, quiet=False):
+def _replay_entries(entries, target, *, strict, into=None, quiet=False, words=None, exits=None):
     """Run saved reproducers; [(folder, signature now)] of those that still fail."""
     from fuzz import corpus as store
     from fuzz.cases import from_text
@@ -145,7 +173,7 @@ def _replay_entries(entries, target, *, strict, into=None, quiet=False):
     still = []
     for folder, meta, data in entries:
         case = from_text(meta.get("family", "replay"), meta.get("command", "solve"), data, side=meta.get("side", 9))
-        verdict, result = run_case(case, target, strict=strict)
+        verdict, result = run_case(case, target, strict=strict, words=words, exits=exits)
         now = signature_of(case, verdict, result)
         if now:
             still.append((folder, now))
@@ -181,7 +209,7 @@ def replay(args):
             raise Usage(f"{path} holds reproducers of {len(keys)} targets ({', '.join(keys)}), none of them "
                         f"{target.name}; name the folder of the one to replay")
         entries = [entry for entry in entries if entry[1].get("target_key") in (mine, None)]
-    still = _replay_entries(entries, target, strict=args.strict)
+    still = _replay_entries(entries, target, strict=args.strict, words=args.verdict_words, exits=args.verdict_exit)
     print(f"replayed {len(entries)} reproducers against {target.name}: {len(still)} still fail", file=sys.stderr)
     return FAILED if still else OK
 
@@ -219,7 +247,7 @@ def _make_target(spec):
         raise Usage(str(error)) from None
 
 
-def _preflight(target, side):
+def _preflight(target, side, mode="solve"):
     """What stops ``target`` from starting at all (a missing program, interpreter or script), in its
     own words, from one known-good solve and one create; None when it starts."""
     from fuzz.cases import known_good
@@ -227,7 +255,11 @@ def _preflight(target, side):
 
     if not hasattr(target, "argv"):
         return None
-    for result in (target.solve(known_good(header=target.header, side=side)), target.create(side=side)):
+    text = known_good(header=target.header, side=side)
+    calls = (lambda: target.check(text),) if mode == "check" else (lambda: target.solve(text),
+                                                                   lambda: target.create(side=side))
+    for call in calls:
+        result = call()
         problem = startup_failure(result)
         if problem:
             return problem
@@ -261,10 +293,11 @@ def run(args):
                   else args.seed, "target": specs[0], "targets": specs, "strict": args.strict,
                   "check_engine": "py", "workers": args.workers, "chunk_size": args.chunk_size,
                   "backend": args.backend, "scheduler": args.scheduler, "corpus": str(Path(args.corpus).resolve()),
-                  "out": out, "size": args.size}
+                  "out": out, "size": args.size, "mode": args.mode, "verdict_words": args.verdict_words,
+                  "verdict_exit": args.verdict_exit}
         # before the run directory is made: a lone target that cannot start ends the run now; of several,
         # it is marked so in the summary and the others go on
-        config["cannot_start"] = _cannot_start(specs, 9 if args.size == "mixed" else int(args.size))
+        config["cannot_start"] = _cannot_start(specs, 9 if args.size == "mixed" else int(args.size), args.mode)
         if len(config["cannot_start"]) == len(specs):
             raise Usage("; ".join(f"target {name} cannot start: {why}" for name, why in config["cannot_start"].items()))
     run_dir, config = runner.open_run(resume=args.resume, config=config, force=args.force, kind="fuzz",
@@ -305,11 +338,11 @@ def run(args):
     return FAILED if (manifest["totals"]["failed"] or still or config.get("cannot_start")) else OK
 
 
-def _cannot_start(specs, side):
+def _cannot_start(specs, side, mode="solve"):
     """{target: why} for the targets that cannot start at all (``_preflight``)."""
     found = {}
     for spec in specs:
-        problem = _preflight(_make_target(spec), side)
+        problem = _preflight(_make_target(spec), side, mode)
         if problem:
             found[spec["spec"]] = problem
     return found
@@ -321,7 +354,8 @@ def _replay_own(config, target, run_corpus):
 
     own = Path(config["corpus"]) / store.target_key(target)
     entries = store.load(own) if own.exists() else []
-    return len(entries), _replay_entries(entries, target, strict=config["strict"], into=run_corpus, quiet=True)
+    return len(entries), _replay_entries(entries, target, strict=config["strict"], into=run_corpus, quiet=True,
+                                         words=config.get("verdict_words"), exits=config.get("verdict_exit"))
 
 
 def _chunk_specs(config, targets):
@@ -332,7 +366,8 @@ def _chunk_specs(config, targets):
     return [{"run_id": config["run_id"], "chunk": number * per_target + chunk, "start": number * n + start,
              "offset": number * n, "count": min(size, n - start), "n": n, "size": config.get("size", 9),
              "seed": config["seed"], "target": spec, "strict": config["strict"],
-             "check_engine": config["check_engine"]}
+             "check_engine": config["check_engine"], "mode": config.get("mode", "solve"),
+             "verdict_words": config.get("verdict_words"), "verdict_exit": config.get("verdict_exit")}
             for number, spec in targets for chunk, start in enumerate(range(0, n, size))]
 
 

@@ -15,6 +15,11 @@ found. Names, for solve cases:
   ``rejects_malformed``: the same for malformed text;
 - ``format``: the output is not the exact contract text (slips are named; fails only when strict).
 
+For check cases (``--mode check``: a checker reads a grid and answers complete, incomplete or
+invalid): ``check_verdict`` (the right word on stdout, and the right exit code when verdicts are
+told by exit codes), beside the containment oracles and ``rejects_malformed`` (a malformed text
+is rejected cleanly, or called invalid).
+
 For create cases (the target is asked ``case.calls`` times, every answer judged): ``no_timeout``,
 ``no_flood``, ``no_crash``, ``create_answers``, ``create_blanks`` (at least 40 at 9x9, half the
 cells otherwise), ``create_unique`` (our own engine counts exactly one solution), ``create_random``
@@ -47,12 +52,14 @@ Verdict.__doc__ = """A judged case: ``failed`` (oracle -> Failure), format ``sli
 
 SOLVE_ORACLES = ("no_timeout", "no_flood", "no_crash", "answers", "valid_grid", "keeps_givens", "unique_solution",
                  "rejects_unsolvable", "rejects_malformed", "format")
+CHECK_ORACLES = ("no_timeout", "no_flood", "no_crash", "check_verdict", "rejects_malformed")
+VERDICTS = ("complete", "incomplete", "invalid")
 CREATE_ORACLES = ("no_timeout", "no_flood", "no_crash", "create_answers", "create_blanks", "create_unique",
                   "create_random", "format")
-ORACLES = tuple(dict.fromkeys(SOLVE_ORACLES + CREATE_ORACLES))
+ORACLES = tuple(dict.fromkeys(SOLVE_ORACLES + CREATE_ORACLES + CHECK_ORACLES))
 # The order oracles take in a signature: the first is the bug's own oracle (its corpus folder), the
 # rest its consequences (a changed given also breaks the grid; accepted bad input yields a bad grid).
-PRIORITY = ("no_timeout", "no_flood", "no_crash", "rejects_malformed", "rejects_unsolvable", "answers",
+PRIORITY = ("no_timeout", "no_flood", "no_crash", "check_verdict", "rejects_malformed", "rejects_unsolvable", "answers",
             "keeps_givens", "unique_solution", "valid_grid", "create_answers", "create_unique", "create_blanks",
             "create_random", "format")
 LENIENT_FAMILIES = "whitespace_"  # valid text the classic contract never promises: a clean rejection passes
@@ -234,6 +241,38 @@ def _judge_one_create(result, side, header, check_engine, notes):
         failed["create_unique"] = Failure("no solution" if count == 0 else "several solutions",
                                           "no_solution" if count == 0 else "several_solutions")
     return failed, grid, reading.slips
+
+
+def said_verdict(stdout, words=VERDICTS):
+    """The verdict a checker printed: the first of ``words`` (complete, incomplete, invalid, in that
+    order, or a program's own three) found as a word on stdout, case-insensitive; None if none."""
+    import re
+
+    text = stdout.decode("utf-8", "replace").lower()
+    found = [(match.start(), verdict) for word, verdict in zip(words, VERDICTS)
+             for match in [re.search(rf"(?<![a-z]){re.escape(word.lower())}(?![a-z])", text)] if match]
+    return min(found)[1] if found else None
+
+
+def judge_check(case, result, *, words=VERDICTS, exits=None, strict=False):
+    """Judge a checker's answer: ``words`` are its three verdict words, ``exits`` its three verdict
+    exit codes (None: the exit code does not carry the verdict)."""
+    failed, notes = {}, []
+    if _contained(result, failed, notes):
+        return _verdict(failed, [], notes, None, strict=False)
+    said = said_verdict(result.stdout, words)
+    by_exit = VERDICTS[exits.index(result.exit_code)] if exits and result.exit_code in exits else None
+    if case.verdict is None:  # malformed: a clean rejection, or "invalid"
+        if said == "invalid" or (said is None and result.exit_code != 0 and not (exits and by_exit)):
+            return _verdict(failed, [], notes, None, strict=False)
+        failed["rejects_malformed"] = Failure(f"{_exit(result)}, said {said or 'nothing'}", f"said_{said}")
+        return _verdict(failed, [], notes, None, strict=False)
+    wanted = case.verdict
+    if said != wanted or (exits and by_exit != wanted):
+        got = said if said != wanted else f"{said} with exit {result.exit_code}"
+        failed["check_verdict"] = Failure(f"said {got or 'nothing'} ({_exit(result)}), expected {wanted}",
+                                          f"{wanted}_as_{said}")
+    return _verdict(failed, [], notes, None, strict=False)
 
 
 def exit_class(result):

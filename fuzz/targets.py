@@ -105,13 +105,17 @@ class EngineTarget:
     def solve(self, text):
         return self._call(["solve", "--engine", self.engines[0]], text)
 
+    def check(self, text):
+        return self._call(["check"], text)
+
 
 class CommandTarget:
     """Any program with the contract, run as ``argv + create_args`` / ``argv + solve_args``."""
 
     def __init__(self, argv, *, name=None, env=None, create_args=("create",), solve_args=("solve",), header=False,
-                 timeout=DEFAULT_TIMEOUT_S, max_output=DEFAULT_MAX_OUTPUT, retry=True):
+                 timeout=DEFAULT_TIMEOUT_S, max_output=DEFAULT_MAX_OUTPUT, retry=True, check_args=("check",)):
         self.argv = list(argv)
+        self.check_args = list(check_args)
         self.retry = retry
         self.name = name or shlex.join(self.argv)
         self.create_args = list(create_args)
@@ -128,6 +132,9 @@ class CommandTarget:
 
     def solve(self, text):
         return self._call(self.solve_args, text)
+
+    def check(self, text):
+        return self._call(self.check_args, text)
 
     def _call(self, args, data):
         result = run_contained(self.argv + args, data, timeout=self.timeout, max_output=self.max_output, env=self.env)
@@ -323,12 +330,12 @@ def _env_finding_our_sudoku():
 
 
 def make_target(spec, *, create_args="create", solve_args="solve", header=False, timeout=DEFAULT_TIMEOUT_S,
-                max_output=DEFAULT_MAX_OUTPUT):
+                max_output=DEFAULT_MAX_OUTPUT, check_args="check"):
     """A target from its command-line spelling: ``engine`` (or ``engine:NAME``), ``cli``, or a command."""
     if spec == "engine" or spec.startswith("engine:"):
         return EngineTarget(spec.partition(":")[2] or None)
     options = dict(create_args=shlex.split(create_args), solve_args=shlex.split(solve_args), header=header,
-                   timeout=timeout, max_output=max_output)
+                   timeout=timeout, max_output=max_output, check_args=shlex.split(check_args))
     if spec == "cli":
         if options["create_args"] == ["create"]:
             options["create_args"] = ["create", "--size", "{size}"]

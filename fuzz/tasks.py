@@ -6,8 +6,8 @@ from datetime import datetime, timezone
 
 from sudoku import render
 
-from fuzz.cases import family_class, make_case, solve_after_create
-from fuzz.oracles import judge_create, judge_solve, signature
+from fuzz.cases import family_class, make_case, make_check_case, solve_after_create
+from fuzz.oracles import VERDICTS, judge_check, judge_create, judge_solve, signature
 from fuzz.targets import make_target
 from jobs.schema import SCHEMA_VERSION
 from jobs.tasks import warm, worker_id
@@ -25,10 +25,13 @@ def target_of(options):
     return _targets[key]
 
 
-def run_case(case, target, *, strict=False, check_engine="py"):
+def run_case(case, target, *, strict=False, check_engine="py", words=None, exits=None):
     """Ask the target, judge the answer: (verdict, result). A create case asks ``case.calls`` times;
     its result is the call the verdict's evidence names, with the wall and CPU time of every call."""
     header = target.header
+    if case.command == "check":
+        result = target.check(case.text)
+        return judge_check(case, result, words=words or VERDICTS, exits=exits, strict=strict), result
     if case.command == "roundtrip":
         return round_trip(case, target, strict=strict, check_engine=check_engine)[:2]
     if case.command == "create":
@@ -57,6 +60,13 @@ def round_trip(case, target, *, strict=False, check_engine="py"):
                                                       cpu_seconds=made.cpu_seconds + answer.cpu_seconds), half
 
 
+def case_of(spec, index, *, header=False):
+    """Case ``index`` of the run a spec (a chunk's, or the run's config) belongs to."""
+    if spec.get("mode") == "check":
+        return make_check_case(spec["seed"], index, header=header, size=spec.get("size", 9))
+    return make_case(spec["seed"], index, n=spec["n"], header=header, size=spec.get("size", 9))
+
+
 def signature_of(case, verdict, result):
     return signature(family_class(case.family), verdict, result)
 
@@ -72,14 +82,14 @@ def run_chunk(spec):
     start = time.perf_counter()
     for index in range(spec["start"], spec["start"] + spec["count"]):
         # several targets: target k's cases are k * n + i of the run, the same cases i for each
-        case = make_case(spec["seed"], index - spec.get("offset", 0), n=spec["n"], header=target.header,
-                         size=spec.get("size", 9))
+        case = case_of(spec, index - spec.get("offset", 0), header=target.header)
         one = target.pick(index, case.side) if hasattr(target, "pick") else target
         if case.command == "roundtrip":
             verdict, result, half = round_trip(case, one, strict=spec["strict"], check_engine=spec["check_engine"])
             case = half or case  # the record shows the solve half: its input is the create's output
         else:
-            verdict, result = run_case(case, one, strict=spec["strict"], check_engine=spec["check_engine"])
+            verdict, result = run_case(case, one, strict=spec["strict"], check_engine=spec["check_engine"],
+                                       words=spec.get("verdict_words"), exits=spec.get("verdict_exit"))
         puzzle = case.puzzle if case.command == "solve" else verdict.grid
         text = case.text.decode("utf-8", "backslashreplace")
         records.append({

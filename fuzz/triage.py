@@ -17,7 +17,7 @@ from fuzz import corpus as store
 from fuzz.cases import create_case, from_text, make_case
 from fuzz.oracles import oracles_of
 from fuzz.shrink import shrink
-from fuzz.tasks import run_case, signature_of, target_of
+from fuzz.tasks import case_of, run_case, signature_of, target_of
 from jobs import backends
 
 CONFIRMATIONS = 3
@@ -71,10 +71,11 @@ def replay_command(folder, target_options):
     return shlex.join(words)
 
 
-def _same(signature, case, target, strict):
+def _same(signature, case, target, config):
     """Whether ``case`` fails on ``target`` as ``signature`` says: the same signature for a solve; for
     a create (whose answers are random), every oracle and kind of the signature seen again."""
-    verdict, result = run_case(case, target, strict=strict)
+    verdict, result = run_case(case, target, strict=config["strict"], words=config.get("verdict_words"),
+                               exits=config.get("verdict_exit"))
     got = signature_of(case, verdict, result)
     if got is None:
         return False, verdict, result
@@ -84,14 +85,14 @@ def _same(signature, case, target, strict):
     return got == signature, verdict, result
 
 
-def _confirm(signature, case, target, strict):
+def _confirm(signature, case, target, config):
     """(replays that failed the same way, verdict and result of the last that did, or of the last)."""
     hits, shown = 0, None
     hang = "no_timeout" in oracles_of(signature)
     for attempt in range(CONFIRMATIONS):
         # A hang is confirmed once on the longer second try, then at the plain limit: 7 limits, not 15.
         one = target.without_retry() if hang and attempt and hasattr(target, "without_retry") else target
-        same, verdict, result = _same(signature, case, one, strict)
+        same, verdict, result = _same(signature, case, one, config)
         if same:
             hits += 1
             shown = shown or (verdict, result)  # the first: for a hang, the one with the longer second try
@@ -102,7 +103,6 @@ def _confirm(signature, case, target, strict):
 
 def triage_group(group, config, target, *, shrink_it=True):
     """(case to save, replays confirmed, verdict, result) for one group."""
-    strict = config["strict"]
     if hasattr(target, "pick"):
         target = target.pick(group.representative, group.side)  # the engine that met the case
     if group.family == "create" or (group.family == "roundtrip" and not group.text):
@@ -110,17 +110,16 @@ def triage_group(group, config, target, *, shrink_it=True):
     elif group.family == "roundtrip":  # the solve half: the create output it was given, as recorded
         case = from_text("roundtrip", "solve", group.text.encode(), side=group.side)
     else:
-        case = make_case(config["seed"], group.representative - config.get("offset", 0), n=config["n"],
-                         header=target.header, size=config.get("size", 9))
+        case = case_of(config, group.representative - config.get("offset", 0), header=target.header)
     small = case
     if shrink_it and case.command == "solve" and case.family != "roundtrip":  # a round trip's input is the
         # target's own output, verbatim: a smaller text would show another bug
         quick = target.without_retry() if hasattr(target, "without_retry") else target
         small = shrink(case, oracles_of(group.signature),
-                       lambda candidate: _same(group.signature, candidate, quick, strict)[0], header=target.header)
-    hits, shown = _confirm(group.signature, small, target, strict)
+                       lambda candidate: _same(group.signature, candidate, quick, config)[0], header=target.header)
+    hits, shown = _confirm(group.signature, small, target, config)
     if hits < CONFIRMATIONS and small is not case:
-        steady, steady_shown = _confirm(group.signature, case, target, strict)
+        steady, steady_shown = _confirm(group.signature, case, target, config)
         if steady > hits:
             small, hits, shown = case, steady, steady_shown
     verdict, result = shown

@@ -682,3 +682,25 @@ def test_a_16x16_answer_is_judged_at_its_size():
     # a 9x9 grid is no answer to a 16x16 question, and a 9x9 text no 16x16 puzzle
     assert set(judge_solve(case, result(EXACT), side=16).failed) == {"answers"}
     assert from_text("t", "solve", render(PUZZLE, "grid").encode(), side=16).count is None
+
+
+def test_a_checkers_verdict_is_read_in_its_own_words_and_exit_codes():
+    from fuzz.cases import make_check_case
+    from fuzz.oracles import judge_check, said_verdict
+
+    assert said_verdict(b"Incomplete: 3 blanks\n") == "incomplete"  # not 'complete'
+    assert said_verdict(b"The grid is INVALID (row 1)\n") == "invalid"
+    assert said_verdict(b"ok\n", ("ok", "partial", "bad")) == "complete"
+    assert said_verdict(b"nothing to say\n") is None
+    case = next(c for c in (make_check_case(2, i) for i in range(50)) if c.family == "check_box")
+    assert case.verdict == "invalid"
+    assert judge_check(case, result(b"invalid: box 1\n")).failed == {}
+    wrong = judge_check(case, result(b"complete\n"))
+    assert wrong.failed["check_verdict"].kind == "invalid_as_complete"
+    codes = (0, 1, 2)
+    assert judge_check(case, result(b"invalid\n", exit_code=2), exits=codes).failed == {}
+    assert "check_verdict" in judge_check(case, result(b"invalid\n", exit_code=0), exits=codes).failed
+    malformed = next(c for c in (make_check_case(2, i) for i in range(400)) if c.family.startswith("malformed_"))
+    assert judge_check(malformed, result(b"", b"bad input\n", 2)).failed == {}
+    assert judge_check(malformed, result(b"invalid: not a grid\n", b"", 1)).failed == {}
+    assert set(judge_check(malformed, result(b"complete\n")).failed) == {"rejects_malformed"}

@@ -248,3 +248,26 @@ def test_a_program_that_cannot_solve_its_own_puzzles_is_caught_by_the_round_trip
     fine = fuzz("run", "-n", 60, "--seed", 4, *COMMON, "--out", tmp_path / "fine", "--corpus", tmp_path / "c2",
                 "--target", spec("boxed"), cwd=tmp_path, timeout=600)
     assert fine.returncode == 0, fine.stdout[-2000:]
+
+
+# --- the checker contract ------------------------------------------------------------------------
+
+def test_a_correct_checker_passes_and_our_own_command_too(tmp_path):
+    for target in (spec("checker"), "cli"):
+        done = fuzz("run", "--mode", "check", "-n", 60, "--seed", 3, "--size", "mixed", *COMMON, "--out",
+                    tmp_path / target[-10:].replace("/", "_"), "--corpus", tmp_path / "corpus", "--target", target,
+                    cwd=tmp_path, timeout=600)
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-1000:]
+    rows = records_of(tmp_path / "cli")
+    assert {row["family"] for row in rows} >= {"check_complete", "check_blanks", "check_row", "check_column",
+                                               "check_box"}
+
+
+def test_a_checker_that_forgets_the_box_rule_is_caught_on_box_clashes_only(tmp_path):
+    done = fuzz("run", "--mode", "check", "-n", 80, "--seed", 3, *COMMON, "--out", tmp_path / "run",
+                "--corpus", tmp_path / "corpus", "--target", spec("checker_no_box"), cwd=tmp_path, timeout=600)
+    assert done.returncode == 1, done.stderr[-2000:]
+    failed = [row for row in records_of(tmp_path / "run") if row["outcome"] == "failed"]
+    assert failed and {row["family"] for row in failed} <= {"check_box", "check_box_blanks"}
+    assert {row["oracles_failed"] for row in failed} == {"check_verdict"}
+    assert "check_verdict:invalid_as_complete on check_box (exit 0)" in done.stdout
