@@ -140,7 +140,7 @@ def test_eight_rows_are_not_a_grid():
 # --- the oracles ---------------------------------------------------------------------------------
 
 def test_oracle_names():
-    assert set(ORACLES) == set(SOLVE_ORACLES) | set(CREATE_ORACLES)
+    assert set(ORACLES) == set(SOLVE_ORACLES) | set(CREATE_ORACLES) | set(oracles.CHECK_ORACLES)
     assert len(ORACLES) == len(set(ORACLES))
 
 
