@@ -8,8 +8,8 @@ import sys
 import _contract
 
 
-def create():
-    puzzle = _contract.new_puzzle()
+def thirty_blanks(puzzle):
+    """``puzzle`` with clues given back from its solution until only 30 blanks are left."""
     _, solution = _contract.solutions(puzzle, limit=1)
     cells = list(puzzle.cells)
     blanks = [i for i, v in enumerate(cells) if not v]
@@ -18,4 +18,5 @@ def create():
     return _contract.Grid(3, cells)
 
 
-sys.exit(_contract.main(create=create))
+if __name__ == "__main__":
+    sys.exit(_contract.main(create=lambda: thirty_blanks(_contract.new_puzzle())))

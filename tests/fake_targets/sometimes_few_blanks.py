@@ -6,18 +6,12 @@ import random
 import sys
 
 import _contract
+from few_blanks import thirty_blanks
 
 
 def create():
     puzzle = _contract.new_puzzle()
-    if random.random() >= 0.3:
-        return puzzle
-    _, solution = _contract.solutions(puzzle, limit=1)
-    cells = list(puzzle.cells)
-    blanks = [i for i, v in enumerate(cells) if not v]
-    for i in random.sample(blanks, len(blanks) - 30):
-        cells[i] = solution.cells[i]
-    return _contract.Grid(3, cells)
+    return thirty_blanks(puzzle) if random.random() < 0.3 else puzzle
 
 
 sys.exit(_contract.main(create=create))
