@@ -14,7 +14,7 @@ from collections import namedtuple
 import pyarrow.compute as pc
 
 from fuzz import corpus as store
-from fuzz.cases import create_case, from_text, make_case
+from fuzz.cases import create_case, from_text
 from fuzz.oracles import oracles_of
 from fuzz.shrink import shrink
 from fuzz.tasks import case_of, run_case, signature_of, target_of

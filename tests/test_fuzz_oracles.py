@@ -12,8 +12,8 @@ import pytest
 from fuzz import corpus, oracles
 from fuzz.cases import (CREATE_EVERY, FAMILIES, SOLVE_FAMILIES, WEIGHTS, Case, build, create_calls, from_text,
                         keeps_property, make_case, _pool)
-from fuzz.oracles import (CREATE_ORACLES, ORACLES, SOLVE_ORACLES, Failure, can_fail, judge_create, judge_solve,
-                          oracles_of, signature)
+from fuzz.oracles import (CREATE_ORACLES, ORACLES, SOLVE_ORACLES, can_fail, judge_create, judge_solve, oracles_of,
+                          signature)
 from fuzz.read import find_grid
 from fuzz.shrink import shrink
 from fuzz.targets import Result
@@ -651,9 +651,8 @@ def test_failures_group_by_signature_and_a_hang_is_stood_for_by_its_slowest_case
     crash = "no_crash:signal 11 on malformed_letter (signal 11)"
     rows = [{"case": case, "outcome": "ok", "family": "unique_easy", "calls": 1, "calls_failed": 0}
             for case in range(10)]
-    for case, signature, seconds in [(3, hang, 20.1), (4, crash, 0.1), (6, hang, 20.9), (7, hang, 20.5),
-                                     (8, crash, 0.2)]:
-        rows[case].update(outcome="failed", signature=signature, target_s=seconds, calls_failed=1)
+    for case, bug, seconds in [(3, hang, 20.1), (4, crash, 0.1), (6, hang, 20.9), (7, hang, 20.5), (8, crash, 0.2)]:
+        rows[case].update(outcome="failed", signature=bug, target_s=seconds, calls_failed=1)
     rows[0].update(family="create", calls=5)
     found = groups(table(rows))
     assert [(g.signature, g.cases, g.representative) for g in found] == [(hang, 3, 6), (crash, 2, 4)]
