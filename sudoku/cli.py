@@ -111,6 +111,15 @@ def _parser():
 
     check_p = command("check", "say whether a grid is complete, incomplete or invalid", "sudoku check < grid.txt")
     _input_options(check_p)
+
+    grade_p = command("grade", "rate puzzles by the techniques a person needs: level and score", "sudoku grade --steps < puzzle.txt")
+    _input_options(grade_p)
+    grade_p.add_argument("--steps", action="store_true", help="list every step after the grade")
+    grade_p.add_argument("--json", action="store_true", help="one JSON object per puzzle")
+
+    hint_p = command("hint", "say the next logical step for a partly filled grid", "sudoku hint < grid.txt")
+    _input_options(hint_p)
+    hint_p.add_argument("--json", action="store_true", help="one JSON object per grid")
     return parser
 
 
@@ -250,6 +259,64 @@ def run_check(args):
     return status
 
 
+def run_grade(args):
+    """Level and score per puzzle (sudoku.grade, loaded only here); 1 if one cannot be graded."""
+    import json
+
+    from sudoku.grade import grade, tally
+    from sudoku.hint import describe
+
+    status = OK
+    fmt, puzzles = _read_puzzles(args)
+    for index, puzzle in enumerate(puzzles):
+        prefix = f"puzzle {index + 1}: " if fmt in formats.BATCH_FORMATS else ""
+        result = grade(puzzle)
+        if result.problem:
+            _warn(f"{prefix}{result.problem}")
+            status = FAILED
+            _write(json.dumps({"puzzle": index + 1, "error": result.problem}) + "\n" if args.json else "")
+            continue
+        said = [describe(step, puzzle.box) for step in result.steps] if args.steps else []
+        if args.json:
+            record = {"puzzle": index + 1, "level": result.level, "score": result.score, "guesses": result.guesses,
+                      "techniques": tally(result.steps)}
+            if args.steps:
+                record["steps"] = said
+            _write(json.dumps(record) + "\n")
+            continue
+        _write(f"{prefix}{result.level}, score {result.score}, {len(result.steps)} steps"
+               f"{f', {result.guesses} guesses' if result.guesses else ''}\n")
+        for number, words in enumerate(said, 1):
+            _write(f"  {number}. {words}\n")
+    return status
+
+
+def run_hint(args):
+    """The next logical step per grid (sudoku.hint, loaded only here); 1 if an entry breaks it."""
+    import json
+
+    from sudoku.hint import hint
+
+    status = OK
+    fmt, grids = _read_puzzles(args)
+    for index, grid in enumerate(grids):
+        prefix = f"puzzle {index + 1}: " if fmt in formats.BATCH_FORMATS else ""
+        result = hint(grid)
+        if result.broken:
+            status = FAILED
+        if args.json:
+            record = {"puzzle": index + 1, "hint": result.words, "problem": result.problem}
+            if result.step:
+                record.update(technique=result.step.technique, placement=result.step.placement,
+                              eliminations=[list(e) for e in result.step.eliminations])
+            _write(json.dumps(record) + "\n")
+        elif result.broken:
+            _warn(f"{prefix}{result.problem}")
+        else:
+            _write(f"{prefix}{result.words or result.problem}\n")
+    return status
+
+
 def run(argv=None):
     """The command without process-wide set-up: parse ``argv``, act, return the exit code.
 
@@ -261,7 +328,8 @@ def run(argv=None):
     if args.command is None:
         _warn("a command is needed: create, solve or check (see sudoku --help)")
         return USAGE
-    command = {"create": run_create, "solve": run_solve, "check": run_check}[args.command]
+    command = {"create": run_create, "solve": run_solve, "check": run_check, "grade": run_grade,
+               "hint": run_hint}[args.command]
     try:
         return command(args)
     except InvalidPuzzle as error:

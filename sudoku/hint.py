@@ -1,0 +1,153 @@
+"""Hints: the next logical step of a partly filled grid, in words.
+
+Vocabulary (on top of ``sudoku.techniques``):
+
+- **hint**: ``Hint(step, words, problem)``: the step the simplest technique finds and a sentence
+  for a person ("hidden single: 7 in row 3 goes in column 5"); or no step and ``problem``, which
+  says why: the grid is solved, an entry breaks it (a repeated digit, a cell or digit left with no
+  place, no solution), or no technique applies (it needs guessing).
+- **broken**: a grid whose entries already rule out every solution.
+"""
+
+from collections import namedtuple
+
+from sudoku.grid import geometry
+from sudoku.techniques import Board, bits, cell_name, next_step
+
+Hint = namedtuple("Hint", "step words problem broken")
+
+
+def hint(grid):
+    """The next logical step of ``grid`` in words, or why there is none."""
+    from sudoku.engines import py
+    from sudoku.grid import find_clash
+
+    clash = find_clash(grid)
+    if clash:
+        return Hint(None, None, f"an entry breaks the puzzle: {clash}", True)
+    board = Board.of(grid)
+    if board.solved():
+        return Hint(None, None, "the grid is already solved", False)
+    broken = board.contradiction()
+    if broken is None and py.solve(grid, limit=1).count == 0:
+        broken = "no solution can keep these entries"
+    if broken:
+        return Hint(None, None, f"an entry breaks the puzzle: {broken}", True)
+    step = next_step(board)
+    if step is None:
+        return Hint(None, None, "no logical step applies: the puzzle needs guessing from here", False)
+    return Hint(step, describe(step, grid.box), None, False)
+
+
+def describe(step, box):
+    """A sentence for a step on a grid of ``box``."""
+    geo = geometry(box)
+    words = _SAY.get(step.technique, _say_pattern)(step, geo)
+    return f"{step.technique}: {words}"
+
+
+def _cells(geo, cells):
+    return ", ".join(cell_name(geo, c) for c in cells)
+
+
+def _and(items):
+    items = [str(i) for i in items]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _removals(geo, eliminations):
+    by_digit = {}
+    for cell, digit in eliminations:
+        by_digit.setdefault(digit, []).append(cell)
+    return "; ".join(f"{digit} leaves {_cells(geo, cells)}" for digit, cells in sorted(by_digit.items()))
+
+
+def _say_naked_single(step, geo):
+    cell, digit = step.placement
+    return f"{cell_name(geo, cell)} can only be {digit}"
+
+
+def _say_hidden_single(step, geo):
+    cell, digit = step.placement
+    unit = step.units[0]
+    row, col = divmod(cell, geo.side)
+    where = {0: f"column {col + 1}", 1: f"row {row + 1}"}.get(unit // geo.side, cell_name(geo, cell))
+    return f"{digit} in {geo.unit_names[unit]} goes in {where}"
+
+
+def _say_locked(step, geo):
+    home, line = step.units
+    (digit,) = step.digits
+    return (f"in {geo.unit_names[home]}, {digit} lies only in {geo.unit_names[line]}, "
+            f"so {_removals(geo, step.eliminations)}")
+
+
+def _say_naked(step, geo):
+    return (f"{_cells(geo, step.cells)} hold only {_and(step.digits)} in {geo.unit_names[step.units[0]]}, "
+            f"so {_removals(geo, step.eliminations)}")
+
+
+def _say_hidden(step, geo):
+    return (f"in {geo.unit_names[step.units[0]]}, {_and(step.digits)} fit only {_cells(geo, step.cells)}, "
+            f"so {_removals(geo, step.eliminations)}")
+
+
+def _say_fish(step, geo):
+    half = len(step.units) // 2
+    base, cover = step.units[:half], step.units[half:]
+    (digit,) = step.digits
+    return (f"{digit} in {_and(geo.unit_names[u] for u in base)} lies only in "
+            f"{_and(geo.unit_names[u] for u in cover)}, so {_removals(geo, step.eliminations)}")
+
+
+def _say_wing(step, geo):
+    pivot, a, b = step.cells
+    return (f"pivot {cell_name(geo, pivot)} with pincers {cell_name(geo, a)} and {cell_name(geo, b)}, "
+            f"so {_removals(geo, step.eliminations)}")
+
+
+def _say_chain(step, geo):
+    nodes = list(zip(step.cells, step.digits))
+    (c0, d0), (c1, d1) = nodes[0], nodes[-1]
+    chain = ", ".join(f"{cell_name(geo, c)} {d}" for c, d in nodes)
+    return (f"{cell_name(geo, c0)} is {d0} or {cell_name(geo, c1)} is {d1} (chain {chain}), "
+            f"so {_removals(geo, step.eliminations)}")
+
+
+def _say_forcing(step, geo):
+    (cell,), (digit,) = step.cells, step.digits
+    return f"{digit} in {cell_name(geo, cell)} leads by singles to a contradiction, so it is not {digit} there"
+
+
+def _say_guess(step, geo):
+    cell, digit = step.placement
+    return f"no technique applies; {cell_name(geo, cell)} is {digit} in the solution"
+
+
+def _say_pattern(step, geo):
+    digits = _and(bits(sum(1 << (d - 1) for d in set(step.digits))))
+    return f"{digits} on {_cells(geo, step.cells)}, so {_removals(geo, step.eliminations)}"
+
+
+_SAY = {
+    "naked single": _say_naked_single,
+    "hidden single": _say_hidden_single,
+    "pointing": _say_locked,
+    "claiming": _say_locked,
+    "naked pair": _say_naked,
+    "naked triple": _say_naked,
+    "naked quad": _say_naked,
+    "hidden pair": _say_hidden,
+    "hidden triple": _say_hidden,
+    "hidden quad": _say_hidden,
+    "x-wing": _say_fish,
+    "swordfish": _say_fish,
+    "jellyfish": _say_fish,
+    "xy-wing": _say_wing,
+    "xyz-wing": _say_wing,
+    "x-chain": _say_chain,
+    "aic": _say_chain,
+    "forcing chain": _say_forcing,
+    "simple colouring": _say_pattern,
+    "guess": _say_guess,
+}

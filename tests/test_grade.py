@@ -1,0 +1,102 @@
+"""Grading and hints (sudoku.grade, sudoku.hint), and the `grade` and `hint` commands as real
+subprocesses: output shapes, exit codes, one stderr line per error, and no import on the solve path."""
+
+import json
+
+from helpers import run_cli
+from sudoku.formats import parse_line
+from sudoku.grade import LEVEL_OF, LEVELS, WEIGHTS, grade
+from sudoku.hint import describe, hint
+from sudoku.techniques import NAMES
+
+EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+EXTREME = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+HARDEST = "..53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97.."
+TWO_SOLUTIONS = "." * 81
+STUCK = "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6"  # hardest1905_11plus line 1: no technique applies at the start
+
+
+def test_every_technique_has_a_level_and_a_weight():
+    assert set(NAMES) <= set(LEVEL_OF) and set(NAMES) == set(WEIGHTS)
+    assert set(LEVEL_OF.values()) == set(LEVELS)
+
+
+def test_levels_rise_with_the_techniques_needed():
+    easy, extreme, hardest = (grade(parse_line(p)) for p in (EASY, EXTREME, HARDEST))
+    assert easy.level == "easy" and extreme.level == "extreme" and hardest.level == "extreme"
+    assert easy.score < extreme.score < hardest.score
+    assert hardest.guesses > 0 and extreme.guesses == 0
+
+
+def test_ungradable_puzzles_say_why():
+    assert grade(parse_line(TWO_SOLUTIONS)).problem.startswith("several solutions")
+    assert "two 1s" in grade(parse_line("11" + "." * 79)).problem
+
+
+def test_hint_hidden_single_in_words():
+    assert hint(parse_line(EASY)).words.startswith(("naked single: ", "hidden single: "))
+    start = parse_line(".......12....35......6...7.7.....3.....4..8..1...........12.....8.....4..5....6..")
+    assert hint(start).words == "hidden single: 3 in box 3 goes in r3c9"
+
+
+def test_hint_on_broken_and_solved_grids():
+    broken = hint(parse_line("3......12....35......6...7.7.....3.....4..8..1...........12.....8.....4..5....6.."))
+    assert broken.broken and broken.problem == "an entry breaks the puzzle: no solution can keep these entries"
+    assert hint(parse_line("11" + "." * 79)).broken
+    solved = grade(parse_line(EASY))
+    assert not hint(parse_line(EASY)).broken and solved.steps
+    stuck = hint(parse_line(STUCK))
+    assert stuck.step is None and not stuck.broken and "guessing" in stuck.problem
+
+
+def test_every_step_can_be_said():
+    result = grade(parse_line(HARDEST))
+    for step in result.steps:
+        assert describe(step, 3).startswith(step.technique + ": ")
+
+
+def test_cli_grade_batch_and_steps():
+    done = run_cli("grade", input=f"{EASY}\n{EXTREME}\n")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("puzzle 1: easy, score ") and lines[1].startswith("puzzle 2: extreme, score ")
+    done = run_cli("grade", "--steps", input=EASY + "\n")
+    assert done.stdout.splitlines()[1].startswith("  1. ")
+
+
+def test_cli_grade_json_and_failures():
+    done = run_cli("grade", "--json", input=f"{EASY}\n{TWO_SOLUTIONS}\n")
+    assert done.returncode == 1
+    first, second = map(json.loads, done.stdout.splitlines())
+    assert first["level"] == "easy" and first["score"] > 0 and "naked single" in first["techniques"]
+    assert second["error"].startswith("several solutions")
+    assert done.stderr.splitlines() == ["sudoku: puzzle 2: several solutions: a grade needs a unique one"]
+
+
+def test_cli_malformed_input_is_usage():
+    done = run_cli("grade", input="12x\n")
+    assert done.returncode == 2 and done.stdout == "" and len(done.stderr.splitlines()) == 1
+    assert "Traceback" not in done.stderr
+
+
+def test_cli_hint():
+    done = run_cli("hint", input=EASY + "\n")
+    assert done.returncode == 0 and done.stdout.startswith("puzzle 1: ")
+    done = run_cli("hint", input="3......12....35......6...7.7.....3.....4..8..1...........12.....8.....4..5....6..\n")
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == "sudoku: puzzle 1: an entry breaks the puzzle: no solution can keep these entries\n"
+    done = run_cli("hint", "--json", input=EASY + "\n")
+    assert json.loads(done.stdout)["technique"] in ("naked single", "hidden single")
+
+
+def test_solve_does_not_import_the_logic():
+    import subprocess
+    import sys
+
+    from helpers import REPO
+
+    code = ("import sys, sudoku.cli as c; "
+            "c.run(['solve']); print(sorted(m for m in sys.modules if m in "
+            "('sudoku.techniques','sudoku.grade','sudoku.hint')), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code], input=EASY + "\n", capture_output=True, text=True, cwd=REPO)
+    assert done.stderr.strip().splitlines()[-1] == "[]", done.stderr
