@@ -21,6 +21,7 @@ _clock = time.perf_counter
 
 
 _HOST = socket.gethostname()
+_SOLVE_REPEATS = int(os.environ.get("JOBS_SOLVE_REPEATS") or 1)  # >1 plants a slowdown (bench/false_alarms.py)
 
 
 def worker_id():
@@ -113,7 +114,8 @@ def _check_and_solve(record, puzzle, spec, *, wanted_blanks):
     blanks = puzzle.blanks
     blanks_ok = blanks >= (wanted_blanks if wanted_blanks is not None else min_blanks(puzzle.box))
     t2 = _clock()
-    answer = engines.solve(puzzle, limit=1, engine=spec["engine"])
+    for _ in range(_SOLVE_REPEATS):
+        answer = engines.solve(puzzle, limit=1, engine=spec["engine"])
     t3 = _clock()
     record.update(unique_s=t1 - t0, blanks_s=t2 - t1, solve_s=t3 - t2, blanks=blanks, blanks_ok=blanks_ok,
                   solutions=counted.count, unique=counted.count == 1, unique_guesses=counted.counters.guesses,
