@@ -146,8 +146,9 @@ def test_compare_real_runs_of_the_runner(tmp_path):
 def test_ci_regression_script_runs_against_the_previous_commit(tmp_path):
     """``.ci/regression`` in a throwaway clone: exit 0 and the comparison printed (or the no-base note)."""
     script = REPO / ".ci" / "regression"
-    result = subprocess.run(["bash", str(script)], capture_output=True, text=True, timeout=400,
-                            env={**__import__("os").environ, "RUNS_DIR": str(tmp_path / "ci")})
+    result = subprocess.run(["bash", str(script)], capture_output=True, text=True, timeout=600,
+                            env={**__import__("os").environ, "RUNS_DIR": str(tmp_path / "ci"),
+                                 "PYTHON": __import__("sys").executable})  # the interpreter with pyarrow
     assert result.returncode in (0, 1), result.stderr
     assert "Benchmark comparison" in result.stdout or "regression: " in result.stdout
     assert Path(script).stat().st_mode & 0o111
