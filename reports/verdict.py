@@ -161,7 +161,7 @@ def judge(metric, *, threshold, min_samples, rng, resamples, confidence, single_
         if past and within and spread > 1:
             metric.note = f"~ within the spread between rounds of one side (x{spread:.2f})"
         elif past and single and floor <= r.point <= 1 + limit:
-            metric.note = f"~ one run on a side: load cannot be told from code below {limit:.0%}"
+            metric.note = f"~ one run on a side: load cannot be told from code within x{1 + limit:g}"
         elif past:
             metric.note = "~ past the threshold but not significant"
         else:
@@ -303,7 +303,7 @@ def compare(base, head, *, threshold=THRESHOLD, min_samples=MIN_SAMPLES, seed=SE
                         "the machine's load moved between rounds, so no timing verdict fails this comparison")
     if min(base.rounds, head.rounds) < 2 and any(m.ratio for m in metrics):
         warnings.append(f"one run on a side: a timing verdict cannot separate machine load from code, so a change must "
-                        f"pass {max(threshold, single_run_threshold):.0%}; interleaved rounds (a directory of runs per "
+                        f"pass a factor of {1 + max(threshold, single_run_threshold):g} either way; interleaved rounds (a directory of runs per "
                         "side) give a sharper verdict")
     return Comparison(base=base, head=head, threshold=threshold, confidence=confidence, resamples=resamples, seed=seed,
                       min_samples=min_samples, metrics=metrics, failures=found, fixed=fixed,
