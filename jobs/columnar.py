@@ -24,6 +24,7 @@ Per-case timings (the schema's column docs say the same):
   would mean little.
 """
 
+import os
 import re
 import time
 from datetime import datetime, timezone
@@ -37,6 +38,9 @@ from jobs import verify
 from jobs.schema import SCHEMA, SCHEMA_VERSION
 
 _clock = time.perf_counter
+# JOBS_SOLVE_REPEATS=k does every timed solve k times, on both paths: a planted slowdown that the
+# regression check must call a regression (bench/false_alarms.py --plant, a slow test).
+SOLVE_REPEATS = int(os.environ.get("JOBS_SOLVE_REPEATS") or 1)
 CHUNK_SIZE = 1000  # cases per chunk by default on this path (~0.25 s of work at 9x9; see bench/README.md)
 # line format: blank '.', then 1-9 and letters from 10 up; a value no grid can hold shows as '?'
 _ALPHABET = np.frombuffer(b".123456789ABCDEFGHIJKLMNOP".ljust(256, b"?"), dtype=np.uint8)
@@ -161,7 +165,8 @@ def _solve_each(engine, puzzles, *, limit):
     guesses, nodes, seconds = np.empty(k, np.int64), np.empty(k, np.int64), np.empty(k)
     for i in range(k):
         t0 = _clock()
-        answer = engine.solve_batch(puzzles[i : i + 1], limit=limit)
+        for _ in range(SOLVE_REPEATS):
+            answer = engine.solve_batch(puzzles[i : i + 1], limit=limit)
         seconds[i] = _clock() - t0
         counts[i], solutions[i], guesses[i], nodes[i] = answer[0][0], answer[1][0], answer[2][0], answer[3][0]
     return counts, solutions, guesses, nodes, seconds

@@ -142,7 +142,8 @@ def _check_and_solve(record, puzzle, spec, *, wanted_blanks):
     blanks = puzzle.blanks
     blanks_ok = blanks >= (wanted_blanks if wanted_blanks is not None else min_blanks(puzzle.box))
     t2 = _clock()
-    answer = engines.solve(puzzle, limit=1, engine=spec["engine"])
+    for _ in range(columnar.SOLVE_REPEATS):
+        answer = engines.solve(puzzle, limit=1, engine=spec["engine"])
     t3 = _clock()
     record.update(unique_s=t1 - t0, blanks_s=t2 - t1, solve_s=t3 - t2, blanks=blanks, blanks_ok=blanks_ok,
                   solutions=counted.count, unique=counted.count == 1, unique_guesses=counted.counters.guesses,

@@ -13,8 +13,14 @@ Vocabulary:
 - **counter**: a machine-independent count of work (``guesses``, ``nodes``, ``unique_guesses``);
   counters compare exactly, case by case; a change is reported, never a timing regression.
 - **failure**: a row whose outcome is 'failed'; any failure in the current run is a regression.
+- **round**: one member run of a run set (CI runs each side in several interleaved rounds); with
+  ``chunk`` it makes the **blocks** that the bootstrap resamples, since machine load shifts whole
+  rounds and chunks, not single cases.
 - **verdict** of a metric: 'regression', 'improvement', 'unchanged' or 'not comparable', from the
-  ratio of medians (current over baseline) and its bootstrap confidence interval.
+  ratio of medians (current over baseline) and its block-bootstrap confidence interval; never
+  within the **spread** between rounds of one side.
+- **A/A check**: the current run's first half of rounds against its second half; a change there
+  marks the comparison's timing verdicts **unreliable** (shown, never failing).
 
 Layers: ``load`` (run directories to frames) -> ``stats`` (percentiles, bootstrap) -> ``summary`` and
 ``verdict`` (the models of ``show`` and ``compare``) -> ``render_md``, ``render_html`` (with ``svg``),

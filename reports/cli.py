@@ -13,8 +13,10 @@ from reports import ReportError, settings
 
 OK, REGRESSION, USAGE = 0, 1, 2
 EPILOG = """exit codes: 0 no regression (show: no failed case); 1 regression: a failed case in the current run,
-or (compare) a metric whose whole confidence interval lies above 1 + threshold; 2 bad usage or an unreadable run.
-A RUN is a run directory (manifest.json, parts/*.parquet) or a directory of run directories, read as one run.
+or (compare) a metric whose whole confidence interval lies above 1 + threshold, unless the A/A check of the
+current run's rounds marks the timing verdicts unreliable; 2 bad usage or an unreadable run.
+A RUN is a run directory (manifest.json, parts/*.parquet) or a directory of run directories (rounds), read as
+one run; rounds and chunks are resampled as blocks, and one run per side needs a change of 1.5x either way.
 The Markdown goes to stdout, and is appended to $GITHUB_STEP_SUMMARY when that is set."""
 
 

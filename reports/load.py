@@ -1,5 +1,8 @@
 """Read a run directory (or a run set) into a manifest and one pandas frame in the current schema.
 
+Each row also gets ``round``: the number of its member run in a run set (members in name order, so
+CI names them round01, round02, ...), which with ``chunk`` makes the blocks the bootstrap resamples.
+
 Parts of every schema version in ``jobs.schema.HISTORY`` are read; columns an older version lacks
 (version 1 has no fuzz columns) come back as nulls. Anything unreadable raises ``ReportError`` with
 a message that names the file and what is wrong.
@@ -20,6 +23,7 @@ from reports import ReportError
 _PART = re.compile(r"^chunk-(\d{6,})\.parquet$")
 KNOWN_VERSIONS = tuple(sorted(HISTORY))
 FUZZ_SETS_EXCLUDED = ("create", "input")  # families that batch runs use: their case set is the source
+ROUND = "round"  # a column added on reading: the number of the member run in a run set (0 for a lone run)
 
 
 @dataclass
@@ -51,6 +55,19 @@ class Run:
     def name(self):
         return self.manifest.get("run_id") or self.path.name
 
+    @property
+    def rounds(self):
+        """How many member runs (rounds) were read: 1 for a lone run directory."""
+        return max(1, len(self.manifests))
+
+    def select_rounds(self, numbers, *, label):
+        """A run of only the rounds ``numbers`` (0-based), renumbered from 0, named ``label``."""
+        numbers = list(numbers)
+        rows = self.records[self.records[ROUND].isin(numbers)].copy()
+        rows[ROUND] = rows[ROUND].map({old: new for new, old in enumerate(numbers)})
+        return Run(path=self.path / label, manifests=[self.manifests[i] for i in numbers],
+                   records=rows.reset_index(drop=True), corpus=self.corpus, notes=[])
+
 
 def load_run(path):
     """The run at ``path``: a run directory, or a directory of run directories (merged)."""
@@ -66,11 +83,13 @@ def load_run(path):
         if not members:
             raise ReportError(f"{path}: no manifest.json: not a run directory (nor a directory of runs)")
     manifests, frames, corpus, notes = [], [], [], []
-    for member in members:
+    for number, member in enumerate(members):
         manifest = read_manifest(member)
         table = read_parts(member, manifest, notes)
         manifests.append(manifest)
-        frames.append(to_frame(table))
+        frame = to_frame(table)
+        frame[ROUND] = number  # which member run (round) a row came from: the blocks of the bootstrap
+        frames.append(frame)
         if (member / "corpus").is_dir():
             corpus.append(member / "corpus")
     records = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]

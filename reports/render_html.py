@@ -3,7 +3,7 @@
 from html import escape
 
 from reports import svg
-from reports.render_md import headline
+from reports.render_md import aa_text, headline, method_text
 from reports.text import fmt_change, fmt_ratio, fmt_size, fmt_time
 from reports.verdict import IMPROVEMENT, NOT_COMPARABLE, REGRESSION, UNCHANGED
 
@@ -115,9 +115,7 @@ def comparison_html(comparison):
     title = f"Benchmark comparison: {headline(c)}"
     body = [f"<h1 class=\"{'regression' if c.regression else ''}\">{escape(title)}</h1>",
             f"<p>baseline: {describe_run(c.base)}<br/>current: {describe_run(c.head)}</p>",
-            f"<p>Timing: ratio of medians (current / baseline) with a {c.confidence:.0%} bootstrap interval "
-            f"({c.resamples} resamples, seed {c.seed}); regression when the whole interval lies above "
-            f"{1 + c.threshold:g}, improvement when below {1 - c.threshold:g}; at least {c.min_samples} samples per side.</p>"]
+            f"<p>Timing: {escape(method_text(c))}.<br/>{escape(aa_text(c).replace('**', ''))}.</p>"]
     body += [f'<p class="warning">Warning: {escape(w)}</p>' for w in c.warnings]
     body.append(f"<p><b>Correctness:</b> {len(c.failures)} failed case(s) in the current run"
                 + (f"; {c.fixed} fixed since the baseline" if c.fixed else "")

@@ -86,7 +86,37 @@ def summary_md(summary):
     return "\n".join(lines) + "\n"
 
 
-def metrics_table(metrics, confidence):
+def method_text(c):
+    """One sentence: how the timing verdicts were reached."""
+    base_rounds, head_rounds = c.rounds
+    limit = max((m.limit for m in c.metrics if m.limit), default=c.threshold)
+    single = min(base_rounds, head_rounds) < 2
+    rule = (f"regression when the whole interval lies above {1 + limit:g}, improvement when below {1 / (1 + limit):.3g} "
+            "(one run on a side: load cannot be told from code, so only a large change counts)" if single else
+            f"regression when the whole interval lies above {1 + c.threshold:g}, improvement when below "
+            f"{1 - c.threshold:g}, and never within the spread between rounds of one side")
+    return (f"ratio of medians (current / baseline) with a {c.confidence:.0%} block-bootstrap interval "
+            f"(rounds, then chunks, then cases resampled; baseline {base_rounds} round(s), current {head_rounds}; "
+            f"{c.resamples} resamples, seed {c.seed}); {rule}; at least {c.min_samples} samples per side")
+
+
+def aa_text(c):
+    """One sentence: the A/A check of the current run's rounds, or why there is none."""
+    check = c.aa
+    if check is None:
+        return "A/A check: none (the current run has one round)"
+    halves = f"current rounds {'+'.join(str(n + 1) for n in check.first)} against " \
+             f"{'+'.join(str(n + 1) for n in check.second)}, the same code"
+    shifts = [m.ratio.point for m in check.metrics if m.ratio]
+    largest = max(shifts, key=lambda r: abs(r - 1), default=None)
+    shown = f", largest shift {fmt_change(largest)}" if largest is not None else ""
+    if check.reliable:
+        return f"A/A check ({halves}): unchanged{shown}; timing verdicts reliable"
+    return (f"A/A check ({halves}): **changed** ({', '.join(m.name for m in check.flagged)}{shown}); "
+            "timing verdicts **unreliable**, none fails")
+
+
+def metrics_table(metrics, confidence, reliable=True):
     lines = [f"| metric | baseline median | current median | change | {confidence:.0%} interval | n base / current "
              "| verdict |", "|---|---:|---:|---:|---|---:|---|"]
     for m in metrics:
@@ -96,6 +126,8 @@ def metrics_table(metrics, confidence):
             change = fmt_change(m.ratio.point)
             interval = f"{fmt_ratio(m.ratio.low)} .. {fmt_ratio(m.ratio.high)}"
         verdict = VERDICT_MARK[m.verdict] + (f" ({cell(m.note)})" if m.note else "")
+        if not reliable and m.verdict in (REGRESSION, IMPROVEMENT):
+            verdict += " (unreliable: see the A/A check)"
         lines.append(f"| `{cell(m.name)}` | {fmt_time(m.base_median)} | {fmt_time(m.head_median)} | {change} | "
                      f"{interval} | {m.base.size} / {m.head.size} | {verdict} |")
     return lines
@@ -108,7 +140,10 @@ def headline(comparison):
         return f"regression: {len(comparison.failures)} failed case(s)"
     if comparison.timing_regressions:
         return f"regression: {len(comparison.timing_regressions)} slower metric(s)"
-    return "no regression"
+    if comparison.flagged_regressions:
+        return (f"no regression counted: {len(comparison.flagged_regressions)} slower metric(s), "
+                "but the timing verdicts are unreliable")
+    return "no regression" if comparison.timing_reliable else "no regression (timing verdicts unreliable)"
 
 
 def comparison_md(comparison):
@@ -117,17 +152,16 @@ def comparison_md(comparison):
     tally = {v: sum(m.verdict == v for m in c.metrics) for v in order}
     lines = [f"## Benchmark comparison: {headline(c)}", "",
              f"- baseline: {describe_run(c.base)}", f"- current: {describe_run(c.head)}",
-             f"- timing: ratio of medians (current / baseline) with a {c.confidence:.0%} bootstrap interval "
-             f"({c.resamples} resamples, seed {c.seed}); regression when the whole interval lies above "
-             f"{1 + c.threshold:g}, improvement when below {1 - c.threshold:g}; at least {c.min_samples} samples "
-             "per side",
+             f"- timing: {method_text(c)}",
+             f"- {aa_text(c)}",
              "- metrics: " + ", ".join(f"{n} {v}" for v, n in tally.items() if n) if c.metrics else "- metrics: none"]
     lines += [f"\n> **Warning:** {cell(w)}" for w in c.warnings]
     lines += ["", f"### Correctness: {len(c.failures)} failed case(s) in the current run"
               + (f"; {c.fixed} fixed since the baseline" if c.fixed else ""), ""]
     lines += failures_table(c.failures, with_status=True) if c.failures else ["No failed case."]
     lines += ["", "### Timing", ""]
-    lines += metrics_table(sorted(c.metrics, key=lambda m: order[m.verdict]), c.confidence) if c.metrics \
+    lines += metrics_table(sorted(c.metrics, key=lambda m: order[m.verdict]), c.confidence, c.timing_reliable) \
+        if c.metrics \
         else ["No timed phase to compare."]
     changed = c.changed_counters()
     lines += ["", f"### Counters ({c.counters_matched} cases matched by case, set, size and puzzle)", ""]

@@ -1,11 +1,22 @@
 """The comparison of a current run with a baseline (``reports compare``): verdicts per metric,
 correctness failures, changed counters and warnings.
 
-A metric's verdict comes from the ratio of medians, current over baseline, and its seeded bootstrap
-interval: 'regression' when the whole interval lies above 1 + threshold, 'improvement' when it lies
-below 1 - threshold, else 'unchanged' (marked '~' when the ratio alone is past the threshold: a
-change that is not significant, as asv shows it); 'not comparable' with too few samples on a side.
-Any failed case in the current run is a regression, whatever the timings say.
+A metric's verdict comes from the ratio of medians, current over baseline, and its seeded block
+bootstrap interval (rounds, chunks, cases: see ``reports.stats``): 'regression' when the whole
+interval lies above 1 + threshold, 'improvement' when it lies below 1 - threshold, else 'unchanged'
+(marked '~' when the ratio alone is past the threshold: a change that is not significant, as asv
+shows it); 'not comparable' with too few samples on a side. Two guards against machine load, which
+shifts whole runs:
+
+- **spread**: with two or more rounds on a side, a ratio no further from 1 than the largest ratio
+  between two rounds of one side (the same code, moved by load alone) is never a verdict;
+- **single run**: with one run on a side, load cannot be told from code, so a change must pass a
+  factor of 1 + ``SINGLE_RUN_THRESHOLD`` (1.5) either way: above 1.5 or below 1/1.5.
+
+The **A/A check**: when the current run has two or more rounds, its first half of rounds is
+compared with its second half by the same rule; any verdict but 'unchanged' there marks every timing
+verdict of the comparison unreliable (shown, never failing). Any failed case in the current run is a
+regression, whatever the timings say.
 """
 
 from dataclasses import dataclass, field
@@ -15,9 +26,10 @@ import pandas as pd
 
 from jobs.schema import COUNTER_COLUMNS
 from reports import stats
-from reports.summary import failures, group_samples, phases
+from reports.load import ROUND
+from reports.summary import failures, phases, timed_rows
 
-from reports.settings import CONFIDENCE, MIN_SAMPLES, RESAMPLES, SEED, THRESHOLD
+from reports.settings import CONFIDENCE, MIN_SAMPLES, RESAMPLES, SEED, SINGLE_RUN_THRESHOLD, THRESHOLD
 
 REGRESSION, IMPROVEMENT, UNCHANGED, NOT_COMPARABLE = "regression", "improvement", "unchanged", "not comparable"
 
@@ -34,6 +46,10 @@ class Metric:
     verdict: str = NOT_COMPARABLE
     ratio: object = None  # stats.Ratio, when comparable
     note: str = ""
+    base_blocks: tuple = field(default=(None, None), repr=False)  # (rounds, chunks) of each sample
+    head_blocks: tuple = field(default=(None, None), repr=False)
+    spread: float = 1.0     # largest ratio between two rounds of one side
+    limit: float = None     # the threshold applied (larger with a single run on a side)
 
     @property
     def name(self):
@@ -74,9 +90,26 @@ class Comparison:
     counters_matched: int
     counter_changes: list
     warnings: list
+    aa: object = None  # AACheck of the current run's rounds, when it has two or more
+
+    @property
+    def timing_reliable(self):
+        """False when the A/A check of the current run's rounds found a change: load, not code."""
+        return self.aa is None or self.aa.reliable
+
+    @property
+    def rounds(self):
+        """(baseline rounds, current rounds)."""
+        return self.base.rounds, self.head.rounds
 
     @property
     def timing_regressions(self):
+        """Timing regressions that count: none when the timing verdicts are unreliable."""
+        return self.flagged_regressions if self.timing_reliable else []
+
+    @property
+    def flagged_regressions(self):
+        """Metrics whose verdict is 'regression', reliable or not."""
         return [m for m in self.metrics if m.verdict == REGRESSION]
 
     @property
@@ -99,35 +132,103 @@ class Comparison:
         return out
 
 
-def judge(base, head, *, threshold, min_samples, rng, resamples, confidence):
-    """The verdict, ratio and note of one metric from its two samples."""
+def judge(metric, *, threshold, min_samples, rng, resamples, confidence, single_run_threshold=SINGLE_RUN_THRESHOLD):
+    """Set the verdict, ratio, spread, limit and note of one metric from its two samples and their blocks."""
+    base, head = metric.base, metric.head
     if base.size == 0 or head.size == 0:
-        return NOT_COMPARABLE, None, "only in the current run" if base.size == 0 else "only in the baseline"
+        metric.verdict, metric.note = NOT_COMPARABLE, "only in the current run" if base.size == 0 else "only in the baseline"
+        return metric
     if base.size < min_samples or head.size < min_samples:
-        return NOT_COMPARABLE, None, f"too few samples (need {min_samples} per side)"
-    r = stats.ratio_of_medians(base, head, rng=rng, resamples=resamples, confidence=confidence)
-    if r.low > 1 + threshold:
-        return REGRESSION, r, ""
-    if r.high < 1 - threshold:
-        return IMPROVEMENT, r, ""
-    if r.point > 1 + threshold or r.point < 1 - threshold:
-        return UNCHANGED, r, "~ past the threshold but not significant"
-    return UNCHANGED, r, ""
+        metric.verdict, metric.note = NOT_COMPARABLE, f"too few samples (need {min_samples} per side)"
+        return metric
+    (base_rounds, base_chunks), (head_rounds, head_chunks) = metric.base_blocks, metric.head_blocks
+    r = stats.ratio_of_medians(base, head, rng=rng, resamples=resamples, confidence=confidence,
+                               base_rounds=base_rounds, base_chunks=base_chunks, head_rounds=head_rounds,
+                               head_chunks=head_chunks)
+    single = min(stats.rounds_of(base_rounds, base.size), stats.rounds_of(head_rounds, head.size)) < 2
+    limit = max(threshold, single_run_threshold) if single else threshold
+    floor = 1 / (1 + limit) if single else 1 - threshold  # a single run: the same factor either way
+    spread = max(stats.round_spread(base, base_rounds), stats.round_spread(head, head_rounds))
+    within = 1 / spread <= r.point <= spread
+    metric.ratio, metric.spread, metric.limit = r, spread, limit
+    if r.low > 1 + limit and not within:
+        metric.verdict, metric.note = REGRESSION, ""
+    elif r.high < floor and not within:
+        metric.verdict, metric.note = IMPROVEMENT, ""
+    else:
+        metric.verdict = UNCHANGED
+        past = r.point > 1 + threshold or r.point < 1 - threshold
+        if past and within and spread > 1:
+            metric.note = f"~ within the spread between rounds of one side (x{spread:.2f})"
+        elif past and single and floor <= r.point <= 1 + limit:
+            metric.note = f"~ one run on a side: load cannot be told from code within x{1 + limit:g}"
+        elif past:
+            metric.note = "~ past the threshold but not significant"
+        else:
+            metric.note = ""
+    return metric
 
 
-def compare_timings(base_records, head_records, *, threshold, min_samples, seed, resamples, confidence):
+def group_blocks(records, phase):
+    """(size, case_set) -> (samples, rounds, chunks) of ``phase``, sorted by size then case set."""
+    rows = timed_rows(records)
+    rows = rows[rows[phase].notna()]
+    groups = {}
+    for (size, case_set), group in rows.groupby(["size", "case_set"], sort=True, dropna=False):
+        rounds = group[ROUND].to_numpy(dtype=np.int64) if ROUND in group else np.zeros(len(group), np.int64)
+        chunks = group["chunk"].fillna(-1).to_numpy(dtype=np.int64)
+        key = (None if size is None or size is pd.NA or (isinstance(size, float) and np.isnan(size))
+               else (size.item() if isinstance(size, np.generic) else size), case_set)
+        groups[key] = (group[phase].to_numpy(dtype=float), rounds, chunks)
+    return groups
+
+
+_EMPTY = (np.empty(0), np.empty(0, np.int64), np.empty(0, np.int64))
+
+
+def compare_timings(base_records, head_records, *, threshold, min_samples, seed, resamples, confidence,
+                    single_run_threshold=SINGLE_RUN_THRESHOLD):
     metrics = []
     for phase in sorted(set(phases(base_records)) | set(phases(head_records)),
                         key=lambda c: (list(base_records.columns).index(c), c)):
-        base_groups = group_samples(base_records, phase) if phase in base_records else {}
-        head_groups = group_samples(head_records, phase) if phase in head_records else {}
+        base_groups = group_blocks(base_records, phase) if phase in base_records else {}
+        head_groups = group_blocks(head_records, phase) if phase in head_records else {}
         for key in sorted(set(base_groups) | set(head_groups), key=lambda k: (k[0] is None, k[0] or 0, str(k[1]))):
-            metric = Metric(phase, key[0], key[1], base_groups.get(key, np.empty(0)), head_groups.get(key, np.empty(0)))
-            metric.verdict, metric.ratio, metric.note = judge(
-                metric.base, metric.head, threshold=threshold, min_samples=min_samples,
-                rng=stats.metric_rng(seed, metric.name), resamples=resamples, confidence=confidence)
+            (b, b_rounds, b_chunks), (h, h_rounds, h_chunks) = base_groups.get(key, _EMPTY), head_groups.get(key, _EMPTY)
+            metric = Metric(phase, key[0], key[1], b, h, base_blocks=(b_rounds, b_chunks),
+                            head_blocks=(h_rounds, h_chunks))
+            judge(metric, threshold=threshold, min_samples=min_samples, rng=stats.metric_rng(seed, metric.name),
+                  resamples=resamples, confidence=confidence, single_run_threshold=single_run_threshold)
             metrics.append(metric)
     return metrics
+
+
+@dataclass
+class AACheck:
+    """The current run's first half of rounds against its second half: the same code, so any
+    verdict but 'unchanged' is load (or a flaw of the benchmark), and the timing verdicts are unreliable."""
+
+    first: list    # round numbers (0-based) of each half
+    second: list
+    metrics: list
+
+    @property
+    def flagged(self):
+        return [m for m in self.metrics if m.verdict in (REGRESSION, IMPROVEMENT)]
+
+    @property
+    def reliable(self):
+        return not self.flagged
+
+
+def aa_check(head, **options):
+    """The A/A check of a run of two or more rounds (None for a single run)."""
+    if head.rounds < 2:
+        return None
+    half = head.rounds // 2
+    first, second = list(range(half)), list(range(half, head.rounds))
+    a, b = head.select_rounds(first, label="first-half"), head.select_rounds(second, label="second-half")
+    return AACheck(first=first, second=second, metrics=compare_timings(a.records, b.records, **options))
 
 
 def case_keys(records):
@@ -179,10 +280,13 @@ def host_warnings(base, head):
 
 
 def compare(base, head, *, threshold=THRESHOLD, min_samples=MIN_SAMPLES, seed=SEED, resamples=RESAMPLES,
-            confidence=CONFIDENCE):
-    """The comparison of run ``head`` (current) with run ``base`` (baseline)."""
-    metrics = compare_timings(base.records, head.records, threshold=threshold, min_samples=min_samples, seed=seed,
-                              resamples=resamples, confidence=confidence)
+            confidence=CONFIDENCE, single_run_threshold=SINGLE_RUN_THRESHOLD, aa=True):
+    """The comparison of run ``head`` (current) with run ``base`` (baseline); with ``aa``, also the A/A
+    check of the current run's rounds."""
+    options = dict(threshold=threshold, min_samples=min_samples, seed=seed, resamples=resamples,
+                   confidence=confidence, single_run_threshold=single_run_threshold)
+    metrics = compare_timings(base.records, head.records, **options)
+    check = aa_check(head, **options) if aa else None
     merged, changes = compare_counters(base.records, head.records)
     found = failures(head)
     was_failed = merged["outcome_base"] == "failed"
@@ -192,6 +296,19 @@ def compare(base, head, *, threshold=THRESHOLD, min_samples=MIN_SAMPLES, seed=SE
         failure.status = "still failing" if (failure.case_set, failure.case) in still else "new failure"
     fixed = int((was_failed & (merged["outcome_head"] == "ok")).sum())
     warnings = host_warnings(base, head) + base.notes + head.notes
+    if check is not None and not check.reliable:
+        shown = ", ".join(f"{m.name} {m.ratio.point:.3f} ({m.verdict})" for m in check.flagged)
+        warnings.append(f"timing verdicts unreliable: the A/A check (the current run's rounds "
+                        f"{_rounds_text(check.first)} against {_rounds_text(check.second)}, the same code) found {shown}; "
+                        "the machine's load moved between rounds, so no timing verdict fails this comparison")
+    if min(base.rounds, head.rounds) < 2 and any(m.ratio for m in metrics):
+        warnings.append(f"one run on a side: a timing verdict cannot separate machine load from code, so a change must "
+                        f"pass a factor of {1 + max(threshold, single_run_threshold):g} either way; interleaved rounds (a directory of runs per "
+                        "side) give a sharper verdict")
     return Comparison(base=base, head=head, threshold=threshold, confidence=confidence, resamples=resamples, seed=seed,
                       min_samples=min_samples, metrics=metrics, failures=found, fixed=fixed,
-                      counters_matched=len(merged), counter_changes=changes, warnings=warnings)
+                      counters_matched=len(merged), counter_changes=changes, warnings=warnings, aa=check)
+
+
+def _rounds_text(numbers):
+    return "+".join(str(n + 1) for n in numbers)

@@ -125,8 +125,17 @@ def test_the_verdict_is_reproducible(tmp_path):
 
 def test_the_threshold_moves_the_line(tmp_path):
     rows_a, rows_b = records(noise_seed=1), records(noise_seed=2, scale={"solve_s": 1.3})
-    assert verdicts(compare_rows(tmp_path / "1", rows_a, rows_b))["solve_s"] == verdict.REGRESSION
-    assert verdicts(compare_rows(tmp_path / "2", rows_a, rows_b, threshold=0.5))["solve_s"] == verdict.UNCHANGED
+    alone = {"single_run_threshold": 0}  # the threshold alone, without the larger one for single runs
+    assert verdicts(compare_rows(tmp_path / "1", rows_a, rows_b, **alone))["solve_s"] == verdict.REGRESSION
+    assert verdicts(compare_rows(tmp_path / "2", rows_a, rows_b, threshold=0.5, **alone))["solve_s"] == verdict.UNCHANGED
+
+
+def test_a_single_run_per_side_needs_a_larger_change(tmp_path):
+    rows_a, rows_b = records(noise_seed=1), records(noise_seed=2, scale={"solve_s": 1.3})
+    c = compare_rows(tmp_path, rows_a, rows_b)
+    [solve] = [m for m in c.metrics if m.phase == "solve_s"]
+    assert solve.verdict == verdict.UNCHANGED and "load cannot be told from code" in solve.note
+    assert any("one run on a side" in w for w in c.warnings) and c.aa is None
 
 
 # --- statistics -------------------------------------------------------------------------------

@@ -139,15 +139,34 @@ def test_compare_real_runs_of_the_runner(tmp_path):
     assert "0 failed case(s)" in result.stdout and "Counters unchanged." in result.stdout
     assert len(list(ET.parse(tmp_path / "j.xml").getroot().iter("testcase"))) == 5
     manifest = json.loads((tmp_path / "a" / "manifest.json").read_text())
-    assert manifest["schema_version"] in (1, 2)
+    assert manifest["schema_version"] in (1, 2, 3)
 
 
 @pytest.mark.slow
 def test_ci_regression_script_runs_against_the_previous_commit(tmp_path):
     """``.ci/regression`` in a throwaway clone: exit 0 and the comparison printed (or the no-base note)."""
     script = REPO / ".ci" / "regression"
-    result = subprocess.run(["bash", str(script)], capture_output=True, text=True, timeout=400,
-                            env={**__import__("os").environ, "RUNS_DIR": str(tmp_path / "ci")})
+    result = subprocess.run(["bash", str(script)], capture_output=True, text=True, timeout=600,
+                            env={**__import__("os").environ, "RUNS_DIR": str(tmp_path / "ci"),
+                                 "PYTHON": __import__("sys").executable})  # the interpreter with pyarrow
     assert result.returncode in (0, 1), result.stderr
     assert "Benchmark comparison" in result.stdout or "regression: " in result.stdout
     assert Path(script).stat().st_mode & 0o111
+
+
+@pytest.mark.slow
+def test_ci_regression_calls_a_planted_2x_slower_solve_a_regression(tmp_path):
+    """``.ci/regression`` against HEAD (the same code), with the head's solve done twice
+    (JOBS_SOLVE_REPEATS=2): the solve metric is a regression, and nothing else moves."""
+    script = REPO / ".ci" / "regression"
+    env = {**__import__("os").environ, "RUNS_DIR": str(tmp_path / "ci"), "BASE_REF": "HEAD",
+           "PYTHON": __import__("sys").executable, "REGRESSION_HEAD_ENV": "JOBS_SOLVE_REPEATS=2",
+           "REPORTS_STRICT": "1"}
+    result = subprocess.run(["bash", str(script)], capture_output=True, text=True, timeout=600, env=env)
+    rows = {line.split("`")[1]: line for line in result.stdout.splitlines() if line.startswith("| `")}
+    assert "**regression**" in rows["solve_s[9x9,create]"], result.stdout + result.stderr
+    assert "A/A check" in result.stdout and "ABBA" in result.stderr
+    others = [row for name, row in rows.items() if not name.startswith("solve_s")]
+    assert others and not any("**regression**" in row for row in others), result.stdout
+    # strict: a reliable timing regression fails; an unreliable one (A/A moved) is shown but does not
+    assert result.returncode == (0 if "timing verdicts **unreliable**" in result.stdout else 1), result.stdout

@@ -96,6 +96,27 @@ def write_run(path, rows, *, version=2, chunk_size=50, host=None, manifest_extra
     return path
 
 
+def write_rounds(path, rounds, *, version=2, chunk_size=50, host=None):
+    """A run set at ``path``: one run directory per element of ``rounds`` (lists of rows), named
+    round01, round02, ... as CI names its interleaved rounds."""
+    path = Path(path)
+    for number, rows in enumerate(rounds, 1):
+        rows = [dict(row, run_id=f"round{number:02d}") for row in rows]
+        write_run(path / f"round{number:02d}", rows, version=version, chunk_size=chunk_size, host=host,
+                  manifest_extra={"run_id": f"round{number:02d}"})
+    return path
+
+
+def loaded_rounds(loads, *, noise_seed, scale=None, n=200):
+    """Rows of one round per factor in ``loads``: every phase of a round times its load factor (machine
+    load shifts a whole run), and ``scale`` on top (a change of the code)."""
+    out = []
+    for number, load in enumerate(loads):
+        factors = {phase: load * (scale or {}).get(phase, 1.0) for phase in PHASES}
+        out.append(records(n, noise_seed=noise_seed * 1000 + number, scale=factors))
+    return out
+
+
 def run_reports(*args, env=None, timeout=120):
     """``python -m reports ARGS`` as a subprocess, with the repo root on PYTHONPATH."""
     paths = [str(REPO)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
