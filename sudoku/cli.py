@@ -16,6 +16,7 @@ from sudoku.budget import Budget, BudgetExceeded
 from sudoku.check import check
 from sudoku.generate import DIFFICULTIES, GenerationFailed, create, derive_seed, new_seed
 from sudoku.grid import InvalidPuzzle, find_clash
+from sudoku.version import add_version_option
 
 OK, FAILED, USAGE, TIME_LIMIT = 0, 1, 2, 124
 MAX_LINE = 65536
@@ -66,7 +67,7 @@ def _parser():
         " > puzzles.txt\n  sudoku solve --count < puzzles.txt\n\n" + EXIT_CODES,
         formatter_class=_Formatter,
     )
-    parser.add_argument("--version", action="version", version=f"sudoku {sudoku.__version__}")
+    add_version_option(parser, "sudoku")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def command(name, help, example):

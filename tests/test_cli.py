@@ -427,10 +427,55 @@ def test_check_batch():
 # --- version and help -----------------------------------------------------------------------------
 
 
-def test_version():
-    done = run_cli("--version")
-    assert done.returncode == 0
-    assert done.stdout.strip() == "sudoku 0.1.0"
+VERSION_LINE = r"{name} \d+\.\d+\.\d+( \(git [0-9a-f]{{12}}\))?"
+
+
+@pytest.mark.parametrize("name, module", [("sudoku", "sudoku"), ("sudoku-jobs", "jobs"), ("fuzz", "fuzz"),
+                                          ("reports", "reports")])
+def test_every_command_prints_its_version_and_git_sha(name, module):
+    import re
+
+    import sudoku
+    from sudoku.version import git_sha
+
+    done = subprocess.run([sys.executable, "-m", module, "--version"], capture_output=True, text=True, cwd=REPO,
+                          timeout=60)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert re.fullmatch(VERSION_LINE.format(name=name), done.stdout.strip()), done.stdout
+    assert done.stdout.startswith(f"{name} {sudoku.__version__}")
+    sha = git_sha()
+    if sha:  # run from a checkout: the sha is HEAD's
+        assert done.stdout.strip().endswith(f"(git {sha[:12]})")
+
+
+def test_git_sha_reads_head_loose_packed_and_worktree_refs(tmp_path):
+    from sudoku.version import git_sha
+
+    one, two = "1" * 40, "2" * 40
+    git = tmp_path / "repo" / ".git"
+    (git / "refs" / "heads").mkdir(parents=True)
+    (git / "HEAD").write_text("ref: refs/heads/main\n")
+    (git / "packed-refs").write_text(f"# pack-refs with: peeled\n{one} refs/heads/main\n")
+    assert git_sha(tmp_path / "repo") == one
+    (git / "refs" / "heads" / "main").write_text(two + "\n")  # a loose ref wins over the packed one
+    assert git_sha(tmp_path / "repo") == two
+    worktree = git / "worktrees" / "wt"
+    worktree.mkdir(parents=True)
+    (worktree / "HEAD").write_text(one + "\n")  # detached
+    (worktree / "commondir").write_text("../..\n")
+    (tmp_path / "wt").mkdir()
+    (tmp_path / "wt" / ".git").write_text(f"gitdir: {worktree}\n")
+    assert git_sha(tmp_path / "wt") == one
+    assert git_sha(tmp_path / "nowhere") is None
+
+
+def test_version_matches_pyproject():
+    import tomllib
+
+    import sudoku
+
+    with open(REPO / "pyproject.toml", "rb") as file:
+        assert tomllib.load(file)["project"]["version"] == sudoku.__version__
 
 
 @pytest.mark.parametrize("command", [[], ["create"], ["solve"], ["check"]])
