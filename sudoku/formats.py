@@ -1,9 +1,11 @@
 """Text formats at the edges: parse lines of text into Grids, render Grids back to text.
 
-- ``grid``: n lines of n numbers separated by whitespace, 0 = blank (the CS50 contract).
+- ``grid``: n lines of n numbers separated by whitespace, 0 = blank (the CS50 contract). Grids
+  separated by blank lines are a batch (as ``sudoku create -n`` writes them).
 - ``line``: one puzzle per line, n*n characters, ``.`` or ``0`` blank, values above 9 as letters
   (A = 10, ...); sizes up to 25x25. Many lines are a batch.
-- ``header``: a first line with the box size (3 for 9x9), then the rows as in ``grid``.
+- ``header``: a first line with the box size (3 for 9x9), then the rows as in ``grid``; a batch
+  too, each grid with its header, blank lines between.
 - ``json``: one object per line, ``{"rows": [[...], ...]}`` (``{"line": "..."}`` is read too).
 - ``pretty``: a boxed grid for people; output only.
 
@@ -84,15 +86,23 @@ def _grids(fmt, text, number, numbered):
         yield parse_json(text, number)
         yield from (parse_json(t, n) for n, t in numbered if t.strip())
     else:
-        box = None
-        if fmt == "header":
-            box = _parse_box(text, number)
-            text, number = _next_row(numbered, number, "a header line")
-        grid = _parse_rows(text, number, numbered, box)
-        for n, t in numbered:  # before yielding: a grid with a 10th row is malformed, not solved
-            if t.strip():
-                raise InvalidPuzzle(f"unexpected text after the grid: {_shown(t.strip())}", line=n)
-        yield grid
+        while True:
+            box = None
+            if fmt == "header":
+                box = _parse_box(text, number)
+                text, number = _next_row(numbered, number, "a header line")
+            grid = _parse_rows(text, number, numbered, box)
+            # before yielding: a grid with a 10th row is malformed, not solved; a blank line ends a grid
+            following = next(numbered, None)
+            if following is not None and following[1].strip():
+                raise InvalidPuzzle(
+                    f"unexpected text after the grid: {_shown(following[1].strip())} "
+                    "(a blank line separates grids)", line=following[0])
+            yield grid
+            following = next(((n, t) for n, t in numbered if t.strip()), None)
+            if following is None:
+                return
+            number, text = following
 
 
 def _parse_box(text, number):
