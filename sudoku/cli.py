@@ -194,13 +194,16 @@ def run_create(args):
         _warn(f"seed {seed}")
     batch_gap = "\n" if args.format in ("grid", "header", "pretty") and args.count > 1 else ""
     for index in range(args.count):
+        # one seed, one puzzle: the first is sudoku.create(box, seed=seed)'s, so `create --seed 7` and
+        # `create -n 3 --seed 7` begin alike; puzzle i + 1 uses derive_seed(seed, i), its own seed
+        puzzle_seed = derive_seed(seed, index) if index else seed
         try:
-            puzzle = create(box, seed=derive_seed(seed, index), blanks=args.blanks, difficulty=difficulty,
+            puzzle = create(box, seed=puzzle_seed, blanks=args.blanks, difficulty=difficulty,
                             minimal=args.minimal, engine=args.engine, budget=budget)
         except BudgetExceeded as error:
             raise _TimeLimit(f"{error} (making puzzle {index + 1} of {args.count})") from None
         if args.verbose:
-            _warn(f"puzzle {index + 1}: {puzzle.clues} clues, {puzzle.blanks} blanks")
+            _warn(f"puzzle {index + 1} (seed {puzzle_seed}): {puzzle.clues} clues, {puzzle.blanks} blanks")
         _write((batch_gap if index else "") + formats.render(puzzle, args.format))
     return OK
 

@@ -69,6 +69,23 @@ def test_create_seed_is_reproducible():
     assert run_cli("create", "--seed", "43").stdout != first.stdout
 
 
+@pytest.mark.parametrize("args, box", [([], 3), (["--size", "16"], 4), (["hard"], 3)])
+def test_one_seed_one_puzzle_in_the_library_and_the_cli(args, box):
+    """Issue 14.11: `sudoku create --seed 7` is sudoku.create(box, seed=7); -n K starts with it, and
+    each later puzzle is made alone again from the seed -v names for it."""
+    import sudoku
+
+    difficulty = "hard" if "hard" in args else None
+    alone = run_cli("create", *args, "--seed", "7")
+    assert alone.stdout == render(sudoku.create(box, seed=7, difficulty=difficulty), "grid")
+    many = run_cli("create", *args, "-n", "3", "--seed", "7", "-v")
+    blocks = many.stdout.split("\n\n")
+    assert len(blocks) == 3 and blocks[0] == alone.stdout.rstrip("\n")
+    second = sudoku.derive_seed(7, 1)
+    assert f"puzzle 2 (seed {second})" in many.stderr
+    assert blocks[1] + "\n" == run_cli("create", *args, "--seed", second).stdout
+
+
 def test_create_verbose_names_the_seed_on_stderr_only():
     done = run_cli("create", "--seed", "7", "-v")
     assert done.returncode == 0
