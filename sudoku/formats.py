@@ -13,6 +13,10 @@
 Malformed text raises InvalidPuzzle naming the line, column and value.
 """
 
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
 from sudoku.grid import MAX_BOX, Grid, InvalidPuzzle, box_of_side
 
 INPUT_FORMATS = ("grid", "line", "header", "json")
@@ -28,16 +32,16 @@ _VALUE_OF["0"] = 0
 _LINE_LENGTHS = {box**4: box for box in range(2, LINE_MAX_BOX + 1)}
 
 
-def _shown(text, limit=20):
+def _shown(text: str, limit: int = 20) -> str:
     """A value as it appears in an error message: quoted, escaped, cut if long."""
     return repr(_cut(text, limit))
 
 
-def _cut(text, limit=20):
+def _cut(text: str, limit: int = 20) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def detect(line, number=1):
+def detect(line: str, number: int = 1) -> str:
     """The input format suggested by the first non-blank line of a text."""
     stripped = line.strip()
     if stripped.startswith("{"):
@@ -57,12 +61,12 @@ def detect(line, number=1):
     )
 
 
-def parse(lines, *, format=None):
+def parse(lines: Iterable[str], *, format: str | None = None) -> Iterator[Grid]:
     """Yield the Grids in ``lines`` (an iterable of str); ``format`` None means detect it."""
     yield from read(lines, format=format)[1]
 
 
-def read(lines, *, format=None):
+def read(lines: Iterable[str], *, format: str | None = None) -> tuple[str, Iterator[Grid]]:
     """``(format, grids)``: the input format (given, or detected from the first non-blank line,
     read now) and the Grids of ``lines``, parsed lazily as they are iterated."""
     numbered = ((number, line.rstrip("\r\n")) for number, line in enumerate(lines, 1))
@@ -77,7 +81,7 @@ def read(lines, *, format=None):
     return fmt, _grids(fmt, text, number, numbered)
 
 
-def _grids(fmt, text, number, numbered):
+def _grids(fmt: str, text: str, number: int, numbered: Iterator[tuple[int, str]]) -> Iterator[Grid]:
     """The Grids from the first non-blank line ``text`` (line ``number``) and the rest, ``numbered``."""
     if fmt == "line":
         yield parse_line(text, number)
@@ -105,14 +109,14 @@ def _grids(fmt, text, number, numbered):
             number, text = following
 
 
-def _parse_box(text, number):
+def _parse_box(text: str, number: int) -> int:
     token = text.strip()
     if not (token.isascii() and token.isdecimal()) or not 2 <= int(token) <= MAX_BOX:
         raise InvalidPuzzle(f"header {_shown(token)} is not a box size 2..{MAX_BOX}", line=number)
     return int(token)
 
 
-def _next_row(numbered, after, what):
+def _next_row(numbered: Iterator[tuple[int, str]], after: int, what: str) -> tuple[str, int]:
     for number, text in numbered:
         if text.strip():
             return text, number
@@ -120,7 +124,7 @@ def _next_row(numbered, after, what):
     raise InvalidPuzzle(f"the grid ends after {what}", line=after)
 
 
-def _parse_row(text, number, side):
+def _parse_row(text: str, number: int, side: int | None) -> list[int]:
     tokens = text.split()
     if side is not None and len(tokens) != side:
         raise InvalidPuzzle(f"row has {len(tokens)} numbers, expected {side}", line=number)
@@ -139,7 +143,7 @@ def _parse_row(text, number, side):
     return row
 
 
-def _parse_rows(text, number, numbered, box):
+def _parse_rows(text: str, number: int, numbered: Iterator[tuple[int, str]], box: int | None) -> Grid:
     """A grid whose first row is ``text``; the side comes from the header or the first row."""
     if box is None:
         count = len(text.split())
@@ -157,7 +161,7 @@ def _parse_rows(text, number, numbered, box):
     return Grid(box, [value for row in rows for value in row])
 
 
-def parse_line(text, number=1):
+def parse_line(text: str, number: int = 1) -> Grid:
     """One puzzle in ``line`` format."""
     text = text.strip()
     box = _LINE_LENGTHS.get(len(text))
@@ -177,7 +181,7 @@ def parse_line(text, number=1):
     return Grid(box, cells)
 
 
-def parse_json(text, number=1):
+def parse_json(text: str, number: int = 1) -> Grid:
     """One puzzle in ``json`` format: ``{"rows": [[...], ...]}`` or ``{"line": "..."}``."""
     import json
 
@@ -208,7 +212,7 @@ def parse_json(text, number=1):
     return Grid(box, [value for row in rows for value in row])
 
 
-def render(grid, format="grid"):
+def render(grid: Grid, format: str = "grid") -> str:
     """``grid`` as text in ``format``, ending with a newline."""
     if format == "grid":
         return "".join(" ".join(map(str, row)) + "\n" for row in grid.rows)
@@ -227,7 +231,7 @@ def render(grid, format="grid"):
     raise ValueError(f"unknown output format {format!r}; known: {', '.join(OUTPUT_FORMATS)}")
 
 
-def _pretty(grid):
+def _pretty(grid: Grid) -> str:
     box, side = grid.box, grid.side
     width = len(str(side))
     rule = "+" + "+".join(["-" * ((width + 1) * box + 1)] * box) + "+\n"
