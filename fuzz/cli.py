@@ -97,6 +97,9 @@ def _parser():
                             "  fuzz run -n 500 --target 'python3 their.py' --create-args 'create easy' --format header\n"
                             "  fuzz replay runs/fuzz-1/corpus --target ./their/sudoku\n\n" + EXIT_CODES,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    from sudoku.version import add_version_option
+
+    add_version_option(parser, "fuzz")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     run = sub.add_parser("run", help="generate cases, judge the target, shrink and save failures",
                          epilog="example:\n  fuzz run -n 500 --target ./their/sudoku\n\n" + EXIT_CODES,

@@ -47,6 +47,9 @@ def _parser():
                             "  sudoku-jobs run --input ../shared/data/top1465.txt.gz --out runs/top\n"
                             "  sudoku-jobs run --resume runs/today\n  sudoku-jobs show runs/today\n\n" + EXIT_CODES,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    from sudoku.version import add_version_option
+
+    add_version_option(parser, "sudoku-jobs")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     run = sub.add_parser("run", help="run a batch", description="Run a batch: create (or read) puzzles, "
                          "check uniqueness and blanks, solve them back, record everything.",

@@ -53,6 +53,9 @@ def positive(text):
 def parser():
     top = Parser(prog="reports", description="Summaries and regression verdicts of record runs (Parquet).",
                  epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    from sudoku.version import add_version_option
+
+    add_version_option(top, "reports")
     commands = top.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
     show = commands.add_parser("show", help="summary of one run: counts, failures, timing percentiles, slowest cases",

@@ -19,6 +19,8 @@ The library never prints, reads files or touches global random state; the ``sudo
 (``sudoku.cli``) is the edge that does.
 """
 
+from __future__ import annotations
+
 # `check` is bound now: as a lazy name, loading the submodule sudoku.check would shadow it.
 from sudoku.check import Verdict, check  # noqa: E402
 
@@ -44,7 +46,16 @@ _EXPORTS = {
 }
 
 
-def __getattr__(name):
+TYPE_CHECKING = False  # the type checker sees every export; at run time they stay lazy
+if TYPE_CHECKING:
+    from sudoku.budget import Budget, BudgetExceeded
+    from sudoku.engines import Answer, Counters, solve
+    from sudoku.formats import parse, render
+    from sudoku.generate import DIFFICULTIES, GenerationFailed, create, derive_seed, min_blanks, new_seed
+    from sudoku.grid import Grid, InvalidPuzzle, find_clash, is_solution
+
+
+def __getattr__(name: str) -> object:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'sudoku' has no attribute {name!r}")
@@ -55,7 +66,7 @@ def __getattr__(name):
     return value
 
 
-def __dir__():
+def __dir__() -> list[str]:
     return sorted(list(globals()) + list(_EXPORTS))
 
 

@@ -8,6 +8,8 @@ budget may be shared by several calls: ``sudoku create -n 5 --timeout 10`` gives
 ten seconds, not each puzzle.
 """
 
+from __future__ import annotations
+
 import time
 
 
@@ -18,7 +20,7 @@ class BudgetExceeded(RuntimeError):
     the message names the limit reached (the CLI prints it and exits 124, as ``timeout`` does).
     """
 
-    def __init__(self, message, *, nodes, seconds):
+    def __init__(self, message: str, *, nodes: int, seconds: float) -> None:
         super().__init__(message)
         self.nodes = nodes
         self.seconds = seconds
@@ -34,7 +36,13 @@ class Budget:
 
     __slots__ = ("nodes", "seconds", "spent", "start", "deadline")
 
-    def __init__(self, *, nodes=None, seconds=None):
+    nodes: int | None
+    seconds: float | None
+    spent: int
+    start: float
+    deadline: float | None
+
+    def __init__(self, *, nodes: int | None = None, seconds: float | None = None) -> None:
         if nodes is not None and nodes < 1:
             raise ValueError(f"a node budget must be at least 1, not {nodes}")
         if seconds is not None and not seconds > 0:
@@ -45,7 +53,7 @@ class Budget:
         self.start = time.monotonic()
         self.deadline = None if seconds is None else self.start + seconds
 
-    def charge(self, nodes=1):
+    def charge(self, nodes: int = 1) -> None:
         """Count ``nodes`` more nodes of work; BudgetExceeded once a cap is passed."""
         self.spent += nodes
         if self.nodes is not None and self.spent > self.nodes:
@@ -57,12 +65,12 @@ class Budget:
                 f"time limit of {self.seconds:g} s reached", nodes=self.spent, seconds=self.elapsed()
             )
 
-    def remaining(self):
+    def remaining(self) -> float | None:
         """Seconds left before the deadline (None without a time cap); may be negative."""
         return None if self.deadline is None else self.deadline - time.monotonic()
 
-    def elapsed(self):
+    def elapsed(self) -> float:
         return time.monotonic() - self.start
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Budget(nodes={self.nodes}, seconds={self.seconds}, spent={self.spent})"

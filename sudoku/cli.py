@@ -6,6 +6,7 @@ starts in milliseconds.
 """
 
 import argparse
+import itertools
 import os
 import sys
 from functools import lru_cache
@@ -16,20 +17,26 @@ from sudoku.budget import Budget, BudgetExceeded
 from sudoku.check import check
 from sudoku.generate import DIFFICULTIES, GenerationFailed, create, derive_seed, new_seed
 from sudoku.grid import InvalidPuzzle, find_clash
+from sudoku.version import add_version_option
 
-OK, FAILED, USAGE, TIME_LIMIT = 0, 1, 2, 124
+OK, FAILED, USAGE, IO_ERROR, TIME_LIMIT = 0, 1, 2, 3, 124
 MAX_LINE = 65536
 SIZES = (4, 9, 16, 25)
 
 EXIT_CODES = """exit codes:
     0  success
     1  no solution, a check that fails, or a puzzle that could not be made
-    2  bad usage or malformed input
+    2  bad usage or malformed input, an input file that cannot be opened
+    3  an input file that fails while it is read (an I/O error)
   124  a time limit reached (--timeout), as `timeout` uses"""
 
 
 class Usage(Exception):
     """A command line or input the command cannot act on: exit 2 with one line."""
+
+
+class _ReadError(Exception):
+    """An input file that fails while it is read: exit 3 with one line naming it."""
 
 
 class _TimeLimit(Exception):
@@ -66,7 +73,7 @@ def _parser():
         " > puzzles.txt\n  sudoku solve --count < puzzles.txt\n\n" + EXIT_CODES,
         formatter_class=_Formatter,
     )
-    parser.add_argument("--version", action="version", version=f"sudoku {sudoku.__version__}")
+    add_version_option(parser, "sudoku")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def command(name, help, example):
@@ -99,9 +106,11 @@ def _parser():
     create_p.add_argument("-v", "--verbose", action="store_true", help="say the seed and counts on stderr")
     _timeout_option(create_p, "the whole command")
 
-    solve_p = command("solve", "solve puzzles read from stdin", "sudoku solve < puzzle.txt")
+    solve_p = command("solve", "solve puzzles read from files or stdin", "sudoku solve puzzle.txt")
     _input_options(solve_p)
     solve_p.add_argument("--count", action="store_true", help="print how many solutions, up to --limit")
+    solve_p.add_argument("--json", action="store_true",
+                         help='with --count: one JSON object a puzzle, {"version": 1, "puzzle": K, "count": ...}')
     solve_p.add_argument("--limit", type=int, default=2, help="count solutions up to this (default 2)")
     solve_p.add_argument("--to", choices=formats.OUTPUT_FORMATS, help="output format (default: the input's)")
     solve_p.add_argument("--engine", default="py", choices=engines.names(), help="solver engine (default py)")
@@ -109,8 +118,10 @@ def _parser():
     solve_p.add_argument("-v", "--verbose", action="store_true", help="say guesses and nodes on stderr")
     _timeout_option(solve_p, "the whole input")
 
-    check_p = command("check", "say whether a grid is complete, incomplete or invalid", "sudoku check < grid.txt")
+    check_p = command("check", "say whether a grid is complete, incomplete or invalid", "sudoku check grid.txt")
     _input_options(check_p)
+    check_p.add_argument("--json", action="store_true",
+                         help='one JSON object a grid, {"version": 1, "puzzle": K, "verdict": ..., "detail": ...}')
 
     grade_p = command("grade", "rate puzzles by the techniques a person needs: level and score", "sudoku grade --steps < puzzle.txt")
     _input_options(grade_p)
@@ -144,6 +155,8 @@ def _budget(args):
 
 
 def _input_options(parser):
+    parser.add_argument("files", nargs="*", metavar="FILE",
+                        help="read puzzles from these files in turn (- or none: stdin); one batch, numbered across files")
     parser.add_argument("--format", choices=formats.INPUT_FORMATS, help="input format (default: detected)")
 
 
@@ -190,13 +203,16 @@ def run_create(args):
         _warn(f"seed {seed}")
     batch_gap = "\n" if args.format in ("grid", "header", "pretty") and args.count > 1 else ""
     for index in range(args.count):
+        # one seed, one puzzle: the first is sudoku.create(box, seed=seed)'s, so `create --seed 7` and
+        # `create -n 3 --seed 7` begin alike; puzzle i + 1 uses derive_seed(seed, i), its own seed
+        puzzle_seed = derive_seed(seed, index) if index else seed
         try:
-            puzzle = create(box, seed=derive_seed(seed, index), blanks=args.blanks, difficulty=difficulty,
+            puzzle = create(box, seed=puzzle_seed, blanks=args.blanks, difficulty=difficulty,
                             minimal=args.minimal, engine=args.engine, budget=budget)
         except BudgetExceeded as error:
             raise _TimeLimit(f"{error} (making puzzle {index + 1} of {args.count})") from None
         if args.verbose:
-            _warn(f"puzzle {index + 1}: {puzzle.clues} clues, {puzzle.blanks} blanks")
+            _warn(f"puzzle {index + 1} (seed {puzzle_seed}): {puzzle.clues} clues, {puzzle.blanks} blanks")
         _write((batch_gap if index else "") + formats.render(puzzle, args.format))
     return OK
 
@@ -204,15 +220,18 @@ def run_create(args):
 def run_solve(args):
     if args.limit < 1:
         raise Usage(f"--limit must be at least 1, not {args.limit}")
+    if args.json and not args.count:
+        raise Usage("--json goes with --count (for solutions as JSON, use --to json)")
     budget = _budget(args)
-    fmt, puzzles = _read_puzzles(args)
-    out_fmt = args.to or fmt
     limit = args.limit if args.count else (1 if args.quiet else 2)
-    batch = fmt in formats.BATCH_FORMATS
-    gap = "" if out_fmt in formats.BATCH_FORMATS else "\n"
+    out_fmt = None
     status = OK
-    for index, puzzle in enumerate(puzzles):
-        prefix = f"puzzle {index + 1}: " if batch else ""
+    for number, puzzle, fmt, batch in _puzzles(args):
+        out_fmt = out_fmt or args.to or fmt  # the first input's format, for the whole output
+        # grid, header and pretty answers are blocks of lines with a blank line between (as create -n
+        # writes them); a puzzle with no solution gets an empty block, so block k answers puzzle k
+        gap = "\n" if out_fmt not in formats.BATCH_FORMATS and number > 1 else ""
+        prefix = f"puzzle {number}: " if batch else ""
         if not engines.supports(args.engine, puzzle.box):
             raise Usage(f"engine {args.engine!r} does not solve {puzzle.side}x{puzzle.side} grids")
         if out_fmt == "line" and puzzle.box > formats.LINE_MAX_BOX and not args.count:
@@ -228,32 +247,113 @@ def run_solve(args):
         if args.verbose and answer:
             _warn(f"{prefix}{count} solution(s) counting to {limit}; "
                   f"guesses {answer.counters.guesses}, nodes {answer.counters.nodes}")
-        if args.count:
+        if args.count and args.json:
+            counters = answer.counters if answer else None
+            _write(_json_line(puzzle=number, count=count, limit=limit, detail=clash,
+                              guesses=counters and counters.guesses, nodes=counters and counters.nodes))
+        elif args.count:
             _write(f"{count}\n")
         elif count == 0:
             _warn(f"{prefix}{clash or 'no solution'}")
             status = FAILED
             if batch:
-                _write("\n")  # keeps output line k the answer to puzzle k
+                _write(gap or ("\n" if out_fmt in formats.BATCH_FORMATS else ""))  # output k answers puzzle k
         else:
             if count > 1 and not args.quiet:
                 _warn(f"{prefix}several solutions; printing one")
-            _write((gap if index else "") + formats.render(answer.solution, out_fmt))
+            _write(gap + formats.render(answer.solution, out_fmt))
     return status
 
 
+JSON_VERSION = 1  # the shape of `check --json` and `solve --count --json` lines; bump it on any change
+
+
+def _json_line(**fields):
+    import json
+
+    return json.dumps({"version": JSON_VERSION, **fields}, separators=(", ", ": ")) + "\n"
+
+
+def _puzzles(args):
+    """Each puzzle of the inputs, in order, as ``(number, grid, format, batch)``.
+
+    The inputs are ``args.files`` (``-`` or none: stdin), read one after another like ``cat``'s;
+    ``number`` counts puzzles from 1 across all of them. ``batch`` is whether answers need a
+    ``puzzle K:`` prefix: several inputs, a line or json input, or more than one grid in a grid or
+    header input (found by reading one grid ahead). Every file is opened once first, so a missing one
+    stops the command before any answer (exit 2).
+    """
+    names = args.files or ["-"]
+    for name in names:
+        if name != "-":
+            try:
+                open(name, "rb").close()
+            except OSError as error:
+                raise Usage(f"cannot read {name}: {error.strerror or error}") from None
+    number = 0
+    for name in names:
+        for grid, fmt, batch in _grids_of(name, args.format, several=len(names) > 1):
+            number += 1
+            yield number, grid, fmt, batch
+
+
+def _grids_of(name, format, *, several):
+    """``(grid, format, batch)`` for each grid of one input; errors name the file (not stdin)."""
+    stream = None
+    try:
+        stream = sys.stdin.buffer if name == "-" else open(name, "rb")
+        fmt, grids = formats.read(read_lines(stream), format=format)
+        if several or fmt in formats.BATCH_FORMATS:
+            for grid in grids:
+                yield grid, fmt, True
+        else:
+            for grid, more in _with_more(grids):
+                yield grid, fmt, more
+    except InvalidPuzzle as error:
+        if name == "-":
+            raise
+        raise Usage(f"{name}: {error}") from None
+    except OSError as error:
+        raise _ReadError(f"cannot read {'stdin' if name == '-' else name}: {error.strerror or error}") from None
+    finally:
+        if stream is not None and name != "-":
+            stream.close()
+
+
+def _with_more(grids):
+    """Each grid with whether it is one of several, read one grid ahead. When the next one is
+    malformed, the grid before it is still given (as one of a batch) before the error is raised."""
+    grids = iter(grids)
+    current = next(grids, None)
+    several = False
+    while current is not None:
+        try:
+            following = next(grids, None)
+        except InvalidPuzzle:
+            yield current, True
+            raise
+        several = several or following is not None
+        yield current, several
+        current = following
+
+
 def _read_puzzles(args):
-    """The input format (given or detected) and the puzzles of stdin, parsed lazily."""
-    return formats.read(read_lines(sys.stdin.buffer), format=args.format)
+    """The first input's format and the grids of all inputs, parsed lazily (for commands that need
+    neither numbers nor batch prefixes)."""
+    puzzles = _puzzles(args)
+    first = next(puzzles)  # an empty input raises InvalidPuzzle: no puzzle
+    return first[2], (grid for _, grid, _, _ in itertools.chain([first], puzzles))
 
 
 def run_check(args):
     status = OK
-    fmt, grids = _read_puzzles(args)
-    for index, grid in enumerate(grids):
+    for number, grid, _, batch in _puzzles(args):
         verdict = check(grid)
-        prefix = f"puzzle {index + 1}: " if fmt in formats.BATCH_FORMATS else ""
-        _write(f"{prefix}{verdict.status}: {verdict.detail}\n")
+        if args.json:
+            _write(_json_line(puzzle=number, verdict=verdict.status, detail=verdict.detail))
+        else:
+            prefix = f"puzzle {number}: " if batch else ""
+            _write(f"{prefix}{verdict.status}: {verdict.detail}\n")
         if verdict.status != "complete":
             status = FAILED
     return status
@@ -341,6 +441,9 @@ def run(argv=None):
     except GenerationFailed as error:
         _warn(str(error))
         return FAILED
+    except _ReadError as error:
+        _warn(str(error))
+        return IO_ERROR
     except _TimeLimit as error:
         _warn(str(error))
         return TIME_LIMIT

@@ -1,15 +1,21 @@
 """Text formats at the edges: parse lines of text into Grids, render Grids back to text.
 
-- ``grid``: n lines of n numbers separated by whitespace, 0 = blank (the CS50 contract).
+- ``grid``: n lines of n numbers separated by whitespace, 0 = blank (the CS50 contract). Grids
+  separated by blank lines are a batch (as ``sudoku create -n`` writes them).
 - ``line``: one puzzle per line, n*n characters, ``.`` or ``0`` blank, values above 9 as letters
   (A = 10, ...); sizes up to 25x25. Many lines are a batch.
-- ``header``: a first line with the box size (3 for 9x9), then the rows as in ``grid``.
+- ``header``: a first line with the box size (3 for 9x9), then the rows as in ``grid``; a batch
+  too, each grid with its header, blank lines between.
 - ``json``: one object per line, ``{"rows": [[...], ...]}`` (``{"line": "..."}`` is read too).
 - ``pretty``: a boxed grid for people; output only.
 
 ``parse`` reads an iterable of text lines lazily, so a batch of a million lines is never held whole.
 Malformed text raises InvalidPuzzle naming the line, column and value.
 """
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
 
 from sudoku.grid import MAX_BOX, Grid, InvalidPuzzle, box_of_side
 
@@ -26,16 +32,16 @@ _VALUE_OF["0"] = 0
 _LINE_LENGTHS = {box**4: box for box in range(2, LINE_MAX_BOX + 1)}
 
 
-def _shown(text, limit=20):
+def _shown(text: str, limit: int = 20) -> str:
     """A value as it appears in an error message: quoted, escaped, cut if long."""
     return repr(_cut(text, limit))
 
 
-def _cut(text, limit=20):
+def _cut(text: str, limit: int = 20) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def detect(line, number=1):
+def detect(line: str, number: int = 1) -> str:
     """The input format suggested by the first non-blank line of a text."""
     stripped = line.strip()
     if stripped.startswith("{"):
@@ -55,12 +61,12 @@ def detect(line, number=1):
     )
 
 
-def parse(lines, *, format=None):
+def parse(lines: Iterable[str], *, format: str | None = None) -> Iterator[Grid]:
     """Yield the Grids in ``lines`` (an iterable of str); ``format`` None means detect it."""
     yield from read(lines, format=format)[1]
 
 
-def read(lines, *, format=None):
+def read(lines: Iterable[str], *, format: str | None = None) -> tuple[str, Iterator[Grid]]:
     """``(format, grids)``: the input format (given, or detected from the first non-blank line,
     read now) and the Grids of ``lines``, parsed lazily as they are iterated."""
     numbered = ((number, line.rstrip("\r\n")) for number, line in enumerate(lines, 1))
@@ -75,7 +81,7 @@ def read(lines, *, format=None):
     return fmt, _grids(fmt, text, number, numbered)
 
 
-def _grids(fmt, text, number, numbered):
+def _grids(fmt: str, text: str, number: int, numbered: Iterator[tuple[int, str]]) -> Iterator[Grid]:
     """The Grids from the first non-blank line ``text`` (line ``number``) and the rest, ``numbered``."""
     if fmt == "line":
         yield parse_line(text, number)
@@ -84,25 +90,33 @@ def _grids(fmt, text, number, numbered):
         yield parse_json(text, number)
         yield from (parse_json(t, n) for n, t in numbered if t.strip())
     else:
-        box = None
-        if fmt == "header":
-            box = _parse_box(text, number)
-            text, number = _next_row(numbered, number, "a header line")
-        grid = _parse_rows(text, number, numbered, box)
-        for n, t in numbered:  # before yielding: a grid with a 10th row is malformed, not solved
-            if t.strip():
-                raise InvalidPuzzle(f"unexpected text after the grid: {_shown(t.strip())}", line=n)
-        yield grid
+        while True:
+            box = None
+            if fmt == "header":
+                box = _parse_box(text, number)
+                text, number = _next_row(numbered, number, "a header line")
+            grid = _parse_rows(text, number, numbered, box)
+            # before yielding: a grid with a 10th row is malformed, not solved; a blank line ends a grid
+            following = next(numbered, None)
+            if following is not None and following[1].strip():
+                raise InvalidPuzzle(
+                    f"unexpected text after the grid: {_shown(following[1].strip())} "
+                    "(a blank line separates grids)", line=following[0])
+            yield grid
+            following = next(((n, t) for n, t in numbered if t.strip()), None)
+            if following is None:
+                return
+            number, text = following
 
 
-def _parse_box(text, number):
+def _parse_box(text: str, number: int) -> int:
     token = text.strip()
     if not (token.isascii() and token.isdecimal()) or not 2 <= int(token) <= MAX_BOX:
         raise InvalidPuzzle(f"header {_shown(token)} is not a box size 2..{MAX_BOX}", line=number)
     return int(token)
 
 
-def _next_row(numbered, after, what):
+def _next_row(numbered: Iterator[tuple[int, str]], after: int, what: str) -> tuple[str, int]:
     for number, text in numbered:
         if text.strip():
             return text, number
@@ -110,7 +124,7 @@ def _next_row(numbered, after, what):
     raise InvalidPuzzle(f"the grid ends after {what}", line=after)
 
 
-def _parse_row(text, number, side):
+def _parse_row(text: str, number: int, side: int | None) -> list[int]:
     tokens = text.split()
     if side is not None and len(tokens) != side:
         raise InvalidPuzzle(f"row has {len(tokens)} numbers, expected {side}", line=number)
@@ -129,7 +143,7 @@ def _parse_row(text, number, side):
     return row
 
 
-def _parse_rows(text, number, numbered, box):
+def _parse_rows(text: str, number: int, numbered: Iterator[tuple[int, str]], box: int | None) -> Grid:
     """A grid whose first row is ``text``; the side comes from the header or the first row."""
     if box is None:
         count = len(text.split())
@@ -147,7 +161,7 @@ def _parse_rows(text, number, numbered, box):
     return Grid(box, [value for row in rows for value in row])
 
 
-def parse_line(text, number=1):
+def parse_line(text: str, number: int = 1) -> Grid:
     """One puzzle in ``line`` format."""
     text = text.strip()
     box = _LINE_LENGTHS.get(len(text))
@@ -167,7 +181,7 @@ def parse_line(text, number=1):
     return Grid(box, cells)
 
 
-def parse_json(text, number=1):
+def parse_json(text: str, number: int = 1) -> Grid:
     """One puzzle in ``json`` format: ``{"rows": [[...], ...]}`` or ``{"line": "..."}``."""
     import json
 
@@ -198,7 +212,7 @@ def parse_json(text, number=1):
     return Grid(box, [value for row in rows for value in row])
 
 
-def render(grid, format="grid"):
+def render(grid: Grid, format: str = "grid") -> str:
     """``grid`` as text in ``format``, ending with a newline."""
     if format == "grid":
         return "".join(" ".join(map(str, row)) + "\n" for row in grid.rows)
@@ -217,7 +231,7 @@ def render(grid, format="grid"):
     raise ValueError(f"unknown output format {format!r}; known: {', '.join(OUTPUT_FORMATS)}")
 
 
-def _pretty(grid):
+def _pretty(grid: Grid) -> str:
     box, side = grid.box, grid.side
     width = len(str(side))
     rule = "+" + "+".join(["-" * ((width + 1) * box + 1)] * box) + "+\n"

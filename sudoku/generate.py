@@ -12,8 +12,17 @@ guessed, by how the ``py`` engine's propagation fares on the result:
 Randomness comes only from a ``random.Random`` seeded with the caller's seed, so a seed names a puzzle.
 """
 
+from __future__ import annotations
+
 from sudoku.engines import info, load
 from sudoku.grid import Grid
+
+TYPE_CHECKING = False  # typing costs ~3 ms at start-up; only the type checker needs these
+if TYPE_CHECKING:
+    import random
+    from types import ModuleType
+
+    from sudoku.budget import Budget
 
 DIFFICULTIES = ("easy", "medium", "hard")
 _LEVEL = {"easy": "naked", "medium": "hidden", "hard": "guess"}
@@ -25,13 +34,13 @@ class GenerationFailed(RuntimeError):
     """No puzzle met the request (e.g. too many blanks asked for) within the attempts allowed."""
 
 
-def min_blanks(box):
+def min_blanks(box: int) -> int:
     """The fewest blanks a created puzzle may have: 40 at 9x9, half the cells at other sizes."""
     cells = box**4
     return 40 if box == 3 else (cells + 1) // 2
 
 
-def derive_seed(seed, *path):
+def derive_seed(seed: int, *path: int | str) -> int:
     """A 63-bit seed derived from ``seed`` and a path such as (chunk, index): stable across runs,
     platforms and Python versions, so any puzzle of a batch can be rebuilt alone."""
     import hashlib  # here, not at the top: `sudoku solve` never needs it
@@ -40,15 +49,15 @@ def derive_seed(seed, *path):
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
 
 
-def new_seed():
+def new_seed() -> int:
     """A fresh random seed, for when the user gave none (and is told which was used)."""
     import random
 
     return random.SystemRandom().getrandbits(63)
 
 
-def create(box=3, *, seed, blanks=None, difficulty=None, minimal=False, engine="py", attempts=ATTEMPTS,
-           budget=None):
+def create(box: int = 3, *, seed: int, blanks: int | None = None, difficulty: str | None = None,
+           minimal: bool = False, engine: str = "py", attempts: int = ATTEMPTS, budget: Budget | None = None) -> Grid:
     """A puzzle with a unique solution and at least ``max(blanks, min_blanks(box))`` blanks.
 
     ``budget`` (a sudoku.budget.Budget) bounds the work: BudgetExceeded past it; only engines
@@ -73,14 +82,15 @@ def create(box=3, *, seed, blanks=None, difficulty=None, minimal=False, engine="
     solver = load(engine)
     if difficulty is None and "generate" in info(engine).capabilities:
         try:
-            return solver.generate(box, seed=seed, blanks=wanted, minimal=minimal or box == 3)
+            made: Grid = solver.generate(box, seed=seed, blanks=wanted, minimal=minimal or box == 3)
+            return made
         except ValueError as error:
             raise GenerationFailed(str(error)) from None
     import random  # here, not at the top: `sudoku solve` never needs it
 
     rng = random.Random(seed)
     rater = load("py")
-    level = _LEVEL.get(difficulty)
+    level = _LEVEL.get(difficulty or "")
     if difficulty is None:
         cap = None if box == 3 else "hidden"
     else:
@@ -95,7 +105,8 @@ def create(box=3, *, seed, blanks=None, difficulty=None, minimal=False, engine="
     raise GenerationFailed(f"no {what} with at least {wanted} blanks found in {attempts} attempts")
 
 
-def _remove(solution, rng, solver, rater, cap, stop, budget=None):
+def _remove(solution: Grid, rng: random.Random, solver: ModuleType, rater: ModuleType, cap: str | None,
+            stop: int | None, budget: Budget | None = None) -> Grid:
     """Blank cells of ``solution`` in random order while the puzzle stays unique; stop early once
     ``stop`` blanks are reached, if ``stop`` is given.
 

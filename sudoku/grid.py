@@ -5,6 +5,9 @@ cells numbered row by row from 0. A cell holds 0 (blank) or a digit 1..side. Geo
 peers) depends only on the box size, so it is computed once per size and shared.
 """
 
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 MIN_BOX = 2
@@ -18,13 +21,13 @@ class InvalidPuzzle(ValueError):
     The CLI turns it into one line on stderr and exit code 2.
     """
 
-    def __init__(self, message, *, line=None, column=None):
+    def __init__(self, message: str, *, line: int | None = None, column: int | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.line = line
         self.column = column
 
-    def __str__(self):
+    def __str__(self) -> str:
         where = []
         if self.line is not None:
             where.append(f"line {self.line}")
@@ -37,8 +40,10 @@ class Grid:
     """An immutable square Sudoku grid: ``box`` (2..9) and ``cells`` (row-major, 0 = blank)."""
 
     __slots__ = ("box", "cells")
+    box: int
+    cells: tuple[int, ...]
 
-    def __init__(self, box, cells):
+    def __init__(self, box: int, cells: Iterable[int]) -> None:
         if not isinstance(box, int) or not MIN_BOX <= box <= MAX_BOX:
             raise InvalidPuzzle(f"box size must be {MIN_BOX}..{MAX_BOX}, not {box!r}")
         cells = tuple(cells)
@@ -52,20 +57,20 @@ class Grid:
         object.__setattr__(self, "box", box)
         object.__setattr__(self, "cells", cells)
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Grid is immutable")
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Grid], tuple[int, tuple[int, ...]]]:
         # Pickled by value (batch and fuzz workers send grids back): rebuilt through __init__,
         # since the immutable __setattr__ refuses pickle's default slot-by-slot restore.
         return (Grid, (self.box, self.cells))
 
     @classmethod
-    def empty(cls, box=3):
+    def empty(cls, box: int = 3) -> Grid:
         return cls(box, (0,) * (box**4))
 
     @classmethod
-    def from_rows(cls, rows):
+    def from_rows(cls, rows: Sequence[Sequence[int]]) -> Grid:
         """Build from a list of rows; the side must be a square of 2..9."""
         side = len(rows)
         box = _box_of_side(side)
@@ -75,45 +80,45 @@ class Grid:
         return cls(box, [value for row in rows for value in row])
 
     @property
-    def side(self):
+    def side(self) -> int:
         return self.box * self.box
 
     @property
-    def rows(self):
+    def rows(self) -> list[list[int]]:
         side = self.side
         return [list(self.cells[r * side : (r + 1) * side]) for r in range(side)]
 
     @property
-    def blanks(self):
+    def blanks(self) -> int:
         return self.cells.count(0)
 
     @property
-    def clues(self):
+    def clues(self) -> int:
         return len(self.cells) - self.blanks
 
-    def with_cell(self, index, value):
+    def with_cell(self, index: int, value: int) -> Grid:
         cells = list(self.cells)
         cells[index] = value
         return Grid(self.box, cells)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Grid) and self.box == other.box and self.cells == other.cells
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((self.box, self.cells))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Grid(box={self.box}, clues={self.clues})"
 
 
-def _box_of_side(side):
+def _box_of_side(side: int) -> int:
     for box in range(MIN_BOX, MAX_BOX + 1):
         if box * box == side:
             return box
     raise InvalidPuzzle(f"{side} rows is not a square grid of side 4, 9, 16, ... 81")
 
 
-def box_of_side(side):
+def box_of_side(side: int) -> int:
     """The box size of a grid with ``side`` rows; InvalidPuzzle if none (e.g. 8 rows)."""
     return _box_of_side(side)
 
@@ -123,7 +128,7 @@ class Geometry:
 
     __slots__ = ("box", "side", "ncells", "units", "unit_names", "cell_units", "peers", "full", "segment_cells", "segment_links")
 
-    def __init__(self, box):
+    def __init__(self, box: int) -> None:
         side = box * box
         self.box = box
         self.side = side
@@ -141,7 +146,7 @@ class Geometry:
             + [f"column {i + 1}" for i in range(side)]
             + [f"box {i + 1}" for i in range(side)]
         )
-        cell_units = [[] for _ in range(self.ncells)]
+        cell_units: list[list[int]] = [[] for _ in range(self.ncells)]
         for u, unit in enumerate(self.units):
             for cell in unit:
                 cell_units[cell].append(u)
@@ -173,11 +178,11 @@ class Geometry:
 
 
 @lru_cache(maxsize=None)
-def geometry(box):
+def geometry(box: int) -> Geometry:
     return Geometry(box)
 
 
-def find_clash(grid):
+def find_clash(grid: Grid) -> str | None:
     """The first unit holding a digit twice, as a message like ``row 1 has two 5s, columns 1 and 3``.
 
     Returns None when no unit repeats a digit. Units are searched rows, then columns, then boxes.
@@ -186,7 +191,7 @@ def find_clash(grid):
     cells = grid.cells
     side = geo.side
     for u, unit in enumerate(geo.units):
-        seen = {}
+        seen: dict[int, int] = {}
         for position, cell in enumerate(unit):
             value = cells[cell]
             if not value:
@@ -206,7 +211,7 @@ def find_clash(grid):
     return None
 
 
-def is_solution(puzzle, solution):
+def is_solution(puzzle: Grid, solution: Grid) -> bool:
     """True when ``solution`` is complete, valid, and keeps every given of ``puzzle``."""
     if solution.box != puzzle.box or 0 in solution.cells:
         return False

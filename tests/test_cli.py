@@ -17,6 +17,7 @@ from sudoku.grid import Grid, find_clash, is_solution
 EMPTY = "0 0 0 0 0 0 0 0 0\n" * 9
 LINE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 HARD = "..53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97.."
+EMPTY_4 = "0 0 0 0\n" * 4
 DEAD_END = ".12345678" + "9" + "." * 71  # no unit repeats a digit, yet r1c1 has no candidate
 
 
@@ -66,6 +67,23 @@ def test_create_seed_is_reproducible():
     assert first.returncode == 0
     assert run_cli("create", "--seed", "42").stdout == first.stdout
     assert run_cli("create", "--seed", "43").stdout != first.stdout
+
+
+@pytest.mark.parametrize("args, box", [([], 3), (["--size", "16"], 4), (["hard"], 3)])
+def test_one_seed_one_puzzle_in_the_library_and_the_cli(args, box):
+    """Issue 14.11: `sudoku create --seed 7` is sudoku.create(box, seed=7); -n K starts with it, and
+    each later puzzle is made alone again from the seed -v names for it."""
+    import sudoku
+
+    difficulty = "hard" if "hard" in args else None
+    alone = run_cli("create", *args, "--seed", "7")
+    assert alone.stdout == render(sudoku.create(box, seed=7, difficulty=difficulty), "grid")
+    many = run_cli("create", *args, "-n", "3", "--seed", "7", "-v")
+    blocks = many.stdout.split("\n\n")
+    assert len(blocks) == 3 and blocks[0] == alone.stdout.rstrip("\n")
+    second = sudoku.derive_seed(7, 1)
+    assert f"puzzle 2 (seed {second})" in many.stderr
+    assert blocks[1] + "\n" == run_cli("create", *args, "--seed", second).stdout
 
 
 def test_create_verbose_names_the_seed_on_stderr_only():
@@ -237,6 +255,38 @@ def test_solve_batch_keeps_lines_aligned_when_one_has_no_solution():
     assert is_solution(parse_line(LINE), parse_line(answers[0]))
     assert is_solution(parse_line(HARD), parse_line(answers[2]))
     assert done.stderr.splitlines() == ["sudoku: puzzle 2: row 1 has two 1s, columns 1 and 2"]
+
+
+@pytest.mark.parametrize("fmt", ["grid", "header"])
+def test_create_many_then_solve_then_check_round_trips(fmt):
+    """Issue 14.7: grids separated by blank lines are a batch; answers come back in the same shape."""
+    made = run_cli("create", "-n", "3", "--seed", "1", "--format", fmt)
+    solved = run_cli("solve", input=made.stdout)
+    assert solved.returncode == 0 and solved.stderr == "", solved.stderr
+    puzzles, answers = list(parse(made.stdout.splitlines())), list(parse(solved.stdout.splitlines()))
+    assert len(answers) == 3 and solved.stdout.count("\n\n") == 2  # one blank line between answers
+    assert all(is_solution(p, a) for p, a in zip(puzzles, answers))
+    checked = run_cli("check", input=solved.stdout)
+    assert checked.returncode == 0
+    assert checked.stdout.splitlines() == [f"puzzle {k}: complete: 9x9, every unit holds each digit once"
+                                          for k in (1, 2, 3)]
+
+
+def test_solve_grid_batch_keeps_blocks_aligned_when_one_has_no_solution():
+    clash = "1 1 0 0\n" + "0 0 0 0\n" * 3
+    done = run_cli("solve", "-q", input=f"{clash}\n{EMPTY_4}\n{clash}\n{EMPTY_4}")
+    assert done.returncode == 1
+    blocks = done.stdout.split("\n")
+    # block k answers puzzle k, blocks one blank line apart; a puzzle with no solution has an empty block
+    assert blocks[0] == "" and blocks[1:5] != [""] * 4 and blocks[5:7] == ["", ""] and len(blocks) == 12
+    assert done.stderr.splitlines() == [f"sudoku: puzzle {k}: row 1 has two 1s, columns 1 and 2" for k in (1, 3)]
+
+
+def test_a_grid_batch_answers_what_comes_before_a_malformed_grid():
+    done = run_cli("solve", "-q", input=EMPTY_4 + "\n" + EMPTY_4 + "0 0 0 0\n")
+    assert done.returncode == 2
+    assert len(done.stdout.splitlines()) == 4 and grid_of(done.stdout).blanks == 0
+    assert done.stderr == "sudoku: line 10: unexpected text after the grid: '0 0 0 0' (a blank line separates grids)\n"
 
 
 def test_solve_mixed_sizes_in_one_batch():
@@ -424,13 +474,124 @@ def test_check_batch():
     assert lines[1].endswith("incomplete: 51 blanks")
 
 
+# --- JSON output (issue 14.9) ---------------------------------------------------------------------
+
+
+def test_check_json_is_one_versioned_object_per_grid():
+    full = render(grid_of(SOLUTION), "line").strip()
+    done = run_cli("check", "--json", input=f"{full}\n{LINE}\n")
+    assert done.returncode == 1 and done.stderr == ""
+    assert [json.loads(line) for line in done.stdout.splitlines()] == [
+        {"version": 1, "puzzle": 1, "verdict": "complete", "detail": "9x9, every unit holds each digit once"},
+        {"version": 1, "puzzle": 2, "verdict": "incomplete", "detail": "51 blanks"},
+    ]
+    single = run_cli("check", "--json", input=SOLUTION.replace("5 3 4", "5 5 4", 1))
+    assert json.loads(single.stdout) == {"version": 1, "puzzle": 1, "verdict": "invalid",
+                                         "detail": "row 1 has two 5s, columns 1 and 2"}
+
+
+def test_solve_count_json_is_one_versioned_object_per_puzzle():
+    clash = "11" + "." * 79
+    done = run_cli("solve", "--count", "--json", "--limit", "3", input=f"{LINE}\n{clash}\n{'.' * 81}\n")
+    assert done.returncode == 0 and done.stderr == ""
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(r["version"], r["puzzle"], r["count"], r["limit"]) for r in rows] == [(1, 1, 1, 3), (1, 2, 0, 3),
+                                                                                   (1, 3, 3, 3)]
+    assert rows[0]["detail"] is None and rows[1]["detail"] == "row 1 has two 1s, columns 1 and 2"
+    assert isinstance(rows[0]["guesses"], int) and isinstance(rows[0]["nodes"], int) and rows[1]["nodes"] is None
+    assert set(rows[0]) == {"version", "puzzle", "count", "limit", "detail", "guesses", "nodes"}
+
+
+def test_solve_json_without_count_is_bad_usage():
+    assert_clean_error(run_cli("solve", "--json", input=PUZZLE))
+
+
+# --- files as arguments (issue 14.10) -------------------------------------------------------------
+
+
+def test_solve_and_check_read_files_in_turn_and_dash_for_stdin(tmp_path):
+    (tmp_path / "a.txt").write_text(PUZZLE)
+    (tmp_path / "b.txt").write_text(f"{LINE}\n{HARD}\n")
+    done = run_cli("solve", "--to", "line", tmp_path / "a.txt", "-", tmp_path / "b.txt", input=LINE)
+    assert done.returncode == 0, done.stderr
+    answers = done.stdout.splitlines()
+    assert len(answers) == 4  # one answer a puzzle, numbered across the files
+    for puzzle, answer in zip([grid_of(PUZZLE), parse_line(LINE), parse_line(LINE), parse_line(HARD)], answers):
+        assert is_solution(puzzle, parse_line(answer))
+    checked = run_cli("check", tmp_path / "b.txt", tmp_path / "a.txt")
+    assert checked.stdout.splitlines() == ["puzzle 1: incomplete: 51 blanks", "puzzle 2: incomplete: 58 blanks",
+                                           "puzzle 3: incomplete: 51 blanks"]
+    assert run_cli("solve", tmp_path / "a.txt").stdout == SOLUTION  # one file, one grid: as from stdin
+
+
+@pytest.mark.parametrize("command", [["solve"], ["check"], ["solve", "--count"]])
+def test_a_missing_or_unreadable_file_is_one_line_exit_2_before_any_answer(tmp_path, command):
+    (tmp_path / "a.txt").write_text(PUZZLE)
+    done = run_cli(*command, tmp_path / "a.txt", tmp_path / "missing.txt")
+    assert_clean_error(done)
+    assert done.stderr == f"sudoku: cannot read {tmp_path / 'missing.txt'}: No such file or directory\n"
+    assert_clean_error(run_cli(*command, tmp_path))  # a directory
+
+
+def test_malformed_input_in_a_file_names_the_file(tmp_path):
+    (tmp_path / "bad.txt").write_text(PUZZLE.replace("5 3 0", "5 x 0", 1))
+    done = run_cli("solve", tmp_path / "bad.txt")
+    assert_clean_error(done)
+    assert done.stderr == f"sudoku: {tmp_path / 'bad.txt'}: line 1, column 2: 'x' is not a number\n"
+
+
 # --- version and help -----------------------------------------------------------------------------
 
 
-def test_version():
-    done = run_cli("--version")
-    assert done.returncode == 0
-    assert done.stdout.strip() == "sudoku 0.1.0"
+VERSION_LINE = r"{name} \d+\.\d+\.\d+( \(git [0-9a-f]{{12}}\))?"
+
+
+@pytest.mark.parametrize("name, module", [("sudoku", "sudoku"), ("sudoku-jobs", "jobs"), ("fuzz", "fuzz"),
+                                          ("reports", "reports")])
+def test_every_command_prints_its_version_and_git_sha(name, module):
+    import re
+
+    import sudoku
+    from sudoku.version import git_sha
+
+    done = subprocess.run([sys.executable, "-m", module, "--version"], capture_output=True, text=True, cwd=REPO,
+                          timeout=60)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert re.fullmatch(VERSION_LINE.format(name=name), done.stdout.strip()), done.stdout
+    assert done.stdout.startswith(f"{name} {sudoku.__version__}")
+    sha = git_sha()
+    if sha:  # run from a checkout: the sha is HEAD's
+        assert done.stdout.strip().endswith(f"(git {sha[:12]})")
+
+
+def test_git_sha_reads_head_loose_packed_and_worktree_refs(tmp_path):
+    from sudoku.version import git_sha
+
+    one, two = "1" * 40, "2" * 40
+    git = tmp_path / "repo" / ".git"
+    (git / "refs" / "heads").mkdir(parents=True)
+    (git / "HEAD").write_text("ref: refs/heads/main\n")
+    (git / "packed-refs").write_text(f"# pack-refs with: peeled\n{one} refs/heads/main\n")
+    assert git_sha(tmp_path / "repo") == one
+    (git / "refs" / "heads" / "main").write_text(two + "\n")  # a loose ref wins over the packed one
+    assert git_sha(tmp_path / "repo") == two
+    worktree = git / "worktrees" / "wt"
+    worktree.mkdir(parents=True)
+    (worktree / "HEAD").write_text(one + "\n")  # detached
+    (worktree / "commondir").write_text("../..\n")
+    (tmp_path / "wt").mkdir()
+    (tmp_path / "wt" / ".git").write_text(f"gitdir: {worktree}\n")
+    assert git_sha(tmp_path / "wt") == one
+    assert git_sha(tmp_path / "nowhere") is None
+
+
+def test_version_matches_pyproject():
+    import tomllib
+
+    import sudoku
+
+    with open(REPO / "pyproject.toml", "rb") as file:
+        assert tomllib.load(file)["project"]["version"] == sudoku.__version__
 
 
 @pytest.mark.parametrize("command", [[], ["create"], ["solve"], ["check"]])
@@ -489,7 +650,9 @@ def _assert_no_crash(done):
         assert errors and errors[-1].startswith("sudoku: "), done.stderr
         if done.stdout:  # a streamed batch answers the puzzles before its malformed line (README)
             # one answer per puzzle before it: a solution line, a count, or a check verdict
+            # (grid and header answers are rows of numbers, a blank line between grids)
             assert all(len(line) in (0, 16, 81, 256, 625) or line.isdigit() or line.startswith("puzzle ")
+                       or line.startswith("{") or all(t.isdigit() for t in line.split(" "))
                        for line in done.stdout.splitlines()), done.stdout
             assert errors[-1].startswith("sudoku: line "), done.stderr  # names where the batch broke
         else:

@@ -69,6 +69,26 @@ def test_batch_formats_round_trip_many_puzzles(fmt, batch):
     assert list(parse(text.splitlines(keepends=True))) == batch
 
 
+@pytest.mark.parametrize("fmt", ["grid", "header"])
+@given(batch=st.lists(grids(boxes=(2, 3, 4)), min_size=1, max_size=4), gaps=st.lists(st.integers(1, 3), min_size=4,
+                                                                                   max_size=4))
+def test_grid_and_header_batches_are_grids_separated_by_blank_lines(fmt, batch, gaps):
+    """Blank lines (one or more, as `sudoku create -n` writes one) separate the grids of a batch;
+    sizes may differ from grid to grid."""
+    text = "".join("\n" * gap + render(grid, fmt) for gap, grid in zip([0] + gaps, batch))
+    assert list(parse(text.splitlines(keepends=True))) == batch
+    assert list(parse(text.splitlines(keepends=True), format=fmt)) == batch
+
+
+def test_a_batch_stops_at_a_grid_that_runs_on_without_a_blank_line():
+    text = render(Grid.empty(2), "grid") + "\n" + render(Grid.empty(2), "grid") + "0 0 0 0\n"
+    found = parse(text.splitlines(keepends=True))
+    assert next(found) == Grid.empty(2)  # the first grid is answered before the second is read
+    with pytest.raises(InvalidPuzzle, match="unexpected text after the grid") as caught:
+        next(found)
+    assert caught.value.line == 10
+
+
 def test_render_grid_is_single_spaced_rows():
     grid = parse_one(PUZZLE_9)
     assert render(grid) == PUZZLE_9

@@ -25,17 +25,42 @@ Optional capabilities, named in the registry:
   batch (``band``), so a batch path can record per-puzzle times without a call per puzzle.
 """
 
+from __future__ import annotations
+
 from collections import namedtuple
 from importlib import import_module
 
-Counters = namedtuple("Counters", "guesses nodes")
+TYPE_CHECKING = False  # typing costs ~3 ms at start-up; only the type checker needs the classes below
+if TYPE_CHECKING:
+    from collections.abc import Collection
+    from types import ModuleType
+    from typing import NamedTuple
+
+    from sudoku.budget import Budget
+    from sudoku.grid import Grid
+
+    class Counters(NamedTuple):
+        guesses: int
+        nodes: int
+
+    class Answer(NamedTuple):
+        count: int  # type: ignore[assignment]  # a field named like tuple.count, as it always was
+        solution: Grid | None
+        counters: Counters
+
+    class EngineInfo(NamedTuple):
+        name: str
+        module: str
+        boxes: Collection[int]
+        capabilities: frozenset[str]
+        summary: str
+else:
+    Counters = namedtuple("Counters", "guesses nodes")
+    Answer = namedtuple("Answer", "count solution counters")
+    EngineInfo = namedtuple("EngineInfo", "name module boxes capabilities summary")
 Counters.__doc__ = """Work done by one call: ``guesses`` = trial placements at branch points (0 means singles
 alone solved it); ``nodes`` = propagation calls."""
-
-Answer = namedtuple("Answer", "count solution counters")
 Answer.__doc__ = """Result of ``solve``: solutions found (at most the limit), the first one or None, and Counters."""
-
-EngineInfo = namedtuple("EngineInfo", "name module boxes capabilities summary")
 
 ENGINES = {
     "py": EngineInfo(
@@ -83,27 +108,27 @@ ENGINES = {
 DEFAULT = "py"
 
 
-def names():
+def names() -> list[str]:
     return list(ENGINES)
 
 
-def info(name):
+def info(name: str) -> EngineInfo:
     try:
         return ENGINES[name]
     except KeyError:
         raise ValueError(f"unknown engine {name!r}; known: {', '.join(ENGINES)}") from None
 
 
-def load(name=DEFAULT):
+def load(name: str = DEFAULT) -> ModuleType:
     """The engine module called ``name`` (ValueError for an unknown name)."""
     return import_module(info(name).module)
 
 
-def supports(name, box):
+def supports(name: str, box: int) -> bool:
     return box in info(name).boxes
 
 
-def solve(puzzle, *, limit=1, engine=DEFAULT, budget=None):
+def solve(puzzle: Grid, *, limit: int = 1, engine: str = DEFAULT, budget: Budget | None = None) -> Answer:
     """Solve ``puzzle`` with the named engine; see the module docstring for the contract.
 
     ``budget`` (a sudoku.budget.Budget) bounds the work: BudgetExceeded past it. An engine
@@ -112,13 +137,16 @@ def solve(puzzle, *, limit=1, engine=DEFAULT, budget=None):
     if not supports(engine, puzzle.box):
         side = puzzle.side
         raise ValueError(f"engine {engine!r} does not solve {side}x{side} grids")
+    answer: Answer
     if budget is None:
-        return load(engine).solve(puzzle, limit=limit)
+        answer = load(engine).solve(puzzle, limit=limit)
+        return answer
     if "budget" not in info(engine).capabilities:
         raise ValueError(f"engine {engine!r} cannot be bounded by a budget; use one of {', '.join(bounded())}")
-    return load(engine).solve(puzzle, limit=limit, budget=budget)
+    answer = load(engine).solve(puzzle, limit=limit, budget=budget)
+    return answer
 
 
-def bounded():
+def bounded() -> list[str]:
     """Names of the engines that honour a budget."""
     return [name for name, engine in ENGINES.items() if "budget" in engine.capabilities]
