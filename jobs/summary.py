@@ -25,9 +25,12 @@ def _first_not_ok(records, count):
     not_ok = pc.field("outcome") != "ok"
     if isinstance(records, pa.Table):
         return records.filter(not_ok).sort_by("case").slice(0, count).select(FAILURE_COLUMNS)
-    # A dataset's fragments are in chunk order and each part's rows in case order, so the head of the
-    # filtered scan is the first rows by case; sorted again in case a part was written otherwise.
-    return records.head(count, columns=FAILURE_COLUMNS, filter=not_ok).sort_by("case")
+    # Two narrow scans, whatever the order of rows within a part: the case numbers of every row not
+    # ok (8 bytes each), then the whole rows of the first ``count`` of them.
+    cases = records.to_table(columns=["case"], filter=not_ok)
+    first = cases.take(pc.select_k_unstable(cases, k=min(count, len(cases)), sort_keys=[("case", "ascending")]))
+    wanted = pc.field("case").isin(first.column("case").combine_chunks())
+    return records.to_table(columns=FAILURE_COLUMNS, filter=not_ok & wanted).sort_by("case")
 
 
 def summarize(manifest, records, *, failures_shown=10):

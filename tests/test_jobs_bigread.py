@@ -118,6 +118,20 @@ def test_show_from_a_dataset_is_show_from_the_whole_table(tmp_path):
     assert f"\nblanks_s  {CHUNKS * CHUNK // 2:>8}" in from_dataset  # nulls left out of the percentiles
 
 
+def test_show_lists_the_first_failures_by_case_whatever_the_row_order_in_a_part(tmp_path):
+    run_dir = _run_dir(tmp_path)
+    manifest = {"run_id": "r", "status": "complete", "totals": {}, "config": {}, "host": {}}
+    rows = _records(0)  # cases 3, 2, 1, 0 in that order
+    for row in rows:
+        row["outcome"], row["reason"] = "failed", f"reason {row['case']}"
+    run_dir.write_part(0, rows)
+    for shown in (1, 2, 5):
+        text = summarize(manifest, run_dir.dataset(), failures_shown=shown)
+        got = [int(line.split()[1]) for line in text.splitlines() if line.startswith("  case ")]
+        assert got == [0, 1, 2, 3, 5][:shown]
+        assert text == summarize(manifest, run_dir.read_table(), failures_shown=shown)
+
+
 def test_show_of_a_run_without_parts(tmp_path):
     run_dir = RunDir(tmp_path / "run")
     run_dir.parts.mkdir(parents=True)
