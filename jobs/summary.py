@@ -2,7 +2,7 @@
 
 ``summarize`` takes the records as an Arrow table or as a ``pyarrow.dataset`` (``RunDir.dataset()``):
 from a dataset it reads only the time columns and ``outcome`` (8 bytes a case per time column; a
-million cases are ~40 MB, not the whole ~1 GB table), and of the rows that are not ok only the first
+million cases are ~40 MB, not the whole ~400 MB table), and of the rows that are not ok only the first
 ``failures_shown``, through a dataset filter."""
 
 import pyarrow as pa
