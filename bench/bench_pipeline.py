@@ -15,13 +15,17 @@ Rates: ``e2e/s`` is N over the command's whole wall time (interpreter start to e
 the runner's own ``wall_s`` from the manifest (no interpreter start or imports). Ratios are taken within a
 round (e2e/raw: the 1-worker command over raw; 2w/1w beside raw x2 / raw; dask/1w) and their median
 over rounds is given.
+``show``: the wall time and peak RSS of ``python -m jobs show`` on each finished run (interpreter start
+included).
 Peak RSS: the largest sum of resident memory over the command's process tree (it and all descendants,
 sampled from /proc every 50 ms), so shared pages count once per process: an upper bound.
 
-Run: PYTHONPATH=. python bench/bench_pipeline.py [-n 20000] [--rounds 3] [--dask] [--raw-n 5000]
+Run: PYTHONPATH=. python bench/bench_pipeline.py [-n 20000] [--rounds 3] [--dask] [--raw-n 5000] [--only 2]
+[--keep DIR]
 """
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -67,11 +71,8 @@ def _tree_rss(root):
     return total
 
 
-def run_command(n, *, workers, backend, temp, name):
-    """One ``sudoku-jobs run``: its figures, with the peak RSS of its process tree."""
-    out = Path(temp) / name
-    argv = [sys.executable, "-m", "jobs", "run", "-n", str(n), "--seed", "1", "--workers", str(workers),
-            "--backend", backend, "--no-progress", "--out", str(out)]
+def measured(argv, *, ok=(0,)):
+    """Run ``argv``: (wall seconds, peak RSS of its process tree in bytes)."""
     started = time.perf_counter()
     proc = subprocess.Popen(argv, env=ENV, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     peak = 0
@@ -89,13 +90,25 @@ def run_command(n, *, workers, backend, temp, name):
     wall = time.perf_counter() - started
     done.set()
     sampler.join()
-    if proc.returncode != 0:
+    if proc.returncode not in ok:
         raise SystemExit(f"bench: {' '.join(argv)} failed (exit {proc.returncode}):\n{err}")
+    return wall, peak
+
+
+def run_command(n, *, workers, backend, temp, name):
+    """One ``sudoku-jobs run``, then ``sudoku-jobs show`` of it: their figures, with the peak RSS of each
+    process tree."""
+    out = Path(temp) / name
+    argv = [sys.executable, "-m", "jobs", "run", "-n", str(n), "--seed", "1", "--workers", str(workers),
+            "--backend", backend, "--no-progress", "--out", str(out)]
+    wall, peak = measured(argv)
+    show_wall, show_peak = measured([sys.executable, "-m", "jobs", "show", str(out)])
     manifest = json.loads((out / "manifest.json").read_text())
     totals = manifest["totals"]
     assert totals["cases"] == totals["ok"] == n, totals
     config = manifest["config"]
-    return {"e2e": n / wall, "run": n / manifest["wall_s"], "wall": wall, "rss": peak,
+    return {"e2e": n / wall, "run": n / manifest["wall_s"], "wall": wall, "rss": peak, "show": show_wall,
+            "show_rss": show_peak,
             "engines": f"{config['engine']} + {config['check_engine']}, chunk size {config['chunk_size']}"}
 
 
@@ -121,6 +134,8 @@ def main(argv=None):
     parser.add_argument("--rounds", type=int, default=3, help="rounds, each config once per round (default %(default)s)")
     parser.add_argument("--raw-n", type=int, default=5000, help="puzzles per raw generate_batch call (default %(default)s)")
     parser.add_argument("--dask", action="store_true", help="also run with --backend dask (a LocalCluster, 2 workers)")
+    parser.add_argument("--keep", metavar="DIR", help="keep the run directories under DIR (default: a temporary "
+                        "directory, removed at the end); DIR must not hold runs of the same names")
     parser.add_argument("--only", choices=("1", "2"), help="run only this worker count (no raw, no ratios): for -n 1000000")
     args = parser.parse_args(argv)
 
@@ -136,7 +151,10 @@ def main(argv=None):
     print(f"command: {' '.join([Path(sys.executable).name, *sys.argv])}")
     rows = {name: [] for name, _, _ in configs}
     raws, raws2, engines_used = [], [], ""
-    with tempfile.TemporaryDirectory(prefix="bench-pipeline-") as temp:
+    keep = Path(args.keep) if args.keep else None
+    if keep:
+        keep.mkdir(parents=True, exist_ok=True)
+    with (contextlib.nullcontext(str(keep)) if keep else tempfile.TemporaryDirectory(prefix="bench-pipeline-")) as temp:
         for round_ in range(args.rounds):
             load = os.getloadavg()
             line = f"round {round_ + 1}: load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
@@ -148,18 +166,19 @@ def main(argv=None):
                 row = run_command(args.n, workers=workers, backend=backend, temp=temp, name=f"{name}-{round_}".replace(" ", "-"))
                 rows[name].append(row)
                 engines_used = row["engines"]
-                line += f"; {name} {row['e2e']:,.0f}/s e2e ({row['wall']:.1f} s), {row['run']:,.0f}/s run, {row['rss'] / 2**20:,.0f} MiB"
+                line += f"; {name} {row['e2e']:,.0f}/s e2e ({row['wall']:.1f} s), {row['run']:,.0f}/s run, {row['rss'] / 2**20:,.0f} MiB; show {row['show']:.2f} s, {row['show_rss'] / 2**20:,.0f} MiB"
             print(line, flush=True)
     print(f"\nn = {args.n:,} per run ({engines_used}); medians over {args.rounds} round(s); load at the end "
           f"{os.getloadavg()[0]:.2f}")
-    print(f"{'config':<11}{'e2e/s':>9}{'run/s':>9}{'wall s':>8}{'peak RSS MiB':>14}")
+    print(f"{'config':<11}{'e2e/s':>9}{'run/s':>9}{'wall s':>8}{'peak RSS MiB':>14}{'show s':>8}{'show MiB':>10}")
     if raws:
         print(f"{'raw':<11}{statistics.median(raws):>9,.0f}{'':>9}{'':>8}{'':>14}   nb.generate_batch(minimal=True), one core")
         print(f"{'raw x2':<11}{statistics.median(raws2):>9,.0f}{'':>9}{'':>8}{'':>14}   the same in two processes at once")
     for name, _, _ in configs:
         got = rows[name]
         print(f"{name:<11}{statistics.median(r['e2e'] for r in got):>9,.0f}{statistics.median(r['run'] for r in got):>9,.0f}"
-              f"{statistics.median(r['wall'] for r in got):>8.1f}{max(r['rss'] for r in got) / 2**20:>14,.0f}")
+              f"{statistics.median(r['wall'] for r in got):>8.1f}{max(r['rss'] for r in got) / 2**20:>14,.0f}"
+              f"{statistics.median(r['show'] for r in got):>8.2f}{max(r['show_rss'] for r in got) / 2**20:>10,.0f}")
     if raws:
         def ratio(top, bottom):
             return statistics.median(t / b for t, b in zip(top, bottom))

@@ -174,12 +174,18 @@ def _reread_input(config):
 
 
 def show(args):
+    import pyarrow as pa
+
     from jobs.summary import summarize
 
     run_dir = RunDir(args.dir)
     run_dir.read_config()  # a manifest this tool wrote, of any kind
     manifest = run_dir.read_manifest()
-    print(summarize(manifest, run_dir.read_table()))
+    try:  # through a dataset: only the columns and rows it shows, part by part
+        text = summarize(manifest, run_dir.dataset())
+    except (OSError, pa.ArrowException) as error:  # Arrow's message names the part
+        raise RunDirError(f"{run_dir.path}: unreadable part ({error})") from None
+    print(text)
     return FAILED if manifest.get("totals", {}).get("failed") else OK
 
 

@@ -81,10 +81,25 @@ def git_sha():
 
 
 def totals(records_table):
-    """Counts by outcome, from the saved records."""
-    outcomes = records_table.column("outcome").to_pylist()
-    return {"cases": len(outcomes), "ok": outcomes.count("ok"), "failed": outcomes.count("failed"),
-            "rejected": outcomes.count("rejected")}
+    """Counts by outcome, from the saved records (only the ``outcome`` column is read)."""
+    import pyarrow.compute as pc
+
+    counts = {row["values"]: row["counts"] for row in pc.value_counts(records_table.column("outcome")).to_pylist()}
+    return {"cases": len(records_table), "ok": counts.get("ok", 0), "failed": counts.get("failed", 0),
+            "rejected": counts.get("rejected", 0)}
+
+
+def missing_or_extra(cases, specs):
+    """``manifests.missing_or_extra`` for a ``case`` column (Arrow), checked in numpy first: a million
+    cases as Python ints would cost ~100 MB; only a run that is not exactly-once pays for the message."""
+    import numpy as np
+
+    have = np.sort(cases.to_numpy(zero_copy_only=False))
+    wanted = np.sort(np.concatenate([np.arange(spec["start"], spec["start"] + spec["count"], dtype=np.int64)
+                                     for spec in specs] or [np.empty(0, np.int64)]))
+    if have.shape == wanted.shape and np.array_equal(have, wanted):
+        return None
+    return manifests.missing_or_extra(have.tolist(), specs)
 
 
 class _LogFile(logging.FileHandler):
@@ -249,15 +264,18 @@ def execute(run_dir, config, task, specs, *, resume=False, progress=None):
 
 def _finish(run_dir, manifest, specs, status, error):
     """Rebuild the CSV, check every planned case is saved once, write the manifest, clear temporaries;
-    returns (status, the error to raise or None). A write that fails here is recorded where it can be."""
+    returns (status, the error to raise or None). A write that fails here is recorded where it can be.
+
+    In bounded memory: the totals and the exactly-once check read only ``case`` and ``outcome``, and the
+    CSV is streamed one part at a time."""
     totals_now = {}
     try:
-        records_table = run_dir.read_table()
-        totals_now = totals(records_table)
-        if status == "complete" and (problem := manifests.missing_or_extra(
-                records_table.column("case").to_pylist(), specs)):
+        narrow = run_dir.read_columns(["case", "outcome"])
+        totals_now = totals(narrow)
+        if status == "complete" and (problem := missing_or_extra(narrow.column("case"), specs)):
             status, error = "failed", RunDirError(f"{run_dir.path}: not complete: {problem}")
-        run_dir.write_csv(records_table)
+        del narrow
+        run_dir.write_csv()
     except RunDirError as caught:  # WriteError included
         status, error = "failed", error or caught
     if error is not None:

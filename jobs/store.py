@@ -46,6 +46,19 @@ _OWNED_DIRS = re.compile(r"^(?:parts|corrupt|corpus|corpus/[^/]+|corpus/[^/]+/\.
 LOCK_WAIT_S = 3.0  # a killed run's forked workers may hold its lock for a moment while they die
 
 
+def _schema_of(columns):
+    """The record schema narrowed to ``columns``, in that order."""
+    return pa.schema([SCHEMA.field(name) for name in columns])
+
+
+def _conform(part, schema):
+    """``part`` in ``schema``: columns in its order, cast to its types; a column an older part lacks is
+    all nulls (as ``read_table``'s promotion gives)."""
+    columns = [part.column(field.name).cast(field.type) if field.name in part.column_names
+               else pa.nulls(len(part), field.type) for field in schema]
+    return pa.Table.from_arrays(columns, schema=schema)
+
+
 class RunDirError(Exception):
     """A run directory that cannot be used as asked (exists, missing, corrupt, in use, not ours)."""
 
@@ -285,27 +298,69 @@ class RunDir:
             except FileNotFoundError:
                 pass
 
+    def part_paths(self):
+        """The finished parts, in chunk order (which is case order: chunk k holds the cases after k-1's)."""
+        if not self.parts.exists():
+            return []
+        found = ((int(m.group(1)), p) for p in self.parts.iterdir() if (m := _PART.match(p.name)))
+        return [path for _, path in sorted(found)]
+
+    def _read_part(self, path, columns=None):
+        try:
+            return pq.read_table(path, columns=columns)
+        except (OSError, pa.ArrowException) as error:
+            raise RunDirError(f"{path}: unreadable part ({error})") from None
+
     def read_table(self):
-        """Every finished part as one Arrow table in case order (empty when none)."""
-        paths = sorted(self.parts.glob("chunk-*.parquet")) if self.parts.exists() else []
+        """Every finished part as one Arrow table in case order (empty when none).
+
+        Holds the whole run in memory: for small runs (fuzz) and callers that need every column. Big
+        runs are read through ``dataset()``, ``read_columns()`` or ``iter_parts()``."""
+        paths = self.part_paths()
         if not paths:
             return SCHEMA.empty_table()
-        tables = []
-        for path in paths:
-            try:
-                tables.append(pq.read_table(path))
-            except (OSError, pa.ArrowException) as error:
-                raise RunDirError(f"{path}: unreadable part ({error})") from None
+        tables = [self._read_part(path) for path in paths]
         return pa.concat_tables(tables, promote_options="default").sort_by("case")
+
+    def read_columns(self, columns):
+        """Only ``columns`` of every finished part, as one table in case order: e.g. ``case`` and
+        ``outcome`` for the totals and the exactly-once check (16 MB for a million cases, where the
+        whole table is about 400 MB of Arrow buffers, twice that while sorted)."""
+        paths = self.part_paths()
+        if not paths:
+            return SCHEMA.empty_table().select(columns)
+        tables = [_conform(self._read_part(path, columns), _schema_of(columns)) for path in paths]
+        return pa.concat_tables(tables).sort_by("case") if "case" in columns else pa.concat_tables(tables)
+
+    def iter_parts(self):
+        """Each finished part in chunk order as a table in the schema, rows in case order: one part in
+        memory at a time."""
+        for path in self.part_paths():
+            yield _conform(self._read_part(path), SCHEMA).sort_by("case")
+
+    def dataset(self):
+        """The finished parts as one ``pyarrow.dataset`` in the record schema, fragments in chunk order
+        (case order): read only the columns and rows asked for, part by part (``show``). A part written
+        by an older schema version reads its newer columns as nulls."""
+        import pyarrow.dataset as ds
+
+        return ds.dataset([str(path) for path in self.part_paths()], schema=SCHEMA, format="parquet")
 
     # --- CSV and manifest ----------------------------------------------------------------------------
 
     def write_csv(self, records_table=None):
-        """The CSV of the same rows as the parts, written atomically."""
-        records_table = self.read_table() if records_table is None else records_table
+        """The CSV of the same rows as the parts, written atomically.
+
+        Without ``records_table`` it is streamed one part at a time in chunk order (case order), so a
+        run of any size is written in the memory of one part."""
         temporary = self.path / f".{self.csv_path.name}.tmp"
         with _writing(self.csv_path, temporary):
-            pacsv.write_csv(records_table, temporary)
+            if records_table is not None:
+                pacsv.write_csv(records_table, temporary)
+            else:
+                with pacsv.CSVWriter(temporary, SCHEMA) as writer:
+                    for part in self.iter_parts():
+                        writer.write_table(part)
             os.replace(temporary, self.csv_path)
 
     def write_manifest(self, manifest):
