@@ -294,7 +294,8 @@ def run(args):
         specs = _target_specs(args)
         config = {"kind": "fuzz", "run_id": Path(out).name, "n": args.n, "seed": new_seed() if args.seed is None
                   else args.seed, "target": specs[0], "targets": specs, "strict": args.strict,
-                  "check_engine": "py", "workers": args.workers, "chunk_size": args.chunk_size,
+                  "check_engine": "band" if args.size == "9" else "py", "workers": args.workers,
+                  "chunk_size": args.chunk_size,
                   "backend": args.backend, "scheduler": args.scheduler, "corpus": str(Path(args.corpus).resolve()),
                   "out": out, "size": args.size, "mode": args.mode, "verdict_words": args.verdict_words,
                   "verdict_exit": args.verdict_exit}

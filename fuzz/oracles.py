@@ -236,7 +236,8 @@ def _judge_one_create(result, side, header, check_engine, notes):
     wanted = min_blanks(grid.box)
     if grid.blanks < wanted:
         failed["create_blanks"] = Failure(f"{grid.blanks} blanks, fewer than {wanted}", "few_blanks")
-    count = engines.solve(grid, limit=2, engine=check_engine).count if not find_clash(grid) else 0
+    counter = check_engine if engines.supports(check_engine, grid.box) else "py"  # band counts 9x9 only
+    count = engines.solve(grid, limit=2, engine=counter).count if not find_clash(grid) else 0
     if count != 1:
         failed["create_unique"] = Failure("no solution" if count == 0 else "several solutions",
                                           "no_solution" if count == 0 else "several_solutions")

@@ -74,8 +74,8 @@ def replay_command(folder, target_options):
 def _same(signature, case, target, config):
     """Whether ``case`` fails on ``target`` as ``signature`` says: the same signature for a solve; for
     a create (whose answers are random), every oracle and kind of the signature seen again."""
-    verdict, result = run_case(case, target, strict=config["strict"], words=config.get("verdict_words"),
-                               exits=config.get("verdict_exit"))
+    verdict, result = run_case(case, target, strict=config["strict"], check_engine=config.get("check_engine", "py"),
+                               words=config.get("verdict_words"), exits=config.get("verdict_exit"))
     got = signature_of(case, verdict, result)
     if got is None:
         return False, verdict, result
