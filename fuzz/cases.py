@@ -68,6 +68,7 @@ WEIGHTS = {
 SOLVE_FAMILIES = tuple(WEIGHTS)
 FAMILIES = SOLVE_FAMILIES + ("create", "roundtrip")
 CREATE_EVERY = 20  # case 0, 20, 40, ... asks the target to create
+ROUNDTRIP_EVERY = 50  # case 25, 75, 125, ... is a round trip: create, then solve what it printed
 MIN_CREATES = 30  # a bug on 30 % of creates slips through 30 creates with probability 0.7**30 < 1e-4
 REPLAY_CREATES = 20  # creates asked when a saved create reproducer is replayed
 
@@ -173,7 +174,7 @@ def make_case(seed, index, *, n, header=False, size=9):
     side = side_of(size, seed, index)
     if index % CREATE_EVERY == 0:
         return create_case(create_calls(n), side=side)
-    if index % CREATE_EVERY == CREATE_EVERY // 2:
+    if index % ROUNDTRIP_EVERY == ROUNDTRIP_EVERY // 2:
         return Case("roundtrip", "roundtrip", b"", None, None, None, 2, side)
     rng = random.Random(derive_seed(seed, "case", index))
     family = rng.choices(SOLVE_FAMILIES, weights=[WEIGHTS[f] for f in SOLVE_FAMILIES])[0]
@@ -198,7 +199,7 @@ def _check_case(family, text, side):
 
 
 def solve_after_create(text, *, side=9, header=False):
-    """The solve half of a round trip (case 10, 30, 50, ... of a run: the way course scripts test):
+    """The solve half of a round trip (``fuzz.tasks.round_trip``):
     the target's own ``create`` output, exactly as printed, given to its own ``solve``. Its right
     answer is that of the puzzle our lenient reader finds in the text; None when it finds none."""
     from fuzz.read import find_grid

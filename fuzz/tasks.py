@@ -44,7 +44,8 @@ def run_case(case, target, *, strict=False, check_engine="py", words=None, exits
 
 
 def round_trip(case, target, *, strict=False, check_engine="py"):
-    """Create, then solve exactly what create printed: the create half must answer with a grid; the
+    """Create, then solve exactly what create printed (case 25, 75, 125, ... of a run; the way course
+    scripts test ``create | solve``): the create half must answer with a grid; the
     solve half is judged as any solve of that puzzle. (verdict, result, the solve half's case or
     None): the result is the solve's (its stdin is the create's output) with the time of both calls."""
     made = target.create(side=case.side)

@@ -326,7 +326,7 @@ def test_a_run_asks_create_often_enough_to_catch_a_bug_on_30_percent():
         creates = sum(case.calls for case in (make_case(1, i, n=n) for i in range(0, n, CREATE_EVERY)))
         assert creates >= max(30, n / 10), n
         assert 0.7 ** creates < 1e-4
-        assert all(make_case(1, i, n=n).command == ("roundtrip" if i % CREATE_EVERY == CREATE_EVERY // 2 else "solve")
+        assert all(make_case(1, i, n=n).command == ("roundtrip" if i % 50 == 25 else "solve")
                    for i in range(1, min(n, 60)) if i % CREATE_EVERY)
     assert create_calls(10_000) == 2
 

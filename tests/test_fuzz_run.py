@@ -237,12 +237,12 @@ def test_probe_says_when_nothing_works(tmp_path):
 # --- round trip ----------------------------------------------------------------------------------
 
 def test_a_program_that_cannot_solve_its_own_puzzles_is_caught_by_the_round_trip(tmp_path):
-    done = fuzz("run", "-n", 60, "--seed", 4, *COMMON, "--out", tmp_path / "run", "--corpus", tmp_path / "corpus",
+    done = fuzz("run", "-n", 100, "--seed", 4, *COMMON, "--out", tmp_path / "run", "--corpus", tmp_path / "corpus",
                 "--target", spec("unreadable_create"), cwd=tmp_path, timeout=600)
     assert done.returncode == 1, done.stderr[-2000:]
     rows = records_of(tmp_path / "run")
     trips = [row for row in rows if row["family"] == "roundtrip"]
-    assert len(trips) == 3 and all(row["outcome"] == "failed" for row in trips)
+    assert len(trips) == 2 and all(row["outcome"] == "failed" for row in trips)  # cases 25 and 75
     assert {row["family"] for row in rows if row["outcome"] == "failed"} == {"roundtrip"}
     assert all(row["input_text"].startswith("+-------+") for row in trips)  # the create's own output, as given
     meta = json.loads(next((tmp_path / "run" / "corpus").glob("*/answers/*/case.json")).read_text())
