@@ -16,7 +16,6 @@ run directories already made (``--runs DIR...``), and prints per timed phase:
 """
 
 import argparse
-import subprocess
 import sys
 import tempfile
 from pathlib import Path

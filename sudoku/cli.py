@@ -11,7 +11,6 @@ import os
 import sys
 from functools import lru_cache
 
-import sudoku
 from sudoku import engines, formats
 from sudoku.budget import Budget, BudgetExceeded
 from sudoku.check import check
