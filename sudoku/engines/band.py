@@ -76,6 +76,7 @@ import numpy as np
 
 from sudoku.engines import Answer, Counters
 from sudoku.engines import _band_kernels as _k
+from sudoku.engines._arrays import as_puzzles
 from sudoku.grid import Grid
 
 BOX = 3
@@ -86,18 +87,6 @@ def _check_limit(limit):
     if not isinstance(limit, (int, np.integer)) or limit < 1:
         raise ValueError(f"limit must be an integer of at least 1, not {limit!r}")
     return np.int64(limit)
-
-
-def _as_puzzles(puzzles):
-    """``puzzles`` as a C-contiguous uint8[k, 81] array of digits 0..9 (ValueError otherwise)."""
-    array = np.asarray(puzzles)
-    if array.ndim == 1 and array.size == CELLS:
-        array = array.reshape(1, CELLS)
-    if array.ndim != 2 or array.shape[1] != CELLS:
-        raise ValueError(f"puzzles must have shape (k, 81), not {array.shape}")
-    if array.size and (array.min() < 0 or array.max() > 9):
-        raise ValueError("puzzle values must be digits 0..9 (0 = blank)")
-    return np.ascontiguousarray(array, dtype=np.uint8)
 
 
 @lru_cache(maxsize=None)
@@ -113,7 +102,7 @@ def _ns_per_tick():
 
 def solve_batch(puzzles, *, limit=1, timed=False):
     """Count each puzzle's solutions up to ``limit``; see the module docstring."""
-    puzzles = _as_puzzles(puzzles)
+    puzzles = as_puzzles(puzzles)
     limit = _check_limit(limit)
     k = puzzles.shape[0]
     answers = (np.zeros(k, np.int32), np.zeros((k, CELLS), np.uint8), np.zeros(k, np.int64), np.zeros(k, np.int64))

@@ -56,6 +56,7 @@ import numpy as np
 
 from sudoku.engines import Answer, Counters
 from sudoku.engines import _nb_kernels as _k
+from sudoku.engines._arrays import as_puzzles
 from sudoku.grid import Grid
 
 BOX = 3
@@ -75,18 +76,6 @@ def _check_box(box):
     if box != BOX:
         side = box * box
         raise ValueError(f"engine 'nb' solves 9x9 grids only, not {side}x{side}")
-
-
-def as_puzzles(puzzles):
-    """``puzzles`` as a C-contiguous uint8[k, 81] array of digits 0..9 (ValueError otherwise)."""
-    array = np.asarray(puzzles)
-    if array.ndim == 1 and array.size == CELLS:
-        array = array.reshape(1, CELLS)
-    if array.ndim != 2 or array.shape[1] != CELLS:
-        raise ValueError(f"puzzles must have shape (k, 81), not {array.shape}")
-    if array.size and (array.min() < 0 or array.max() > 9):
-        raise ValueError("puzzle values must be digits 0..9 (0 = blank)")
-    return np.ascontiguousarray(array, dtype=np.uint8)
 
 
 def from_lines(lines):
