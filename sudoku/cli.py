@@ -38,6 +38,10 @@ class _ReadError(Exception):
     """An input file that fails while it is read: exit 3 with one line naming it."""
 
 
+class _WriteError(Exception):
+    """A file that cannot be written (play's save): exit 3 with one line naming it."""
+
+
 class _TimeLimit(Exception):
     """A --timeout reached: exit 124 with one line naming the limit."""
 
@@ -130,6 +134,17 @@ def _parser():
     hint_p = command("hint", "say the next logical step for a partly filled grid", "sudoku hint < grid.txt")
     _input_options(hint_p)
     hint_p.add_argument("--json", action="store_true", help="one JSON object per grid")
+
+    play_p = command("play", "play in the terminal: a new puzzle, one from a FILE, or the saved game "
+                     "(needs the extra: pip install 'sudoku-toolkit[play]')", "sudoku play --size 9 --difficulty medium")
+    play_p.add_argument("file", nargs="?", metavar="FILE", help="play the first puzzle of this file (any input format)")
+    play_p.add_argument("--format", choices=formats.INPUT_FORMATS, help="FILE's format (default: detected)")
+    play_p.add_argument("--size", type=int, choices=SIZES, help="grid side of a new puzzle: 4, 9 (default), 16 or 25")
+    play_p.add_argument("--difficulty", choices=DIFFICULTIES, help="level of a new puzzle, as create takes it")
+    play_p.add_argument("--seed", type=int, help="seed of a new puzzle (default: a fresh one, shown on screen)")
+    play_p.add_argument("--save", metavar="FILE", help="save file (default $XDG_STATE_HOME/sudoku/play.json, "
+                        "else ~/.local/state/sudoku/play.json)")
+    play_p.add_argument("--resume", action="store_true", help="go on with the saved game")
     return parser
 
 
@@ -416,6 +431,69 @@ def run_hint(args):
     return status
 
 
+def run_play(args):
+    """The game (sudoku.play, Textual: loaded only here); saves on quit. 0 once saved."""
+    from sudoku.play_state import BadSave, Game, Unplayable
+
+    try:
+        from sudoku import play
+    except ImportError as error:
+        if (error.name or "").split(".")[0] not in ("textual", "rich"):
+            raise
+        raise Usage("play needs Textual: pip install 'sudoku-toolkit[play]' (or pip install textual)") from None
+    path = args.save or str(play.save_path())
+    new = args.size or args.difficulty or args.seed is not None
+    if args.resume and (args.file or new):
+        raise Usage("--resume goes on with the saved game: no FILE, --size, --difficulty or --seed")
+    if args.file and new:
+        raise Usage("a FILE brings its own puzzle: no --size, --difficulty or --seed")
+    if args.file == "-":
+        raise Usage("play reads its puzzle from a file, not stdin (the game needs the terminal)")
+    extra = {}
+    if args.resume:
+        import json
+
+        try:
+            with open(path, encoding="utf-8") as saved:
+                data = json.load(saved)
+            game = Game.from_dict(data)
+        except FileNotFoundError:
+            raise Usage(f"no saved game at {path}") from None
+        except OSError as error:
+            raise Usage(f"cannot read {path}: {error.strerror or error}") from None
+        except (ValueError, BadSave) as error:  # JSONDecodeError is a ValueError
+            raise Usage(f"{path}: not a saved game this version can read: {error}") from None
+        extra = {key: data[key] for key in ("label", "seed", "level") if key in data}
+    elif args.file:
+        _, grid, _, _ = next(_puzzles(argparse.Namespace(files=[args.file], format=args.format)))
+        if grid.box > formats.LINE_MAX_BOX:
+            raise Usage(f"{args.file}: play goes up to 25x25, not {grid.side}x{grid.side}")
+        try:
+            game = Game.of(grid)
+        except Unplayable as error:
+            _warn(f"{args.file}: {error}")
+            return FAILED
+        extra = {"label": os.path.basename(args.file)}
+    else:
+        side = args.size or 9
+        seed = new_seed() if args.seed is None else args.seed
+        puzzle = create({4: 2, 9: 3, 16: 4, 25: 5}[side], seed=seed, difficulty=args.difficulty)
+        game = Game.of(puzzle)
+        level = args.difficulty or "any level"
+        extra = {"label": f"{side}x{side}, {level}, seed {seed}", "seed": seed, "level": args.difficulty}
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise Usage("play needs a terminal (stdin and stdout)")
+    play.PlayApp(game, title=extra.get("label", "")).run()
+    try:
+        play.write_save(path, game.to_dict(**extra))
+    except OSError as error:
+        raise _WriteError(f"cannot save the game to {path}: {error.strerror or error}") from None
+    done = f"solved in {play.clock_text(game.elapsed_s)}; " if game.solved() else ""
+    again = "sudoku play --resume" + (f" --save {args.save}" if args.save else "")
+    _write(f"{done}game saved to {path} ({again} goes on with it)\n")
+    return OK
+
+
 def run(argv=None):
     """The command without process-wide set-up: parse ``argv``, act, return the exit code.
 
@@ -428,7 +506,7 @@ def run(argv=None):
         _warn("a command is needed: create, solve or check (see sudoku --help)")
         return USAGE
     command = {"create": run_create, "solve": run_solve, "check": run_check, "grade": run_grade,
-               "hint": run_hint}[args.command]
+               "hint": run_hint, "play": run_play}[args.command]
     try:
         return command(args)
     except InvalidPuzzle as error:
@@ -440,7 +518,7 @@ def run(argv=None):
     except GenerationFailed as error:
         _warn(str(error))
         return FAILED
-    except _ReadError as error:
+    except (_ReadError, _WriteError) as error:
         _warn(str(error))
         return IO_ERROR
     except _TimeLimit as error:
