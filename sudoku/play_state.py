@@ -57,14 +57,14 @@ class Game:
     def of(cls, puzzle: Grid) -> Game:
         """A new game of ``puzzle``: InvalidPuzzle if a unit repeats a digit, Unplayable unless it has
         exactly one solution."""
-        from sudoku.engines import py
+        from sudoku.engines import solve
         from sudoku.grid import find_clash
 
         clash = find_clash(puzzle)
         if clash:
             raise InvalidPuzzle(f"the puzzle breaks the rules: {clash}")
-        answer = py.solve(puzzle, limit=2)
-        if answer.count == 0:
+        answer = solve(puzzle, limit=2, engine="py")
+        if answer.count == 0 or answer.solution is None:
             raise Unplayable("the puzzle has no solution")
         if answer.count > 1:
             raise Unplayable("the puzzle has several solutions; a game needs exactly one")
