@@ -155,6 +155,7 @@ class PlayApp(App):
     """The game on screen. ``clock`` gives seconds (time.monotonic; tests pass a fixed one)."""
 
     TITLE = "sudoku play"
+    ENABLE_COMMAND_PALETTE = False  # its ctrl+p would open a window of Textual's own commands
     CSS = """
     Screen { layout: vertical; }
     #top { height: auto; }
@@ -238,7 +239,7 @@ class PlayApp(App):
                     "c": self.check, "q": self.save_and_quit}
         event.stop()
         event.prevent_default()
-        if key in ("ctrl+q", "ctrl+c"):
+        if key == "ctrl+c":
             self.save_and_quit()
         elif key in moves:
             self.game.move_cursor(*moves[key])
@@ -250,6 +251,10 @@ class PlayApp(App):
         elif char and char in _SYMBOLS[: self.game.side]:
             digit = _SYMBOLS.index(char) + 1
             self.play(self.game.toggle_mark if self.pencil else self.game.enter, digit)
+
+    def action_quit(self):
+        """ctrl+q, Textual's quit key (a priority binding, so it never reaches on_key), saves too."""
+        self.save_and_quit()
 
     def play(self, move, *args):
         """Make a move at the cursor; a solved game takes no more moves."""
