@@ -118,7 +118,10 @@ class Board(Widget):
             kind = "given" if game.is_given(cell) else "entry"
         elif game.marks[cell]:
             marks = "".join(symbol(d) for d in game.marked(cell))
-            text = marks.center(CELL) if len(marks) <= CELL else marks[: CELL - 1] + "…"
+            if len(marks) > CELL:
+                text = marks[: CELL - 1] + "…"  # the status line lists them all
+            else:
+                text = marks.center(CELL) if len(marks) == 1 else marks.ljust(CELL)
             kind = "mark"
         else:
             text, kind = " · ", "blank"

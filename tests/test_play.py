@@ -113,7 +113,7 @@ def test_keys_enter_digits_marks_erase_undo_and_redo():
         assert game.marks[blank] == 0
         await pilot.press("backspace", "1", "2")
         assert game.entries[blank] == 0 and game.marked(blank) == [1, 2]
-        assert shown(app, blank) == " 12" and "marks   1 2" in screen_text(app)
+        assert shown(app, blank) == "12 " and "marks   1 2" in screen_text(app)
         assert "mode    pencil" in screen_text(app)
         await pilot.press("p", "u")
         assert game.marked(blank) == [1] and "mode    digits" in screen_text(app)
