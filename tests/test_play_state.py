@@ -49,6 +49,15 @@ def act(game, action):
             "redo": game.redo}[name](*args)
 
 
+def played(case):
+    """A fresh game of ``case``'s box after its actions."""
+    box, steps = case
+    game = fresh(box)
+    for step in steps:
+        act(game, step)
+    return game
+
+
 def boxes_and_actions():
     return st.sampled_from([2, 3]).flatmap(lambda box: st.tuples(st.just(box), actions(box)))
 
@@ -96,10 +105,7 @@ def test_undo_takes_back_exactly_the_last_move(case):
 
 @given(boxes_and_actions())
 def test_a_new_move_forgets_what_was_undone(case):
-    box, steps = case
-    game = fresh(box)
-    for step in steps:
-        act(game, step)
+    game = played(case)
     game.undo()
     blank = game.puzzle.cells.index(0)
     digit = game.entries[blank] % game.side + 1  # a digit other than the one there
@@ -109,10 +115,7 @@ def test_a_new_move_forgets_what_was_undone(case):
 
 @given(boxes_and_actions())
 def test_conflicts_are_the_cells_of_a_clash(case):
-    box, steps = case
-    game = fresh(box)
-    for step in steps:
-        act(game, step)
+    game = played(case)
     conflicts = game.conflicts()
     assert bool(conflicts) == (find_clash(game.values()) is not None)
     for cell in conflicts:
@@ -123,10 +126,7 @@ def test_conflicts_are_the_cells_of_a_clash(case):
 
 @given(boxes_and_actions())
 def test_a_save_round_trips_through_json(case):
-    box, steps = case
-    game = fresh(box)
-    for step in steps:
-        act(game, step)
+    game = played(case)
     game.cursor, game.elapsed_s = game.geo.ncells - 1, 12.5
     back = Game.from_dict(json.loads(json.dumps(game.to_dict(label="x"))))
     assert state(back) == state(game)
@@ -139,10 +139,7 @@ def test_a_save_round_trips_through_json(case):
 
 @given(boxes_and_actions())
 def test_wrong_lists_entries_that_differ_from_the_solution(case):
-    box, steps = case
-    game = fresh(box)
-    for step in steps:
-        act(game, step)
+    game = played(case)
     expect = [c for c, e in enumerate(game.entries) if e and e != game.solution.cells[c]]
     assert game.wrong() == expect
     assert game.solved() == (game.blanks() == 0 and not expect)
