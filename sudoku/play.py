@@ -121,7 +121,7 @@ class Board(Widget):
             if len(marks) > CELL:
                 text = marks[: CELL - 1] + "…"  # the status line lists them all
             else:
-                text = marks.center(CELL) if len(marks) == 1 else marks.ljust(CELL)
+                text = marks.ljust(CELL)  # left: a lone mark never looks like a digit, which is centred
             kind = "mark"
         else:
             text, kind = " · ", "blank"

@@ -117,6 +117,7 @@ def test_keys_enter_digits_marks_erase_undo_and_redo():
         assert "mode    pencil" in screen_text(app)
         await pilot.press("p", "u")
         assert game.marked(blank) == [1] and "mode    digits" in screen_text(app)
+        assert shown(app, blank) == "1  "  # a lone mark sits left; a digit is centred
         await pilot.press("u", "u")
         assert game.entries[blank] == 4 and game.marks[blank] == 0
         await pilot.press("r", "r", "r")
