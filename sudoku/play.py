@@ -287,6 +287,8 @@ class PlayApp(App):
             self.say("nothing to undo")
 
     def redo(self):
+        if self.game.solved():
+            return
         if self.game.redo():
             self.after_move("redone")
         else:

@@ -222,7 +222,7 @@ def test_filling_the_last_cell_wins_and_shows_the_time_and_q_saves_it():
         await press_at(pilot, last, str(game.solution.cells[last]))
         assert game.solved() and "Solved in 01:05!" in screen_text(app)
         clock.now = 500.0  # the clock stopped at the win
-        await pilot.press("1", "backspace", "u")  # a solved game takes no more moves
+        await pilot.press("1", "backspace", "u", "r")  # a solved game takes no more moves
         assert game.solved() and "time    01:05" in screen_text(app)
         await pilot.press("q")
 
@@ -230,7 +230,8 @@ def test_filling_the_last_cell_wins_and_shows_the_time_and_q_saves_it():
     assert app.return_value is game and game.elapsed_s == 65.0
 
 
-def test_the_timer_runs_and_q_folds_it_into_the_game():
+@pytest.mark.parametrize("quit", ["q", "ctrl+q", "ctrl+c"])
+def test_the_timer_runs_and_quitting_folds_it_into_the_game(quit):
     game = game_of(PUZZLE)
     game.elapsed_s = 3600.0
     clock = Clock(10.0)
@@ -240,7 +241,7 @@ def test_the_timer_runs_and_q_folds_it_into_the_game():
         pilot.app.refresh_status()
         await pilot.pause()
         assert "time    1:01:02" in screen_text(pilot.app)
-        await pilot.press("ctrl+q")
+        await pilot.press(quit)
 
     app = run_app(PlayApp(game, clock=clock), script)
     assert app.return_value is game and game.elapsed_s == 3662.0
