@@ -176,7 +176,7 @@ class PlayApp(App):
         self.clock = clock
         self.pencil = False
         self.started = None if game.solved() else clock()
-        self.message = "Solved." if game.solved() else ""
+        self.message = f"Solved in {clock_text(game.elapsed_s)}." if game.solved() else ""
 
     def compose(self) -> ComposeResult:
         self.board = Board(self.game)
