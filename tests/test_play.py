@@ -229,6 +229,11 @@ def test_filling_the_last_cell_wins_and_shows_the_time_and_q_saves_it():
     app = run_app(PlayApp(game, clock=clock), script)
     assert app.return_value is game and game.elapsed_s == 65.0
 
+    async def resumed(pilot):
+        assert "Solved in 01:05." in screen_text(pilot.app) and "time    01:05" in screen_text(pilot.app)
+
+    run_app(PlayApp(Game.from_dict(game.to_dict()), clock=clock), resumed)
+
 
 @pytest.mark.parametrize("quit", ["q", "ctrl+q", "ctrl+c"])
 def test_the_timer_runs_and_quitting_folds_it_into_the_game(quit):
