@@ -439,15 +439,15 @@ def test_play_in_tmux_end_to_end(tmp_path):
         screen = _wait_for(socket, "9x9, any level, seed 7")
         assert "┌" in screen and "blanks" in screen
         blank = _first_blank(screen)
-        keys = ["Right"] * blank + ["p", "1", "2", "p", "Left", "x"]
-        _tmux(socket, "send-keys", "-t", "play", *keys)
-        screen = _wait_for(socket, f"cell    r1c{blank}")
-        _tmux(socket, "send-keys", "-t", "play", "Right")
-        screen = _wait_for(socket, "marks   1 2")
-        _tmux(socket, "send-keys", "-t", "play", "q")
-        deadline = time.monotonic() + 30
-        while _tmux(socket, "has-session", "-t", "play").returncode == 0 and time.monotonic() < deadline:
-            time.sleep(0.2)
+        # one key (or a few) at a time, each waited for on the screen: on a loaded machine a burst of
+        # keys can arrive faster than the first paint or split an arrow's escape sequence
+        _send(socket, ["Right"] * blank, f"cell    r1c{blank + 1}")
+        _send(socket, ["p"], "mode    pencil")
+        _send(socket, ["1", "2"], "marks   1 2")
+        _send(socket, ["p"], "mode    digits")
+        _send(socket, ["Left", "x"], f"cell    r1c{blank if blank else 9}")
+        _send(socket, ["Right"], "marks   1 2")
+        _quit(socket)
         data = json.loads(save.read_text())
         cell = blank
         assert data["marks"][cell] == 0b11 and data["cursor"] == cell
@@ -456,13 +456,25 @@ def test_play_in_tmux_end_to_end(tmp_path):
               f"env {env} {sys.executable} -m sudoku play --resume --save {save}")
         screen = _wait_for(socket, "marks   1 2")
         assert "seed 7" in screen
-        _tmux(socket, "send-keys", "-t", "play", "u", "u", "q")
-        deadline = time.monotonic() + 30
-        while _tmux(socket, "has-session", "-t", "play").returncode == 0 and time.monotonic() < deadline:
-            time.sleep(0.2)
+        _send(socket, ["u", "u"], "marks   none")
+        _quit(socket)
         assert json.loads(save.read_text())["marks"][cell] == 0
     finally:
         _tmux(socket, "kill-server")
+
+
+def _send(socket, keys, words):
+    _tmux(socket, "send-keys", "-t", "play", *keys)
+    return _wait_for(socket, words, timeout=30)
+
+
+def _quit(socket):
+    """Press q and wait for the program, and with it the tmux session, to end."""
+    _tmux(socket, "send-keys", "-t", "play", "q")
+    deadline = time.monotonic() + 30
+    while _tmux(socket, "has-session", "-t", "play").returncode == 0:
+        assert time.monotonic() < deadline, "q did not end the game"
+        time.sleep(0.2)
 
 
 def _first_blank(screen):
