@@ -4,8 +4,9 @@ from html import escape
 
 from reports import svg
 from reports.render_md import aa_text, headline, method_text
-from reports.text import fmt_change, fmt_ratio, fmt_size, fmt_time
+from reports.text import fmt_ratio, fmt_size, fmt_time
 from reports.verdict import IMPROVEMENT, NOT_COMPARABLE, REGRESSION, UNCHANGED
+from reports.wording import change_text, ratio_label, verdict_text
 
 FAILURES_SHOWN = 200
 CSS = """
@@ -124,10 +125,11 @@ def comparison_html(comparison):
     if metrics:
         rows = []
         for m in metrics:
-            change = fmt_change(m.ratio.point) if m.ratio else "-"
+            change = change_text(m.ratio.point) if m.ratio else "-"
             interval = f"{fmt_ratio(m.ratio.low)} .. {fmt_ratio(m.ratio.high)}" if m.ratio else "-"
-            verdict = (f'<span class="{m.verdict.replace(" ", "-")}">{escape(m.verdict)}</span>'
-                       + (f" ({escape(m.note)})" if m.note else ""))
+            words, note = verdict_text(m)
+            verdict = (f'<span class="{m.verdict.replace(" ", "-")}">{escape(words)}</span>'
+                       + (f" ({escape(note)})" if note else ""))
             rows.append([m.name, fmt_time(m.base_median), fmt_time(m.head_median), change, interval,
                          f"{m.base.size} / {m.head.size}", (verdict,)])
         body.append(table(["metric", "baseline median", "current median", "change", f"{c.confidence:.0%} interval",
