@@ -55,7 +55,8 @@ def history_html(history):
     body = [f"<h1>{escape(title)}</h1>",
             f"<p>A step is named where the commits after a point differ from those before (up to 3 a side): "
             f"the block-bootstrap interval wholly past {h.threshold:.0%} and the ratio past the spread between "
-            "commits.</p>"]
+            "commits. Each trend plot shows the median per commit (dots joined by a line), its p25..p75 (bars) "
+            "on a log time axis, and a red dashed line before each commit where a step change happened.</p>"]
     body += [f'<p class="warning">{escape(note)}</p>' for note in h.notes]
     body += ["<h2>Commits (oldest first)</h2>",
              table(["#", "commit", "started", "rounds", "cases"],

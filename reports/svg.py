@@ -179,7 +179,7 @@ def trend(title, labels, medians, quartiles, *, steps=(), width=520):
     """A metric over commits: the median per commit joined by a line, its p25..p75 as a bar, on a log
     time axis; ``steps`` (index, text) draw a dashed line before that commit, labelled. Commit labels
     and time ticks are thinned so none touch; the first and last commit and every step keep theirs."""
-    left, right, top, plot_h = 70, 20, 34, 120
+    left, right, top, plot_h, inset = 70, 30, 34, 120, 12
     height = top + plot_h + 40
     values = [v for pair in quartiles for v in pair if math.isfinite(v) and v > 0] + \
              [v for v in medians if math.isfinite(v) and v > 0]
@@ -191,11 +191,11 @@ def trend(title, labels, medians, quartiles, *, steps=(), width=520):
     if hi / lo < 2:  # a flat series still gets an axis of a factor of two around it
         centre = math.sqrt(lo * hi)
         lo, hi = centre / math.sqrt(2), centre * math.sqrt(2)
-    span = width - left - right
+    span = width - left - right - 2 * inset
     count = len(medians)
 
     def x(index):
-        return left + (span / 2 if count == 1 else index / (count - 1) * span)
+        return left + inset + (span / 2 if count == 1 else index / (count - 1) * span)
 
     def y(value):
         return top + plot_h - (math.log(value) - math.log(lo)) / (math.log(hi) - math.log(lo)) * plot_h
@@ -219,9 +219,9 @@ def trend(title, labels, medians, quartiles, *, steps=(), width=520):
     boxes = []
     for index, text in steps:
         px = (x(index - 1) + x(index)) / 2
-        body.append(f'<line x1="{px:.1f}" y1="{top - 4}" x2="{px:.1f}" y2="{bottom}" stroke="#c0392b" '
+        body.append(f'<line x1="{px:.1f}" y1="{top}" x2="{px:.1f}" y2="{bottom}" stroke="#c0392b" '
                     'stroke-dasharray="4,3"/>')
-        start = min(max(px - text_width(text) / 2, 0), width - text_width(text))
+        start = min(max(px + 3, 0), width - text_width(text))  # right of the line, within the plot
         line = 0
         while _overlaps((start, 26 - 12 * line, start + text_width(text), 27 - 12 * line + 11), boxes) and line < 2:
             line += 1

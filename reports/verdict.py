@@ -11,8 +11,8 @@ bootstrap interval (rounds, chunks, cases: see ``reports.stats``): 'regression' 
 interval lies above 1 + threshold, 'improvement' when it lies below 1 - threshold, else 'unchanged';
 'not comparable' with too few samples on a side. An unchanged metric also gets a **reading** that says
 what is true of it: 'faster, but not surely by 10 %' when the whole interval lies below 1 (slower
-likewise), 'no clear change' when the interval spans 1 but the ratio alone is past the threshold (a
-change that is not significant: asv's '~'). Two guards against machine load, which shifts whole
+likewise), '~ no clear change (-13.4 % .. +0.4 %)' when the interval spans 1 and reaches past the
+threshold (a change that may be there but is not significant: asv's '~'). Two guards against machine load, which shifts whole
 runs:
 
 - **spread**: with two or more rounds on a side, a ratio no further from 1 than the largest ratio
@@ -187,14 +187,12 @@ def reading(r, *, threshold, limit, floor, single):
     threshold, else which way it went and that it did not surely pass the line."""
     if 1 - threshold <= r.low and r.high <= 1 + threshold:
         return ""
-    by = f"a factor of {1 + limit:g}" if single else f"{threshold:.0%}"  # single: 1 / floor == 1 + limit
+    by = f"a factor of {1 + limit:g}" if single else f"{threshold * 100:g} %"  # single: 1 / floor == 1 + limit
     if r.high < 1:
         return f"faster, but not surely by {by}"
     if r.low > 1:
         return f"slower, but not surely by {by}"
-    if r.point > 1 + threshold or r.point < 1 - threshold:
-        return "~ no clear change (the interval spans 1)"
-    return ""
+    return f"~ no clear change ({(r.low - 1) * 100:+.1f} % .. {(r.high - 1) * 100:+.1f} %)"
 
 
 def group_blocks(records, phase):
