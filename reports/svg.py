@@ -161,11 +161,13 @@ def intervals(title, rows, *, threshold, width=640):
         body.append(f'<circle cx="{x(point):.1f}" cy="{mid:.1f}" r="4" fill="{colour}"><title>{escape(label)}: '
                     f'{point:.3f} [{low:.3f}, {high:.3f}] {escape(verdict)}</title></circle>')
         text = ratio_label(point)
-        if x(high) + 8 + text_width(text) <= width:  # beside the interval: right of it, else left of it
+        if x(high) + 8 + text_width(text) <= width:  # beside the interval: right of it, else left of it,
             body.append(f'<text x="{x(high) + 8:.1f}" y="{mid + 4:.1f}" {FONT} fill="{colour}">{text}</text>')
-        else:
+        elif x(low) - 8 - text_width(text) >= left:
             body.append(f'<text x="{x(low) - 8:.1f}" y="{mid + 4:.1f}" {FONT} fill="{colour}" '
                         f'text-anchor="end">{text}</text>')
+        else:  # else just above the point (an interval as wide as the axis)
+            body.append(f'<text x="{x(point) + 6:.1f}" y="{mid - 3:.1f}" {FONT} fill="{colour}">{text}</text>')
     return _svg(width, height, body, title)
 
 
