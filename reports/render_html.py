@@ -6,7 +6,7 @@ from reports import svg
 from reports.render_md import aa_text, headline, method_text
 from reports.text import fmt_ratio, fmt_size, fmt_time
 from reports.verdict import IMPROVEMENT, NOT_COMPARABLE, REGRESSION, UNCHANGED
-from reports.wording import change_text, ratio_label, verdict_text
+from reports.wording import change_text, verdict_text
 
 FAILURES_SHOWN = 200
 CSS = """
@@ -134,16 +134,16 @@ def comparison_html(comparison):
                          f"{m.base.size} / {m.head.size}", (verdict,)])
         body.append(table(["metric", "baseline median", "current median", "change", f"{c.confidence:.0%} interval",
                            "n base / current", "verdict"], rows, numeric=(1, 2, 3)))
-        body.append(svg.intervals("ratio of medians, current / baseline",
-                                  [(m.name, m.ratio.point if m.ratio else None, m.ratio.low if m.ratio else None,
-                                    m.ratio.high if m.ratio else None, m.verdict) for m in metrics],
-                                  threshold=c.threshold, width=760))
+        if any(m.ratio for m in metrics):  # not comparable everywhere: no ratio to draw
+            rows = [(m.name, m.ratio.point if m.ratio else None, m.ratio.low if m.ratio else None,
+                     m.ratio.high if m.ratio else None, m.verdict) for m in metrics]
+            body.append(svg.intervals(f"ratio of medians, current / baseline (grey band: 1 \u00b1 "
+                                      f"{c.threshold * 100:g} %)", rows, threshold=c.threshold, width=760))
         body += correctness_html(c)
         body.append("<h2>Distributions</h2><div class=\"plots\">")
         for m in metrics:
-            body.append(svg.distributions(f"{m.name}: {m.verdict}", [("baseline", m.base, svg.COLOURS["baseline"]),
-                                                                     ("current", m.head, svg.COLOURS["current"])],
-                                          width=540))
+            groups = [("baseline", m.base, svg.COLOURS["baseline"]), ("current", m.head, svg.COLOURS["current"])]
+            body.append(svg.distributions(f"{m.name}: {verdict_text(m)[0]}", groups, width=540))
         body.append("</div>")
     else:
         body.append("<p>No timed phase to compare.</p>")

@@ -318,7 +318,7 @@ def compare(base, head, *, threshold=THRESHOLD, min_samples=MIN_SAMPLES, seed=SE
                    confidence=confidence, single_run_threshold=single_run_threshold)
     unlike = unlike_configurations(base, head)
     metrics = compare_timings(base.records, head.records, unlike=unlike, **options)
-    check = aa_check(head, **options) if aa and not unlike else None
+    check = aa_check(head, **options) if aa else None
     merged, changes = compare_counters(base.records, head.records)
     found = failures(head)
     was_failed = merged["outcome_base"] == "failed"

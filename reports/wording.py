@@ -8,7 +8,7 @@
 
 import math
 
-from reports.verdict import NOT_COMPARABLE, UNCHANGED
+from reports.verdict import UNCHANGED
 
 FACTOR_FROM = 2.0  # from twice (or half) the baseline on, a change reads as a factor
 
@@ -49,7 +49,3 @@ def verdict_text(metric):
         return metric.reading, metric.note
     return metric.verdict, metric.note
 
-
-def is_plain(metric):
-    """True for a verdict worth no mark: unchanged with nothing to say, or not comparable."""
-    return metric.verdict in (UNCHANGED, NOT_COMPARABLE) and not metric.reading

@@ -52,7 +52,7 @@ def test_runs_of_unlike_configurations_are_not_comparable_with_the_reason(tmp_pa
     assert c.unlike == [reason] and not c.comparable and not c.regression
     assert {m.verdict for m in c.metrics} == {verdict.NOT_COMPARABLE}
     assert all(m.note == f"configurations differ: {reason}" and m.ratio is None for m in c.metrics)
-    assert c.aa is None
+    assert c.aa is None  # one round: no A/A check
     md = comparison_md(c)
     assert md.splitlines()[0] == f"## Benchmark comparison: not comparable: the runs' configurations differ ({reason})"
     assert "regression" not in md.split("### Timing")[1]
