@@ -149,7 +149,8 @@ def run_compare(args):
     from reports.render_junit import comparison_junit
     from reports.render_md import comparison_md
 
-    base, head = load_run(args.base, merge_unlike=args.merge_unlike), load_run(args.head, merge_unlike=args.merge_unlike)
+    base = load_run(args.base, merge_unlike=args.merge_unlike)
+    head = load_run(args.head, merge_unlike=args.merge_unlike)
     comparison = verdict.compare(base, head, threshold=args.threshold, min_samples=args.min_samples, seed=args.seed,
                                  resamples=args.resamples, confidence=args.confidence)
     publish(args, comparison_md(comparison), lambda: comparison_html(comparison))

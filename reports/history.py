@@ -123,7 +123,8 @@ def merge_rounds(runs, label):
         frames.append(frame)
     first = runs[0]
     return type(first)(path=first.path.parent / label, manifests=[m for r in runs for m in r.manifests],
-                       records=pd.concat(frames, ignore_index=True), corpus=[], notes=[n for r in runs for n in r.notes])
+                       records=pd.concat(frames, ignore_index=True), corpus=[],
+                       notes=[note for run in runs for note in run.notes])
 
 
 def load_history(paths):

@@ -12,8 +12,8 @@ interval lies above 1 + threshold, 'improvement' when it lies below 1 - threshol
 'not comparable' with too few samples on a side. An unchanged metric also gets a **reading** that says
 what is true of it: 'faster, but not surely by 10 %' when the whole interval lies below 1 (slower
 likewise), '~ no clear change (-13.4 % .. +0.4 %)' when the interval spans 1 and reaches past the
-threshold (a change that may be there but is not significant: asv's '~'). Two guards against machine load, which shifts whole
-runs:
+threshold (a change that may be there but is not significant: asv's '~'). Two guards against machine
+load, which shifts whole runs:
 
 - **spread**: with two or more rounds on a side, a ratio no further from 1 than the largest ratio
   between two rounds of one side (the same code, moved by load alone) is never a verdict;
@@ -349,7 +349,8 @@ def compare(base, head, *, threshold=THRESHOLD, min_samples=MIN_SAMPLES, seed=SE
 def unlike_configurations(base, head):
     """How the two runs' configurations differ ('engine nb vs py', ...); [] when they match."""
     if base.configuration is None or head.configuration is None:
-        which = " and ".join(label for run, label in ((base, "baseline"), (head, "current")) if run.configuration is None)
+        which = " and ".join(label for run, label in ((base, "baseline"), (head, "current"))
+                             if run.configuration is None)
         return [f"the {which} merges runs of unlike configurations"]
     return differences(base.configuration, head.configuration)
 
