@@ -33,7 +33,7 @@ def history_md(history):
     lines = [f"## History: {len(h.commits)} commit(s), {len(h.series)} metric(s), "
              f"{changed} with a step change ({regressions} slower)", "",
              f"- step: the commits after a point against those before (up to 3 a side), the block-bootstrap "
-             f"interval wholly past {h.threshold:.0%} and the ratio past the spread between commits"]
+             f"interval wholly past {h.threshold * 100:g} % and the ratio past the spread between commits"]
     lines += [f"- note: {cell(note)}" for note in h.notes]
     lines += ["", "### Commits (oldest first)", ""] + commits_lines(h)
     shown = h.commits[-COLUMNS:]
@@ -54,7 +54,7 @@ def history_html(history):
     title = f"History: {len(h.commits)} commit(s), {len(h.series)} metric(s)"
     body = [f"<h1>{escape(title)}</h1>",
             f"<p>A step is named where the commits after a point differ from those before (up to 3 a side): "
-            f"the block-bootstrap interval wholly past {h.threshold:.0%} and the ratio past the spread between "
+            f"the block-bootstrap interval wholly past {h.threshold * 100:g} % and the ratio past the spread between "
             "commits. Each trend plot shows the median per commit (dots joined by a line), its p25..p75 (bars) "
             "on a log time axis, and a red dashed line before each commit where a step change happened.</p>"]
     body += [f'<p class="warning">{escape(note)}</p>' for note in h.notes]

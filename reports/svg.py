@@ -205,10 +205,13 @@ def trend(title, labels, medians, quartiles, *, steps=(), width=520):
     bottom = top + plot_h
     body.append(f'<line x1="{left}" y1="{bottom}" x2="{width - right}" y2="{bottom}" stroke="#333"/>')
     body.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{bottom}" stroke="#333"/>')
+    ticks = _time_ticks(lo, hi)
+    if len(ticks) < 2:  # a narrow range: label its ends too
+        ticks = sorted({*ticks, float(f"{lo * 1.02:.2g}"), float(f"{hi / 1.02:.2g}")})
     last_y = None
-    for tick in sorted(_time_ticks(lo, hi), key=lambda t: -t):  # y ticks at least 14 px apart
+    for tick in sorted(ticks, key=lambda t: -t):  # y ticks at least 14 px apart
         py = y(tick)
-        if last_y is not None and py - last_y < 14:
+        if not lo <= tick <= hi or last_y is not None and py - last_y < 14:
             continue
         last_y = py
         body.append(f'<line x1="{left}" y1="{py:.1f}" x2="{width - right}" y2="{py:.1f}" stroke="#eee"/>')
