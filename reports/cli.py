@@ -1,7 +1,8 @@
 """The ``reports`` command: ``show`` one run, ``compare`` a current run with a baseline.
 
 Exit codes: 0 no regression (show: no failed case), 1 regression (show: a failed case), 2 bad usage
-or an unreadable run; errors are one line on stderr.
+or an unreadable run, 4 (compare) not comparable: the runs' configurations differ, so no timing was
+compared (a failed case still gives 1); errors are one line on stderr.
 """
 
 import argparse
@@ -11,13 +12,23 @@ from pathlib import Path
 
 from reports import ReportError, settings
 
-OK, REGRESSION, USAGE = 0, 1, 2
+OK, REGRESSION, USAGE, NOT_COMPARABLE = 0, 1, 2, 4
 EPILOG = """exit codes: 0 no regression (show: no failed case); 1 regression: a failed case in the current run,
 or (compare) a metric whose whole confidence interval lies above 1 + threshold, unless the A/A check of the
-current run's rounds marks the timing verdicts unreliable; 2 bad usage or an unreadable run.
-A RUN is a run directory (manifest.json, parts/*.parquet) or a directory of run directories (rounds), read as
-one run; rounds and chunks are resampled as blocks, and one run per side needs a change of 1.5x either way.
+current run's rounds marks the timing verdicts unreliable; 2 bad usage or an unreadable run; 4 (compare) not
+comparable: the runs' configurations differ (engines, size, difficulty, data set, schema version, mode,
+target), so no timing was compared, and no case failed (--fail-on none: 0).
+A RUN is a run directory (manifest.json, parts/*.parquet) or a directory of run directories (rounds of one
+configuration; --merge-unlike merges any), read as one run; rounds and chunks are resampled as blocks, and
+one run per side needs a change of 1.5x either way.
 The Markdown goes to stdout, and is appended to $GITHUB_STEP_SUMMARY when that is set."""
+
+
+HISTORY_EPILOG = """Each metric's median per commit, oldest first (runs ordered by their recorded start time; the
+runs of one commit merged as its rounds), one series per configuration. A step change is named where the
+commits after a point differ from those before by the rule of `compare` (the whole interval past the
+threshold, and past the spread between commits). exit codes: 0 the history was written; 2 bad usage or an
+unreadable run."""
 
 
 class UsageError(Exception):
@@ -77,7 +88,18 @@ def parser():
     compare.add_argument("--fail-on", choices=("any", "correctness", "none"), default="any",
                          help="what makes exit 1: any regression (default), only failed cases, or nothing")
     compare.add_argument("--junit", metavar="FILE", help="write JUnit XML: one test case per metric")
+    history = commands.add_parser("history", help="each metric over commits, naming the commit of a step change",
+                                  epilog=HISTORY_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    history.add_argument("runs", metavar="RUN", nargs="+",
+                         help="run directories, or directories of them; runs of one commit are merged as rounds")
+    history.add_argument("--threshold", type=fraction, default=settings.THRESHOLD,
+                         help="relative change that counts as a step, e.g. 10%% or 0.1 (default 10%%)")
+    history.add_argument("--seed", type=int, default=settings.SEED, help="bootstrap seed (default %(default)s)")
     for sub in (show, compare):
+        sub.add_argument("--merge-unlike", action="store_true",
+                         help="merge a directory of runs even when their configurations differ (their timings "
+                              "then compare with nothing)")
+    for sub in (show, compare, history):
         sub.add_argument("--md", metavar="FILE", help="write the Markdown here too")
         sub.add_argument("--html", metavar="FILE", help="write a self-contained HTML report with plots")
         sub.add_argument("-q", "--quiet", action="store_true", help="nothing on stdout")
@@ -115,7 +137,7 @@ def run_show(args):
     from reports.render_md import summary_md
     from reports.summary import summarize
 
-    summary = summarize(load_run(args.run))
+    summary = summarize(load_run(args.run, merge_unlike=args.merge_unlike))
     publish(args, summary_md(summary), lambda: summary_html(summary))
     return REGRESSION if summary.failed else OK
 
@@ -127,14 +149,26 @@ def run_compare(args):
     from reports.render_junit import comparison_junit
     from reports.render_md import comparison_md
 
-    base, head = load_run(args.base), load_run(args.head)
+    base = load_run(args.base, merge_unlike=args.merge_unlike)
+    head = load_run(args.head, merge_unlike=args.merge_unlike)
     comparison = verdict.compare(base, head, threshold=args.threshold, min_samples=args.min_samples, seed=args.seed,
                                  resamples=args.resamples, confidence=args.confidence)
     publish(args, comparison_md(comparison), lambda: comparison_html(comparison))
     if args.junit:
         write(args.junit, comparison_junit(comparison))
     failing = {"any": comparison.regression, "correctness": comparison.correctness_regression, "none": False}
-    return REGRESSION if failing[args.fail_on] else OK
+    if failing[args.fail_on]:
+        return REGRESSION
+    return NOT_COMPARABLE if not comparison.comparable and args.fail_on != "none" else OK
+
+
+def run_history(args):
+    from reports.history import history_of, load_history
+    from reports.render_history import history_html, history_md
+
+    found = history_of(load_history(args.runs), threshold=args.threshold, seed=args.seed)
+    publish(args, history_md(found), lambda: history_html(found))
+    return OK
 
 
 def main(argv=None):
@@ -143,7 +177,7 @@ def main(argv=None):
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `reports show RUN | head` ends quietly
     try:
         args = parser().parse_args(argv)
-        return run_show(args) if args.command == "show" else run_compare(args)
+        return {"show": run_show, "compare": run_compare, "history": run_history}[args.command](args)
     except UsageError as error:
         print(f"reports: {error} (see reports --help)", file=sys.stderr)
         return USAGE

@@ -3,6 +3,13 @@
 Each row also gets ``round``: the number of its member run in a run set (members in name order, so
 CI names them round01, round02, ...), which with ``chunk`` makes the blocks the bootstrap resamples.
 
+A run's **configuration** is what shapes its timing, read from its manifest (``configuration``): the
+kind (batch or fuzz), engines (the check engine too), size, difficulty, blanks, data set (the input's
+digest), schema version, and for fuzz runs the mode and the target commands. The members of a run set
+must share one configuration: ``load_run`` refuses a set that mixes them, naming the odd run, unless
+asked to merge (``merge_unlike``), and such a run then has no configuration (its timings compare with
+nothing).
+
 Parts of every schema version in ``jobs.schema.HISTORY`` are read; columns an older version lacks
 (version 1 has no fuzz columns) come back as nulls. Anything unreadable raises ``ReportError`` with
 a message that names the file and what is wrong.
@@ -35,6 +42,7 @@ class Run:
     records: pd.DataFrame
     corpus: list = field(default_factory=list)  # corpus directories of the runs, when they have one
     notes: list = field(default_factory=list)   # things worth saying that are not errors
+    unlike: bool = False  # members of unlike configurations merged on request: no timing compares with it
 
     @property
     def manifest(self):
@@ -56,6 +64,11 @@ class Run:
         return self.manifest.get("run_id") or self.path.name
 
     @property
+    def configuration(self):
+        """The configuration of the run (of its first member; None when unlike members were merged)."""
+        return None if self.unlike else configuration(self.manifest)
+
+    @property
     def rounds(self):
         """How many member runs (rounds) were read: 1 for a lone run directory."""
         return max(1, len(self.manifests))
@@ -69,8 +82,9 @@ class Run:
                    records=rows.reset_index(drop=True), corpus=self.corpus, notes=[])
 
 
-def load_run(path):
-    """The run at ``path``: a run directory, or a directory of run directories (merged)."""
+def load_run(path, *, merge_unlike=False):
+    """The run at ``path``: a run directory, or a directory of run directories (merged: rounds of one
+    configuration, or of any with ``merge_unlike``)."""
     path = Path(path)
     if not path.exists():
         raise ReportError(f"{path}: no such run directory")
@@ -85,6 +99,12 @@ def load_run(path):
     manifests, frames, corpus, notes = [], [], [], []
     for number, member in enumerate(members):
         manifest = read_manifest(member)
+        if manifests and not merge_unlike:
+            differs = differences(configuration(manifests[0]), configuration(manifest))
+            if differs:
+                raise ReportError(f"{member}: its configuration differs from {members[0].name}'s "
+                                  f"({'; '.join(differs)}); a directory of runs merges rounds of one configuration "
+                                  "only (give --merge-unlike to merge anyway, or name one run)")
         table = read_parts(member, manifest, notes)
         manifests.append(manifest)
         frame = to_frame(table)
@@ -93,7 +113,67 @@ def load_run(path):
         if (member / "corpus").is_dir():
             corpus.append(member / "corpus")
     records = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
-    return Run(path=path, manifests=manifests, records=add_case_set(records), corpus=corpus, notes=notes)
+    unlike = any(differences(configuration(manifests[0]), configuration(m)) for m in manifests[1:])
+    if unlike:
+        notes.append(f"{path}: runs of unlike configurations merged on request; their timings compare with nothing")
+    return Run(path=path, manifests=manifests, records=add_case_set(records), corpus=corpus, notes=notes,
+               unlike=unlike)
+
+
+# What shapes a run's timing, as (name, where in the manifest); a name's first found place wins.
+CONFIGURATION = (
+    ("kind", (("config", "kind"),)),
+    ("engine", (("config", "engine"), ("plan", "engine"))),
+    ("check engine", (("config", "check_engine"), ("plan", "check_engine"))),
+    ("size", (("config", "size"),)),
+    ("difficulty", (("config", "difficulty"),)),
+    ("blanks", (("config", "blanks"),)),
+    ("data set", (("plan", "input_sha256"), ("config", "input"))),
+    ("schema version", (("schema_version",),)),
+    ("mode", (("config", "mode"),)),
+    ("target", (("config", "targets"), ("config", "target"), ("plan", "target"))),
+)
+_TARGET_KEYS = ("spec", "create_args", "solve_args", "check_args", "header")  # what a fuzz target runs
+
+
+def _lookup(manifest, keys):
+    value = manifest
+    for key in keys:
+        if not isinstance(value, dict) or key not in value:
+            return None
+        value = value[key]
+    return value
+
+
+def _target_text(target):
+    """A fuzz target as the command it runs: the spec and the arguments of each call."""
+    if isinstance(target, list):
+        return " + ".join(_target_text(t) for t in target) or None
+    if isinstance(target, dict):
+        spec = str(target.get("spec"))
+        extras = [f"{key}={target[key]!r}" for key in _TARGET_KEYS[1:] if target.get(key) not in (None, False)
+                  and target.get(key) != key.split("_")[0]]  # the default arguments ('create', 'solve', ...) unsaid
+        return spec + (f" ({', '.join(extras)})" if extras else "")
+    return None if target is None else str(target)
+
+
+def configuration(manifest):
+    """name -> value of what shapes a run's timing (None where the manifest does not say)."""
+    config = {}
+    for name, places in CONFIGURATION:
+        value = next((v for keys in places if (v := _lookup(manifest, keys)) is not None), None)
+        if name == "schema version" and value is None:
+            value = 1  # the first runner's manifests lack it
+        if name == "target":
+            value = _target_text(value)
+        config[name] = None if value is None else str(value)
+    return config
+
+
+def differences(first, second):
+    """'name: A vs B' for each name whose values differ between two configurations."""
+    return [f"{name} {first.get(name) or 'unset'} vs {second.get(name) or 'unset'}"
+            for name in first if first.get(name) != second.get(name)]
 
 
 def read_manifest(run_path):

@@ -4,8 +4,9 @@ from html import escape
 
 from reports import svg
 from reports.render_md import aa_text, headline, method_text
-from reports.text import fmt_change, fmt_ratio, fmt_size, fmt_time
+from reports.text import fmt_ratio, fmt_size, fmt_time
 from reports.verdict import IMPROVEMENT, NOT_COMPARABLE, REGRESSION, UNCHANGED
+from reports.wording import change_text, verdict_text
 
 FAILURES_SHOWN = 200
 CSS = """
@@ -124,24 +125,25 @@ def comparison_html(comparison):
     if metrics:
         rows = []
         for m in metrics:
-            change = fmt_change(m.ratio.point) if m.ratio else "-"
+            change = change_text(m.ratio.point) if m.ratio else "-"
             interval = f"{fmt_ratio(m.ratio.low)} .. {fmt_ratio(m.ratio.high)}" if m.ratio else "-"
-            verdict = (f'<span class="{m.verdict.replace(" ", "-")}">{escape(m.verdict)}</span>'
-                       + (f" ({escape(m.note)})" if m.note else ""))
+            words, note = verdict_text(m)
+            verdict = (f'<span class="{m.verdict.replace(" ", "-")}">{escape(words)}</span>'
+                       + (f" ({escape(note)})" if note else ""))
             rows.append([m.name, fmt_time(m.base_median), fmt_time(m.head_median), change, interval,
                          f"{m.base.size} / {m.head.size}", (verdict,)])
         body.append(table(["metric", "baseline median", "current median", "change", f"{c.confidence:.0%} interval",
                            "n base / current", "verdict"], rows, numeric=(1, 2, 3)))
-        body.append(svg.intervals("ratio of medians, current / baseline",
-                                  [(m.name, m.ratio.point if m.ratio else None, m.ratio.low if m.ratio else None,
-                                    m.ratio.high if m.ratio else None, m.verdict) for m in metrics],
-                                  threshold=c.threshold, width=760))
+        if any(m.ratio for m in metrics):  # not comparable everywhere: no ratio to draw
+            rows = [(m.name, m.ratio.point if m.ratio else None, m.ratio.low if m.ratio else None,
+                     m.ratio.high if m.ratio else None, m.verdict) for m in metrics]
+            body.append(svg.intervals(f"ratio of medians, current / baseline (grey band: 1 \u00b1 "
+                                      f"{c.threshold * 100:g} %)", rows, threshold=c.threshold, width=760))
         body += correctness_html(c)
         body.append("<h2>Distributions</h2><div class=\"plots\">")
         for m in metrics:
-            body.append(svg.distributions(f"{m.name}: {m.verdict}", [("baseline", m.base, svg.COLOURS["baseline"]),
-                                                                     ("current", m.head, svg.COLOURS["current"])],
-                                          width=540))
+            groups = [("baseline", m.base, svg.COLOURS["baseline"]), ("current", m.head, svg.COLOURS["current"])]
+            body.append(svg.distributions(f"{m.name}: {verdict_text(m)[0]}", groups, width=540))
         body.append("</div>")
     else:
         body.append("<p>No timed phase to compare.</p>")

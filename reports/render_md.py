@@ -4,6 +4,7 @@ import json
 
 from reports.text import cell, fmt_change, fmt_ratio, fmt_size, fmt_time
 from reports.verdict import IMPROVEMENT, NOT_COMPARABLE, REGRESSION, UNCHANGED
+from reports.wording import change_text, verdict_text
 
 FAILURES_SHOWN = 30
 VERDICT_MARK = {REGRESSION: "**regression**", IMPROVEMENT: "improvement", UNCHANGED: "unchanged",
@@ -123,9 +124,10 @@ def metrics_table(metrics, confidence, reliable=True):
         if m.ratio is None:
             change, interval = "-", "-"
         else:
-            change = fmt_change(m.ratio.point)
+            change = change_text(m.ratio.point)
             interval = f"{fmt_ratio(m.ratio.low)} .. {fmt_ratio(m.ratio.high)}"
-        verdict = VERDICT_MARK[m.verdict] + (f" ({cell(m.note)})" if m.note else "")
+        words, note = verdict_text(m)
+        verdict = VERDICT_MARK.get(words, cell(words)) + (f" ({cell(note)})" if note else "")
         if not reliable and m.verdict in (REGRESSION, IMPROVEMENT):
             verdict += " (unreliable: see the A/A check)"
         lines.append(f"| `{cell(m.name)}` | {fmt_time(m.base_median)} | {fmt_time(m.head_median)} | {change} | "
@@ -134,6 +136,11 @@ def metrics_table(metrics, confidence, reliable=True):
 
 
 def headline(comparison):
+    if not comparison.comparable:
+        unlike = "; ".join(comparison.unlike)
+        if comparison.correctness_regression:
+            return f"regression: {len(comparison.failures)} failed case(s); timings not comparable ({unlike})"
+        return f"not comparable: the runs' configurations differ ({unlike})"
     if comparison.correctness_regression and comparison.timing_regressions:
         return "regression: failed cases and slower timings"
     if comparison.correctness_regression:

@@ -1,9 +1,12 @@
-"""Plots as inline SVG strings, drawn with no plotting library: distributions and ratio intervals.
+"""Plots as inline SVG strings, drawn with no plotting library: distributions, ratio intervals, trends.
 
 - ``distributions``: one horizontal box per sample set (box p25..p75, median bar, whiskers p5..p95)
   over a strip of the samples, on a log time axis.
 - ``intervals``: one row per metric: the ratio of medians with its confidence interval, over a band
-  of 1 +- threshold, coloured by verdict.
+  of 1 +- threshold, coloured by verdict, on a log axis; each point labelled with its ratio, and the
+  axis ticks thinned (``thin_labels``) so that no two labels touch.
+- ``trend``: one metric over commits (``reports history``): medians joined by a line, p25..p75 bars,
+  a labelled dashed line at each step change.
 """
 
 import math
@@ -83,31 +86,68 @@ def distributions(title, groups, *, width=640):
     return _svg(width, height, body, title)
 
 
+def text_width(text):
+    """The width in pixels of ``text`` at FONT's size, a little generous (6.5 px a character)."""
+    return 6.5 * len(text)
+
+
+def _overlaps(box, kept, gap=4):
+    x0, y0, x1, y1 = box
+    return any(x0 < k1 + gap and k0 < x1 + gap and y0 < l1 and l0 < y1 for k0, l0, k1, l1 in kept)
+
+
+def thin_labels(candidates, *, low, high):
+    """The labels that fit: ``candidates`` are (x, text) in order of priority, centred at x on one line;
+    a label is kept when it lies within low..high and clear of every label kept before it."""
+    kept, boxes = [], []
+    for x, text in candidates:
+        half = text_width(text) / 2
+        box = (x - half, 0, x + half, 1)
+        if x - half < low or x + half > high or _overlaps(box, boxes):
+            continue
+        kept.append((x, text))
+        boxes.append(box)
+    return kept
+
+
+def ratio_ticks(lo, hi, threshold):
+    """Candidate ticks of a ratio axis from ``lo`` to ``hi``, by priority: 1, 1 -+ threshold, then 1, 2, 5
+    times each power of ten (the caller thins them to those that fit)."""
+    nice = sorted({m * 10.0 ** d for d in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1)
+                   for m in (1, 2, 5)}, key=lambda t: abs(math.log(t)))
+    ticks = [1.0, 1 - threshold, 1 + threshold] + [t for t in nice if t not in (1.0,)]
+    return [t for t in ticks if lo <= t <= hi]
+
+
 def intervals(title, rows, *, threshold, width=640):
-    """Ratio-interval plot: ``rows`` of (label, point, low, high, verdict); point None = not comparable."""
+    """Ratio-interval plot on a log axis: ``rows`` of (label, point, low, high, verdict); point None =
+    not comparable. Every point is labelled with its ratio ('1.05', '329x', '1/12x') beside its interval;
+    axis ticks are thinned so no two labels touch."""
+    from reports.wording import ratio_label
+
     finite = [v for _, p, lo, hi, _ in rows if p is not None for v in (p, lo, hi) if math.isfinite(v) and v > 0]
-    lo = min([1 - 2 * threshold, *finite]) * 0.95
-    hi = max([1 + 2 * threshold, *finite]) * 1.05
-    lo, hi = math.log(max(lo, 1e-3)), math.log(hi)
+    lo = max(min([1 - 2 * threshold, *finite]) / 1.1, 1e-6)
+    hi = max([1 + 2 * threshold, *finite]) * 1.1
+    log_lo, log_hi = math.log(lo), math.log(hi)
     left, right, row, top = _label_room([label for label, *_ in rows], 230), 20, 22, 22
     width = max(width, left + 410)
     height = top + row * max(1, len(rows)) + 30
     span = width - left - right
 
     def x(value):
-        value = min(max(value, math.exp(lo)), math.exp(hi))
-        return left + (math.log(value) - lo) / (hi - lo) * span
+        value = min(max(value, lo), hi)
+        return left + (math.log(value) - log_lo) / (log_hi - log_lo) * span
 
     axis_y = top + row * len(rows) + 4
     body = [f'<text x="{left}" y="14" {FONT} font-weight="bold">{escape(title)}</text>',
             f'<rect x="{x(1 - threshold):.1f}" y="{top}" width="{x(1 + threshold) - x(1 - threshold):.1f}" '
             f'height="{axis_y - top}" fill="#f2f2f2"/>']
-    ticks = sorted({1 - threshold, 1.0, 1 + threshold, *[t for t in (0.25, 0.5, 2, 4, 8) if lo < math.log(t) < hi]})
-    for tick in ticks:
-        px = x(tick)
+    ticks = thin_labels([(x(t), f"{t:g}") for t in ratio_ticks(lo, hi, threshold)], low=left - 20, high=width)
+    for px, text in sorted(ticks):
+        one = text == "1"
         body.append(f'<line x1="{px:.1f}" y1="{top}" x2="{px:.1f}" y2="{axis_y}" stroke="'
-                    f'{"#333" if tick == 1 else "#ccc"}" stroke-dasharray="{"" if tick == 1 else "3,3"}"/>')
-        body.append(f'<text x="{px:.1f}" y="{axis_y + 14}" {FONT} text-anchor="middle">{tick:g}</text>')
+                    f'{"#333" if one else "#ccc"}" stroke-dasharray="{"" if one else "3,3"}"/>')
+        body.append(f'<text x="{px:.1f}" y="{axis_y + 14}" {FONT} text-anchor="middle">{text}</text>')
     body.append(f'<line x1="{left}" y1="{axis_y}" x2="{width - right}" y2="{axis_y}" stroke="#333"/>')
     for index, (label, point, low, high, verdict) in enumerate(rows):
         mid = top + row * index + row / 2
@@ -120,4 +160,88 @@ def intervals(title, rows, *, threshold, width=640):
                     f'stroke-width="3"/>')
         body.append(f'<circle cx="{x(point):.1f}" cy="{mid:.1f}" r="4" fill="{colour}"><title>{escape(label)}: '
                     f'{point:.3f} [{low:.3f}, {high:.3f}] {escape(verdict)}</title></circle>')
+        text = ratio_label(point)
+        if x(high) + 8 + text_width(text) <= width:  # beside the interval: right of it, else left of it,
+            body.append(f'<text x="{x(high) + 8:.1f}" y="{mid + 4:.1f}" {FONT} fill="{colour}">{text}</text>')
+        elif x(low) - 8 - text_width(text) >= left:
+            body.append(f'<text x="{x(low) - 8:.1f}" y="{mid + 4:.1f}" {FONT} fill="{colour}" '
+                        f'text-anchor="end">{text}</text>')
+        else:  # else just above the point (an interval as wide as the axis)
+            body.append(f'<text x="{x(point) + 6:.1f}" y="{mid - 3:.1f}" {FONT} fill="{colour}">{text}</text>')
+    return _svg(width, height, body, title)
+
+
+def _time_ticks(lo, hi):
+    """1, 2, 5 times each power of ten from ``lo`` to ``hi`` seconds."""
+    return [m * 10.0 ** d for d in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1)
+            for m in (1, 2, 5) if lo <= m * 10.0 ** d <= hi]
+
+
+def trend(title, labels, medians, quartiles, *, steps=(), width=520):
+    """A metric over commits: the median per commit joined by a line, its p25..p75 as a bar, on a log
+    time axis; ``steps`` (index, text) draw a dashed line before that commit, labelled. Commit labels
+    and time ticks are thinned so none touch; the first and last commit and every step keep theirs."""
+    left, right, top, plot_h, inset = 70, 30, 34, 120, 12
+    height = top + plot_h + 40
+    values = [v for pair in quartiles for v in pair if math.isfinite(v) and v > 0] + \
+             [v for v in medians if math.isfinite(v) and v > 0]
+    body = [f'<text x="{left}" y="14" {FONT} font-weight="bold">{escape(title)}</text>']
+    if not values:
+        body.append(f'<text x="{left}" y="{top + 20}" {FONT}>no positive samples</text>')
+        return _svg(width, height, body, title)
+    lo, hi = min(values) / 1.15, max(values) * 1.15
+    if hi / lo < 2:  # a flat series still gets an axis of a factor of two around it
+        centre = math.sqrt(lo * hi)
+        lo, hi = centre / math.sqrt(2), centre * math.sqrt(2)
+    span = width - left - right - 2 * inset
+    count = len(medians)
+
+    def x(index):
+        return left + inset + (span / 2 if count == 1 else index / (count - 1) * span)
+
+    def y(value):
+        return top + plot_h - (math.log(value) - math.log(lo)) / (math.log(hi) - math.log(lo)) * plot_h
+
+    bottom = top + plot_h
+    body.append(f'<line x1="{left}" y1="{bottom}" x2="{width - right}" y2="{bottom}" stroke="#333"/>')
+    body.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{bottom}" stroke="#333"/>')
+    ticks = _time_ticks(lo, hi)
+    if len(ticks) < 2:  # a narrow range: label its ends too
+        ticks = sorted({*ticks, float(f"{lo * 1.02:.2g}"), float(f"{hi / 1.02:.2g}")})
+    last_y = None
+    for tick in sorted(ticks, key=lambda t: -t):  # y ticks at least 14 px apart
+        py = y(tick)
+        if not lo <= tick <= hi or last_y is not None and py - last_y < 14:
+            continue
+        last_y = py
+        body.append(f'<line x1="{left}" y1="{py:.1f}" x2="{width - right}" y2="{py:.1f}" stroke="#eee"/>')
+        body.append(f'<text x="{left - 6}" y="{py + 4:.1f}" {FONT} text-anchor="end">{fmt_time(tick)}</text>')
+    step_at = [index for index, _ in steps]
+    order = [0, count - 1, *step_at, *range(count)]
+    shown = thin_labels([(x(i), labels[i]) for i in dict.fromkeys(order)], low=0, high=width)
+    for px, text in shown:
+        body.append(f'<text x="{px:.1f}" y="{bottom + 16}" {FONT} text-anchor="middle">{escape(text)}</text>')
+    boxes = []
+    for index, text in steps:
+        px = (x(index - 1) + x(index)) / 2
+        body.append(f'<line x1="{px:.1f}" y1="{top}" x2="{px:.1f}" y2="{bottom}" stroke="#c0392b" '
+                    'stroke-dasharray="4,3"/>')
+        start = min(max(px + 3, 0), width - text_width(text))  # right of the line, within the plot
+        line = 0
+        while _overlaps((start, 26 - 12 * line, start + text_width(text), 27 - 12 * line + 11), boxes) and line < 2:
+            line += 1
+        boxes.append((start, 26 - 12 * line, start + text_width(text), 27 - 12 * line + 11))
+        body.append(f'<text x="{start:.1f}" y="{30 - 12 * line}" {FONT} fill="#c0392b">{escape(text)}</text>')
+    points = [(x(i), y(v)) for i, v in enumerate(medians) if math.isfinite(v) and v > 0]
+    for i, (q25, q75) in enumerate(quartiles):
+        if math.isfinite(q25) and q25 > 0:
+            body.append(f'<line x1="{x(i):.1f}" y1="{y(q25):.1f}" x2="{x(i):.1f}" y2="{y(q75):.1f}" '
+                        f'stroke="{COLOURS["current"]}" stroke-width="5" stroke-opacity="0.35"/>')
+    if len(points) > 1:
+        path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
+        body.append(f'<polyline points="{path}" fill="none" stroke="{COLOURS["baseline"]}" stroke-width="1.5"/>')
+    for i, v in enumerate(medians):
+        if math.isfinite(v) and v > 0:
+            body.append(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3" fill="{COLOURS["baseline"]}">'
+                        f'<title>{escape(labels[i])}: median {fmt_time(v)}</title></circle>')
     return _svg(width, height, body, title)

@@ -1,12 +1,19 @@
 """The comparison of a current run with a baseline (``reports compare``): verdicts per metric,
 correctness failures, changed counters and warnings.
 
+Only like is compared with like: when the two runs' configurations differ on what shapes timing
+(``reports.load.configuration``: engines, size, difficulty, data set, schema version, mode, target),
+every metric is 'not comparable', with the differences as its reason, and the comparison says so
+at the top (``Comparison.unlike``); failed cases still count.
+
 A metric's verdict comes from the ratio of medians, current over baseline, and its seeded block
 bootstrap interval (rounds, chunks, cases: see ``reports.stats``): 'regression' when the whole
-interval lies above 1 + threshold, 'improvement' when it lies below 1 - threshold, else 'unchanged'
-(marked '~' when the ratio alone is past the threshold: a change that is not significant, as asv
-shows it); 'not comparable' with too few samples on a side. Two guards against machine load, which
-shifts whole runs:
+interval lies above 1 + threshold, 'improvement' when it lies below 1 - threshold, else 'unchanged';
+'not comparable' with too few samples on a side. An unchanged metric also gets a **reading** that says
+what is true of it: 'faster, but not surely by 10 %' when the whole interval lies below 1 (slower
+likewise), '~ no clear change (-13.4 % .. +0.4 %)' when the interval spans 1 and reaches past the
+threshold (a change that may be there but is not significant: asv's '~'). Two guards against machine
+load, which shifts whole runs:
 
 - **spread**: with two or more rounds on a side, a ratio no further from 1 than the largest ratio
   between two rounds of one side (the same code, moved by load alone) is never a verdict;
@@ -26,7 +33,7 @@ import pandas as pd
 
 from jobs.schema import COUNTER_COLUMNS
 from reports import stats
-from reports.load import ROUND
+from reports.load import ROUND, differences
 from reports.summary import failures, phases, timed_rows
 
 from reports.settings import CONFIDENCE, MIN_SAMPLES, RESAMPLES, SEED, SINGLE_RUN_THRESHOLD, THRESHOLD
@@ -50,6 +57,8 @@ class Metric:
     head_blocks: tuple = field(default=(None, None), repr=False)
     spread: float = 1.0     # largest ratio between two rounds of one side
     limit: float = None     # the threshold applied (larger with a single run on a side)
+    floor: float = None     # the ratio an improvement must lie below
+    reading: str = ""       # what is true of an unchanged metric, shown instead of 'unchanged' when set
 
     @property
     def name(self):
@@ -91,6 +100,12 @@ class Comparison:
     counter_changes: list
     warnings: list
     aa: object = None  # AACheck of the current run's rounds, when it has two or more
+    unlike: list = field(default_factory=list)  # how the runs' configurations differ: no timing compares
+
+    @property
+    def comparable(self):
+        """False when the runs' configurations differ: every timing is then 'not comparable'."""
+        return not self.unlike
 
     @property
     def timing_reliable(self):
@@ -150,23 +165,34 @@ def judge(metric, *, threshold, min_samples, rng, resamples, confidence, single_
     floor = 1 / (1 + limit) if single else 1 - threshold  # a single run: the same factor either way
     spread = max(stats.round_spread(base, base_rounds), stats.round_spread(head, head_rounds))
     within = 1 / spread <= r.point <= spread
-    metric.ratio, metric.spread, metric.limit = r, spread, limit
+    metric.ratio, metric.spread, metric.limit, metric.floor = r, spread, limit, floor
+    metric.reading, metric.note = "", ""
     if r.low > 1 + limit and not within:
-        metric.verdict, metric.note = REGRESSION, ""
+        metric.verdict = REGRESSION
     elif r.high < floor and not within:
-        metric.verdict, metric.note = IMPROVEMENT, ""
+        metric.verdict = IMPROVEMENT
     else:
         metric.verdict = UNCHANGED
+        metric.reading = reading(r, threshold=threshold, limit=limit, floor=floor, single=single)
         past = r.point > 1 + threshold or r.point < 1 - threshold
         if past and within and spread > 1:
-            metric.note = f"~ within the spread between rounds of one side (x{spread:.2f})"
+            metric.note = f"within the spread between rounds of one side (x{spread:.2f})"
         elif past and single and floor <= r.point <= 1 + limit:
-            metric.note = f"~ one run on a side: load cannot be told from code within x{1 + limit:g}"
-        elif past:
-            metric.note = "~ past the threshold but not significant"
-        else:
-            metric.note = ""
+            metric.note = f"one run on a side: load cannot be told from code within x{1 + limit:g}"
     return metric
+
+
+def reading(r, *, threshold, limit, floor, single):
+    """What is true of an unchanged ratio ``r`` (a stats.Ratio): '' when its interval lies within the
+    threshold, else which way it went and that it did not surely pass the line."""
+    if 1 - threshold <= r.low and r.high <= 1 + threshold:
+        return ""
+    by = f"a factor of {1 + limit:g}" if single else f"{threshold * 100:g} %"  # single: 1 / floor == 1 + limit
+    if r.high < 1:
+        return f"faster, but not surely by {by}"
+    if r.low > 1:
+        return f"slower, but not surely by {by}"
+    return f"~ no clear change ({(r.low - 1) * 100:+.1f} % .. {(r.high - 1) * 100:+.1f} %)"
 
 
 def group_blocks(records, phase):
@@ -187,7 +213,9 @@ _EMPTY = (np.empty(0), np.empty(0, np.int64), np.empty(0, np.int64))
 
 
 def compare_timings(base_records, head_records, *, threshold, min_samples, seed, resamples, confidence,
-                    single_run_threshold=SINGLE_RUN_THRESHOLD):
+                    single_run_threshold=SINGLE_RUN_THRESHOLD, unlike=()):
+    """A judged Metric per phase, size and case set of either run; all 'not comparable' (with the
+    differences as the note) when ``unlike`` lists how the runs' configurations differ."""
     metrics = []
     for phase in sorted(set(phases(base_records)) | set(phases(head_records)),
                         key=lambda c: (list(base_records.columns).index(c), c)):
@@ -197,8 +225,11 @@ def compare_timings(base_records, head_records, *, threshold, min_samples, seed,
             (b, b_rounds, b_chunks), (h, h_rounds, h_chunks) = base_groups.get(key, _EMPTY), head_groups.get(key, _EMPTY)
             metric = Metric(phase, key[0], key[1], b, h, base_blocks=(b_rounds, b_chunks),
                             head_blocks=(h_rounds, h_chunks))
-            judge(metric, threshold=threshold, min_samples=min_samples, rng=stats.metric_rng(seed, metric.name),
-                  resamples=resamples, confidence=confidence, single_run_threshold=single_run_threshold)
+            if unlike:
+                metric.note = "configurations differ: " + "; ".join(unlike)
+            else:
+                judge(metric, threshold=threshold, min_samples=min_samples, rng=stats.metric_rng(seed, metric.name),
+                      resamples=resamples, confidence=confidence, single_run_threshold=single_run_threshold)
             metrics.append(metric)
     return metrics
 
@@ -285,7 +316,8 @@ def compare(base, head, *, threshold=THRESHOLD, min_samples=MIN_SAMPLES, seed=SE
     check of the current run's rounds."""
     options = dict(threshold=threshold, min_samples=min_samples, seed=seed, resamples=resamples,
                    confidence=confidence, single_run_threshold=single_run_threshold)
-    metrics = compare_timings(base.records, head.records, **options)
+    unlike = unlike_configurations(base, head)
+    metrics = compare_timings(base.records, head.records, unlike=unlike, **options)
     check = aa_check(head, **options) if aa else None
     merged, changes = compare_counters(base.records, head.records)
     found = failures(head)
@@ -301,13 +333,26 @@ def compare(base, head, *, threshold=THRESHOLD, min_samples=MIN_SAMPLES, seed=SE
         warnings.append(f"timing verdicts unreliable: the A/A check (the current run's rounds "
                         f"{_rounds_text(check.first)} against {_rounds_text(check.second)}, the same code) found {shown}; "
                         "the machine's load moved between rounds, so no timing verdict fails this comparison")
+    if unlike:
+        warnings.insert(0, f"not comparable: the runs' configurations differ ({'; '.join(unlike)}, baseline vs "
+                           "current), so no timing is compared; compare runs made with the same options")
     if min(base.rounds, head.rounds) < 2 and any(m.ratio for m in metrics):
         warnings.append(f"one run on a side: a timing verdict cannot separate machine load from code, so a change must "
                         f"pass a factor of {1 + max(threshold, single_run_threshold):g} either way; interleaved rounds (a directory of runs per "
                         "side) give a sharper verdict")
     return Comparison(base=base, head=head, threshold=threshold, confidence=confidence, resamples=resamples, seed=seed,
                       min_samples=min_samples, metrics=metrics, failures=found, fixed=fixed,
-                      counters_matched=len(merged), counter_changes=changes, warnings=warnings, aa=check)
+                      counters_matched=len(merged), counter_changes=changes, warnings=warnings, aa=check,
+                      unlike=unlike)
+
+
+def unlike_configurations(base, head):
+    """How the two runs' configurations differ ('engine nb vs py', ...); [] when they match."""
+    if base.configuration is None or head.configuration is None:
+        which = " and ".join(label for run, label in ((base, "baseline"), (head, "current"))
+                             if run.configuration is None)
+        return [f"the {which} merges runs of unlike configurations"]
+    return differences(base.configuration, head.configuration)
 
 
 def _rounds_text(numbers):

@@ -63,9 +63,10 @@ def test_compare_a_wrong_solution_exits_1_with_case_and_reproducer(runs):
     assert "| 11 | create | 9x9 |" in result.stdout and records()[11]["puzzle"] in result.stdout
 
 
-def test_a_version_1_baseline_is_compared(runs):
+def test_a_version_1_baseline_is_read_and_not_comparable(runs):
     result = run_reports("compare", runs["v1"], runs["same"])
-    assert result.returncode == 0 and "metrics: 4 unchanged" in result.stdout, result.stderr
+    assert result.returncode == 4 and "not comparable: the runs' configurations differ (schema version 1 vs 2)" \
+        in result.stdout.splitlines()[0], result.stderr
 
 
 def test_show_a_fuzz_run_exits_1_and_writes_md_and_html(runs, tmp_path):

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
-from reports import stats, verdict
+from reports import ReportError, stats, verdict
 from reports.load import ROUND, load_run
 from reports.render_html import comparison_html
 from reports.render_junit import comparison_junit
@@ -162,8 +162,15 @@ def test_rounds_of_every_schema_version_are_read_and_judged(tmp_path, versions):
         write_rounds(tmp_path / "base" / "tmp", [records(noise_seed=number)], version=version)
         (tmp_path / "base" / "tmp" / "round01").rename(tmp_path / "base" / f"round{number:02d}")
         (tmp_path / "base" / "tmp").rmdir()
-    base = load_run(tmp_path / "base")
+    with pytest.raises(ReportError, match=r"base/round02: its configuration differs from round01's "
+                                          rf"\(schema version {versions[0]} vs {versions[1]}\).*--merge-unlike"):
+        load_run(tmp_path / "base")
+    base = load_run(tmp_path / "base", merge_unlike=True)  # every version's parts are read when asked
     head = load_run(write_rounds(tmp_path / "head", [records(noise_seed=7), records(noise_seed=8)]))
-    assert base.rounds == 2
+    assert base.rounds == 2 and base.configuration is None and len(base.records) == 400
     c = verdict.compare(base, head)
-    assert {m.verdict for m in c.metrics} == {verdict.UNCHANGED}
+    assert {m.verdict for m in c.metrics} == {verdict.NOT_COMPARABLE}
+    assert c.unlike == ["the baseline merges runs of unlike configurations"]
+    same = load_run(write_rounds(tmp_path / "same", [records(noise_seed=9)], version=versions[0]))
+    assert {m.verdict for m in verdict.compare(same, load_run(tmp_path / "base" / "round01")).metrics} \
+        == {verdict.UNCHANGED}

@@ -1,0 +1,213 @@
+"""History (``reports history``): each metric over commits, as asv draws it, and the commits where a
+step change happened.
+
+Vocabulary, beyond the package's:
+
+- **commit**: the runs of one git sha and one configuration, merged as its rounds; commits are
+  ordered by the earliest recorded start of their runs (``started`` in the manifest, else the run's
+  name). A run without a git sha is a commit of its own, named by the run.
+- **series**: one metric (phase, size, case set) of one configuration over the commits that have it.
+- **step**: a commit whose samples, with up to ``WINDOW`` commits after it, differ from up to
+  ``WINDOW`` commits before it by the rule of ``reports.verdict.judge``: the block-bootstrap interval
+  (commits and rounds, then chunks, then cases resampled) wholly past the threshold, and the ratio
+  past the spread between commits of one side, so a commit moved by load alone is no step. Of
+  neighbouring splits that pass, the one with the largest change is named.
+"""
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from reports import ReportError, stats
+from reports.load import ROUND, differences, load_run
+from reports.settings import CONFIDENCE, MIN_SAMPLES, SEED, THRESHOLD
+from reports.summary import phases
+from reports.verdict import IMPROVEMENT, REGRESSION, Metric, group_blocks, judge
+
+WINDOW = 3          # commits on each side of a split
+RESAMPLES = 1000    # bootstrap resamples per split (a history judges many splits)
+
+
+@dataclass
+class Commit:
+    """The runs of one git sha and configuration, merged as rounds."""
+
+    sha: str       # the git sha, or the run's name when it has none
+    started: str   # the earliest recorded start of its runs ('' when none is recorded)
+    run: object    # reports.load.Run of its rounds
+    configuration: dict
+
+    @property
+    def label(self):
+        return self.sha[:10] if self.run.manifest.get("git_sha") else self.sha
+
+
+@dataclass
+class Step:
+    """A step change of a series at one of its points: the ratio (after / before) and its verdict."""
+
+    at: int          # index into the series' points: the first commit after the change
+    commit: object   # that Commit
+    ratio: object    # stats.Ratio
+    verdict: str     # 'regression' (slower) or 'improvement' (faster)
+
+
+@dataclass
+class Series:
+    """One metric of one configuration over the commits that have it."""
+
+    phase: str
+    size: object
+    case_set: str
+    tag: str                                            # the configuration, when the history has several
+    commits: list = field(default_factory=list)         # Commit per point
+    samples: list = field(default_factory=list, repr=False)  # (values, rounds, chunks) per point
+    steps: list = field(default_factory=list)
+
+    @property
+    def name(self):
+        size = "-" if self.size is None else f"{self.size}x{self.size}"
+        return f"{self.phase}[{size},{self.case_set}]" + (f" {self.tag}" if self.tag else "")
+
+    @property
+    def medians(self):
+        return [float(np.median(values)) if values.size else float("nan") for values, _, _ in self.samples]
+
+    def quartiles(self):
+        """(p25, p75) per point."""
+        return [tuple(np.percentile(values, [25, 75])) if values.size else (float("nan"),) * 2
+                for values, _, _ in self.samples]
+
+
+@dataclass
+class History:
+    commits: list   # every Commit, oldest first
+    series: list
+    threshold: float
+    notes: list = field(default_factory=list)
+
+
+def run_units(path):
+    """The runs under ``path``: itself when it holds a manifest; else each member that is a run or a
+    directory of runs (a run set: the rounds of one commit)."""
+    path = Path(path)
+    if not path.is_dir():
+        raise ReportError(f"{path}: no such run directory")
+    if (path / "manifest.json").exists():
+        return [path]
+    units = []
+    for member in sorted(p for p in path.iterdir() if p.is_dir()):
+        if (member / "manifest.json").exists() or any((m / "manifest.json").exists() for m in member.iterdir()
+                                                      if m.is_dir()):
+            units.append(member)
+    if not units:
+        raise ReportError(f"{path}: no manifest.json: not a run directory (nor a directory of runs)")
+    return units
+
+
+def _key(configuration):
+    return tuple(sorted(configuration.items()))
+
+
+def merge_rounds(runs, label):
+    """One Run of several runs of one commit: their rounds renumbered one after another."""
+    if len(runs) == 1:
+        return runs[0]
+    frames, offset = [], 0
+    for run in runs:
+        frame = run.records.copy()
+        frame[ROUND] = frame[ROUND] + offset
+        offset += run.rounds
+        frames.append(frame)
+    first = runs[0]
+    return type(first)(path=first.path.parent / label, manifests=[m for r in runs for m in r.manifests],
+                       records=pd.concat(frames, ignore_index=True), corpus=[],
+                       notes=[note for run in runs for note in run.notes])
+
+
+def load_history(paths):
+    """The commits of the runs under ``paths``, oldest first (runs of one sha and configuration merged)."""
+    runs = [load_run(unit) for path in paths for unit in run_units(path)]
+    groups = {}
+    for run in runs:
+        sha = run.manifest.get("git_sha") or run.name
+        groups.setdefault((sha, _key(run.configuration)), []).append(run)
+    commits = []
+    for (sha, _), members in groups.items():
+        started = min(str(m.get("started") or "") for r in members for m in r.manifests)
+        commits.append(Commit(sha=sha, started=started, run=merge_rounds(members, sha[:10]),
+                              configuration=members[0].configuration))
+    commits.sort(key=lambda c: (c.started, c.sha))
+    return commits
+
+
+def configuration_tags(commits):
+    """A short tag per configuration (the fields in which the history's configurations differ)."""
+    configurations = {_key(c.configuration): c.configuration for c in commits}
+    if len(configurations) < 2:
+        return {key: "" for key in configurations}
+    first = next(iter(configurations.values()))
+    names = sorted({name for config in configurations.values() for name in config
+                    if differences({name: first.get(name)}, {name: config.get(name)})})
+    return {key: "{" + ", ".join(f"{name} {config.get(name) or 'unset'}" for name in names) + "}"
+            for key, config in configurations.items()}
+
+
+def collect_series(commits):
+    """Every series of the history: a point per commit that has samples of the metric."""
+    tags = configuration_tags(commits)
+    found = {}
+    for commit in commits:
+        records = commit.run.records
+        for phase in phases(records):
+            for (size, case_set), blocks in group_blocks(records, phase).items():
+                key = (_key(commit.configuration), phase, size, case_set)
+                series = found.setdefault(key, Series(phase, size, case_set, tags[_key(commit.configuration)]))
+                series.commits.append(commit)
+                series.samples.append(blocks)
+    order = {id(c): i for i, c in enumerate(commits)}
+    return sorted(found.values(), key=lambda s: (s.tag, s.phase, s.size is None, s.size or 0, str(s.case_set),
+                                                 order[id(s.commits[0])]))
+
+
+def _side(samples):
+    """The samples of several points as one side: (values, rounds, chunks), each (point, round) a round."""
+    values = np.concatenate([v for v, _, _ in samples])
+    rounds = np.concatenate([index * 100_000 + r for index, (_, r, _) in enumerate(samples)])
+    chunks = np.concatenate([c for _, _, c in samples])
+    return values, rounds, chunks
+
+
+def find_steps(series, *, threshold, seed, min_samples=MIN_SAMPLES, resamples=RESAMPLES, confidence=CONFIDENCE):
+    """The steps of a series: splits whose after/before verdict is a change, the largest of neighbours."""
+    passed = []
+    for at in range(1, len(series.samples)):
+        before, after = _side(series.samples[max(0, at - WINDOW):at]), _side(series.samples[at:at + WINDOW])
+        metric = Metric(series.phase, series.size, series.case_set, before[0], after[0],
+                        base_blocks=before[1:], head_blocks=after[1:])
+        judge(metric, threshold=threshold, min_samples=min_samples, resamples=resamples, confidence=confidence,
+              rng=stats.metric_rng(seed, f"{series.name}@{series.commits[at].sha}"))
+        if metric.verdict in (REGRESSION, IMPROVEMENT):
+            passed.append(Step(at, series.commits[at], metric.ratio, metric.verdict))
+    steps = []
+    for step in passed:  # neighbouring splits of one direction see one step: keep the largest change
+        last = steps[-1] if steps else None
+        if last and step.at - last.at < WINDOW and step.verdict == last.verdict:
+            if abs(np.log(step.ratio.point)) > abs(np.log(last.ratio.point)):
+                steps[-1] = step
+        else:
+            steps.append(step)
+    return steps
+
+
+def history_of(commits, *, threshold=THRESHOLD, seed=SEED):
+    """The History of ``commits`` (oldest first): every series with its steps."""
+    series = collect_series(commits)
+    for s in series:
+        s.steps = find_steps(s, threshold=threshold, seed=seed)
+    notes = [note for commit in commits for note in commit.run.notes]
+    if len(commits) < 2:
+        notes.append("one commit only: a history needs two or more to show a change")
+    return History(commits=commits, series=series, threshold=threshold, notes=notes)
