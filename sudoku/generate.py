@@ -80,9 +80,17 @@ def create(box: int = 3, *, seed: int, blanks: int | None = None, difficulty: st
     if budget is not None and "budget" not in info(engine).capabilities:
         raise ValueError(f"engine {engine!r} cannot be bounded by a budget")
     solver = load(engine)
-    if difficulty is None and "generate" in info(engine).capabilities:
+    capabilities = info(engine).capabilities
+    if "graded" in capabilities and box in info(engine).boxes:  # big: the whole of this, compiled
         try:
-            made: Grid = solver.generate(box, seed=seed, blanks=wanted, minimal=minimal or box == 3)
+            made: Grid = solver.generate(box, seed=seed, blanks=wanted, minimal=minimal, difficulty=difficulty,
+                                         budget=budget, attempts=attempts)
+            return made
+        except ValueError as error:
+            raise GenerationFailed(str(error)) from None
+    if difficulty is None and "generate" in capabilities:
+        try:
+            made = solver.generate(box, seed=seed, blanks=wanted, minimal=minimal or box == 3)
             return made
         except ValueError as error:
             raise GenerationFailed(str(error)) from None
