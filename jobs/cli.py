@@ -69,7 +69,7 @@ def _parser():
     run.add_argument("--scheduler", help="Dask scheduler address, tcp://HOST:PORT (default: a local cluster)")
     run.add_argument("--connect-timeout", type=float, default=backends.CONNECT_TIMEOUT_S, metavar="S",
                      help="seconds to wait for the Dask scheduler's handshake (default %(default)g)")
-    run.add_argument("--engine", help="engine that creates and solves (default nb at 9x9, py otherwise)")
+    run.add_argument("--engine", help="engine that creates and solves (default nb at 9x9, big from 16x16, py at 4x4)")
     run.add_argument("--check-engine", help="engine that counts solutions, another than --engine "
                      "(default band when --engine is nb, dlx when it is py, py otherwise)")
     run.add_argument("--blanks", type=int, help="created puzzles have at least this many blanks")
@@ -86,7 +86,7 @@ def _parser():
 def _config(args):
     box = SIZES[args.size]
     if args.engine is None:
-        args.engine = "nb" if engines.supports("nb", box) else "py"
+        args.engine = "nb" if engines.supports("nb", box) else engines.default_for(box)
     if args.check_engine is None:
         args.check_engine = {"nb": "band", "py": "dlx"}.get(args.engine, "py")
     if args.backend not in backends.BACKENDS:

@@ -105,7 +105,8 @@ def _parser():
                           help="easy: naked singles solve it; medium: needs hidden singles; hard: needs guessing")
     create_p.add_argument("--minimal", action="store_true", help="remove clues until none can go")
     create_p.add_argument("--format", choices=formats.OUTPUT_FORMATS, default="grid", help="output format (default grid)")
-    create_p.add_argument("--engine", default="py", help="engine that fills and proves uniqueness (default py)")
+    create_p.add_argument("--engine", help="engine that fills and proves uniqueness "
+                          "(default py up to 9x9, big from 16x16)")
     create_p.add_argument("-v", "--verbose", action="store_true", help="say the seed and counts on stderr")
     _timeout_option(create_p, "the whole command")
 
@@ -116,7 +117,8 @@ def _parser():
                          help='with --count: one JSON object a puzzle, {"version": 1, "puzzle": K, "count": ...}')
     solve_p.add_argument("--limit", type=int, default=2, help="count solutions up to this (default 2)")
     solve_p.add_argument("--to", choices=formats.OUTPUT_FORMATS, help="output format (default: the input's)")
-    solve_p.add_argument("--engine", default="py", choices=engines.names(), help="solver engine (default py)")
+    solve_p.add_argument("--engine", choices=engines.names(),
+                         help="solver engine (default py up to 9x9, big from 16x16)")
     solve_p.add_argument("-q", "--quiet", action="store_true", help="do not mention several solutions")
     solve_p.add_argument("-v", "--verbose", action="store_true", help="say guesses and nodes on stderr")
     _timeout_option(solve_p, "the whole input")
@@ -162,7 +164,7 @@ def _budget(args):
         return None
     if not args.timeout > 0 or args.timeout != args.timeout or args.timeout == float("inf"):
         raise Usage(f"--timeout must be a positive number of seconds, not {args.timeout:g}")
-    if "budget" not in engines.info(args.engine).capabilities:
+    if args.engine is not None and "budget" not in engines.info(args.engine).capabilities:
         raise Usage(f"engine {args.engine!r} cannot stop at a time limit; --timeout needs one of "
                     f"{', '.join(engines.bounded())}")
     return Budget(seconds=args.timeout)
@@ -206,11 +208,14 @@ def run_create(args):
     side = args.size or args.side or 9
     if args.count < 1:
         raise Usage(f"-n must be at least 1, not {args.count}")
-    if args.engine not in engines.names():
-        raise Usage(f"unknown engine {args.engine!r}; known: {', '.join(engines.names())}")
-    if "fill" not in engines.info(args.engine).capabilities:
-        raise Usage(f"engine {args.engine!r} cannot create puzzles")
     box = {4: 2, 9: 3, 16: 4, 25: 5}[side]
+    engine = args.engine or engines.default_for(box)
+    if engine not in engines.names():
+        raise Usage(f"unknown engine {engine!r}; known: {', '.join(engines.names())}")
+    if "fill" not in engines.info(engine).capabilities:
+        raise Usage(f"engine {engine!r} cannot create puzzles")
+    if not engines.supports(engine, box):
+        raise Usage(f"engine {engine!r} does not make {side}x{side} grids")
     budget = _budget(args)
     seed = new_seed() if args.seed is None else args.seed
     if args.verbose:
@@ -222,7 +227,7 @@ def run_create(args):
         puzzle_seed = derive_seed(seed, index) if index else seed
         try:
             puzzle = create(box, seed=puzzle_seed, blanks=args.blanks, difficulty=difficulty,
-                            minimal=args.minimal, engine=args.engine, budget=budget)
+                            minimal=args.minimal, engine=engine, budget=budget)
         except BudgetExceeded as error:
             raise _TimeLimit(f"{error} (making puzzle {index + 1} of {args.count})") from None
         if args.verbose:
@@ -246,13 +251,14 @@ def run_solve(args):
         # writes them); a puzzle with no solution gets an empty block, so block k answers puzzle k
         gap = "\n" if out_fmt not in formats.BATCH_FORMATS and number > 1 else ""
         prefix = f"puzzle {number}: " if batch else ""
-        if not engines.supports(args.engine, puzzle.box):
-            raise Usage(f"engine {args.engine!r} does not solve {puzzle.side}x{puzzle.side} grids")
+        engine = args.engine or engines.default_for(puzzle.box)
+        if not engines.supports(engine, puzzle.box):
+            raise Usage(f"engine {engine!r} does not solve {puzzle.side}x{puzzle.side} grids")
         if out_fmt == "line" and puzzle.box > formats.LINE_MAX_BOX and not args.count:
             raise Usage(f"a {puzzle.side}x{puzzle.side} grid has no line form (up to 25x25); use --to grid")
         clash = find_clash(puzzle)
         try:
-            answer = engines.solve(puzzle, limit=limit, engine=args.engine, budget=budget) if clash is None else None
+            answer = engines.solve(puzzle, limit=limit, engine=engine, budget=budget) if clash is None else None
         except BudgetExceeded as error:
             doing = "counting" if args.count else "solving"
             which = prefix.rstrip(": ") if batch else f"the {puzzle.side}x{puzzle.side} puzzle"

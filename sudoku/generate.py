@@ -14,7 +14,7 @@ Randomness comes only from a ``random.Random`` seeded with the caller's seed, so
 
 from __future__ import annotations
 
-from sudoku.engines import info, load
+from sudoku.engines import default_for, info, load
 from sudoku.grid import Grid
 
 TYPE_CHECKING = False  # typing costs ~3 ms at start-up; only the type checker needs these
@@ -57,16 +57,20 @@ def new_seed() -> int:
 
 
 def create(box: int = 3, *, seed: int, blanks: int | None = None, difficulty: str | None = None,
-           minimal: bool = False, engine: str = "py", attempts: int = ATTEMPTS, budget: Budget | None = None) -> Grid:
+           minimal: bool = False, engine: str | None = None, attempts: int = ATTEMPTS, budget: Budget | None = None) -> Grid:
     """A puzzle with a unique solution and at least ``max(blanks, min_blanks(box))`` blanks.
 
     ``budget`` (a sudoku.budget.Budget) bounds the work: BudgetExceeded past it; only engines
     with the ``budget`` capability take one (ValueError otherwise).
+    ``engine`` None is ``sudoku.engines.default_for(box)``: ``py`` up to 9x9, the compiled ``big``
+    from 16x16 up (its ``graded`` capability makes the whole puzzle in compiled code).
     ``difficulty`` is one of DIFFICULTIES or None (any). ``minimal`` keeps removing until no clue can
     go. Otherwise removal stops once the blanks wanted are reached, except at 9x9 and for medium and
     hard puzzles, which are made minimal (they need every removal they can get).
     Raises GenerationFailed when no attempt succeeds.
     """
+    if engine is None:
+        engine = default_for(box)
     if difficulty is not None and difficulty not in DIFFICULTIES:
         raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, not {difficulty!r}")
     if "fill" not in info(engine).capabilities:
@@ -80,9 +84,17 @@ def create(box: int = 3, *, seed: int, blanks: int | None = None, difficulty: st
     if budget is not None and "budget" not in info(engine).capabilities:
         raise ValueError(f"engine {engine!r} cannot be bounded by a budget")
     solver = load(engine)
-    if difficulty is None and "generate" in info(engine).capabilities:
+    capabilities = info(engine).capabilities
+    if "graded" in capabilities and box in info(engine).boxes:  # big: the whole of this, compiled
         try:
-            made: Grid = solver.generate(box, seed=seed, blanks=wanted, minimal=minimal or box == 3)
+            made: Grid = solver.generate(box, seed=seed, blanks=wanted, minimal=minimal, difficulty=difficulty,
+                                         budget=budget, attempts=attempts)
+            return made
+        except ValueError as error:
+            raise GenerationFailed(str(error)) from None
+    if difficulty is None and "generate" in capabilities:
+        try:
+            made = solver.generate(box, seed=seed, blanks=wanted, minimal=minimal or box == 3)
             return made
         except ValueError as error:
             raise GenerationFailed(str(error)) from None

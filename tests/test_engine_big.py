@@ -20,8 +20,9 @@ big = pytest.importorskip("sudoku.engines.big", reason="numba is needed for the 
 def test_registry_entry():
     info = engines.info("big")
     assert list(info.boxes) == [4, 5, 6, 7, 8, 9]
-    assert {"solve", "count", "budget"} <= info.capabilities
+    assert {"solve", "count", "budget", "fill", "other", "generate", "graded"} <= info.capabilities
     assert "big" in engines.bounded()
+    assert [engines.default_for(box) for box in range(2, 10)] == ["py", "py"] + ["big"] * 6
 
 
 @settings(max_examples=40, deadline=None)
@@ -88,3 +89,141 @@ def test_the_cli_bounds_it_with_timeout():
     done = run_cli("solve", "--engine", "big", "--timeout", "1", input=empty_81, timeout=60)
     assert done.returncode == 124 and done.stdout == ""
     assert done.stderr == "sudoku: time limit of 1 s reached (solving the 81x81 puzzle)\n"
+
+
+# --- creation in compiled code ---------------------------------------------------------------------------
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 2**63 - 1), st.sampled_from([None, 130, 150]))
+def test_generate_makes_unique_singles_puzzles_named_by_their_seed(seed, blanks):
+    puzzle = big.generate(4, seed=seed, blanks=blanks)
+    assert puzzle.blanks >= max(blanks or 0, 128)
+    assert py.solve(puzzle, limit=2).count == 1
+    assert py.rate(puzzle) in ("naked", "hidden")  # as sudoku.create: singles fill it, no guess
+    assert big.generate(4, seed=seed, blanks=blanks) == puzzle
+    if blanks is None:
+        assert puzzle.blanks == 128  # removal stops once the blanks wanted are reached
+
+
+@pytest.mark.parametrize("difficulty", ["easy", "medium"])
+def test_generate_by_difficulty_and_minimal(difficulty):
+    puzzle = big.generate(4, seed=11, difficulty=difficulty)
+    assert py.rate(puzzle) == {"easy": "naked", "medium": "hidden"}[difficulty]
+    assert py.solve(puzzle, limit=2).count == 1
+    minimal = big.generate(4, seed=11, minimal=True)
+    assert minimal.blanks > 128
+    for cell, value in enumerate(minimal.cells):  # no clue left can go with singles still filling it
+        if value:
+            assert py.rate(minimal.with_cell(cell, 0)) == "guess"
+
+
+@pytest.mark.slow  # a few seconds: minimal under a uniqueness search
+def test_generate_hard_needs_a_guess_and_is_unique():
+    puzzle = big.generate(4, seed=1, difficulty="hard")
+    assert py.rate(puzzle) == "guess" and py.solve(puzzle, limit=2).count == 1
+
+
+def test_generate_refuses_what_it_cannot_make():
+    with pytest.raises(ValueError, match="256 blanks is not possible"):
+        big.generate(4, seed=1, blanks=256)
+    with pytest.raises(ValueError, match="16x16 to 81x81 grids, not 9x9"):
+        big.generate(3, seed=1)
+    with pytest.raises(ValueError, match="no puzzle with at least 250 blanks found in 2 attempts"):
+        big.generate(4, seed=1, blanks=250, attempts=2)
+    with pytest.raises(BudgetExceeded, match="node budget of 3 reached"):
+        big.generate(5, seed=1, budget=Budget(nodes=3))
+
+
+def test_fill_is_a_random_valid_grid_drawn_from_the_rng():
+    grids = [big.fill(5, random.Random(seed)) for seed in (1, 1, 2)]
+    assert all(grid.blanks == 0 and find_clash(grid) is None for grid in grids)
+    assert grids[0] == grids[1] != grids[2]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from([0.3, 0.5, 0.6, 0.7]))
+def test_has_other_agrees_with_py(seed, ratio):
+    puzzle, full = random_puzzle(4, seed, ratio)
+    cell = random.Random(seed).randrange(256)
+    puzzle = puzzle.with_cell(cell, 0)
+    assert big.has_other(puzzle, full, cell) == py.has_other(puzzle, full, cell)
+
+
+def test_sudoku_create_uses_it_through_the_library():
+    import sudoku
+
+    assert sudoku.create(4, seed=5) == big.generate(4, seed=5)  # the default engine from 16x16 up
+    assert sudoku.create(4, seed=5, engine="py") != sudoku.create(4, seed=5)
+    assert py.rate(sudoku.create(4, seed=5, difficulty="easy")) == "naked"
+
+
+# --- the CLI's engine per size ---------------------------------------------------------------------------
+
+
+def _imports(*args, input=""):
+    """The modules ``python -X importtime -m sudoku ARGS`` imported, and its CompletedProcess."""
+    import os
+    import subprocess
+    import sys
+
+    from helpers import REPO
+
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]))
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "sudoku", *args], input=input.encode(),
+                          capture_output=True, cwd=REPO, env=env, timeout=120)
+    modules = {line.split("|")[-1].strip() for line in done.stderr.decode().splitlines() if "|" in line}
+    return modules, done
+
+
+def test_the_cli_picks_big_from_16x16_up_and_never_loads_numba_at_9x9():
+    from helpers import PUZZLE
+
+    from sudoku.formats import render
+
+    modules, done = _imports("solve", input=PUZZLE)
+    assert done.returncode == 0 and "numba" not in modules and "sudoku.engines.big" not in modules
+    modules, done = _imports("create", "--seed", "2", "--format", "line")
+    assert done.returncode == 0 and "numba" not in modules
+    sixteen = render(big.generate(4, seed=3), "grid")
+    modules, done = _imports("solve", input=sixteen)
+    assert done.returncode == 0 and {"numba", "sudoku.engines._big_kernels"} <= modules
+    modules, done = _imports("solve", "--engine", "py", input=sixteen)  # --engine still overrides
+    assert done.returncode == 0 and "numba" not in modules
+    assert done.stdout.decode() == render(py.solve(big.generate(4, seed=3)).solution, "grid")
+
+
+def test_sudoku_create_from_16x16_up_is_big_generate():
+    from helpers import run_cli
+
+    from sudoku.formats import render
+
+    made = run_cli("create", "--size", "16", "--seed", "9", "--format", "line")
+    assert made.returncode == 0 and made.stdout == render(big.generate(4, seed=9), "line")
+    wrong = run_cli("create", "--size", "16", "--engine", "nb")
+    assert wrong.returncode == 2 and wrong.stderr == "sudoku: engine 'nb' does not make 16x16 grids\n"
+
+
+def test_the_default_cli_bounds_big_grids_with_timeout():
+    from helpers import run_cli
+
+    from sudoku.formats import render
+
+    full = _pattern_grid(7, 5)
+    rng = random.Random(5)
+    blank = set(rng.sample(range(2401), 1440))  # 60 % blank: no solve within the limit
+    hard = Grid(7, [0 if cell in blank else v for cell, v in enumerate(full.cells)])
+    done = run_cli("solve", "--timeout", "0.5", input=render(hard, "grid"), timeout=60)
+    assert (done.returncode, done.stdout) == (124, "")
+    assert done.stderr == "sudoku: time limit of 0.5 s reached (solving the 49x49 puzzle)\n"
+
+
+@pytest.mark.slow  # a 16x16 jobs run through a subprocess
+def test_jobs_run_at_16x16_defaults_to_big(tmp_path):
+    from _jobs_support import manifest, run_jobs
+
+    out = tmp_path / "run"
+    done = run_jobs("run", "-n", 3, "--size", 16, "--seed", 1, "--workers", 1, "--out", out)
+    assert done.returncode == 0, done.stderr
+    config = manifest(out)["config"]
+    assert (config["engine"], config["check_engine"]) == ("big", "py")

@@ -18,6 +18,8 @@ Optional capabilities, named in the registry:
   ``cell`` has a solution other than ``solution``: the cheap uniqueness test behind clue removal.
 - ``generate``: ``generate(box, *, seed, blanks, minimal) -> Grid``, a whole unique puzzle made
   inside the engine (its own seed space: the same seed gives other puzzles than ``py``'s).
+- ``graded``: ``generate(box, *, seed, blanks, minimal, difficulty, budget, attempts) -> Grid`` follows
+  every rule of ``sudoku.generate.create`` (difficulty, budget, attempts) in compiled code (``big``).
 - ``budget``: ``solve`` takes ``budget=`` (see above); the CLI's ``--timeout`` needs it.
 - ``batch``: ``solve_batch`` on numpy arrays, for the batch paths; with ``generate`` too, also
   ``generate_batch(seeds, *, blanks, minimal)``, whose puzzle for a seed is ``generate``'s (``nb``).
@@ -98,14 +100,22 @@ ENGINES = {
         "big",
         "sudoku.engines.big",
         range(4, 10),
-        frozenset({"solve", "count", "budget"}),
+        frozenset({"solve", "count", "fill", "other", "generate", "graded", "budget"}),
         "numba, 16x16 to 81x81: multi-word bitsets, naked and hidden singles, locked candidates, "
-        "fewest-candidates branching, resumable slices for budgets, restarts when finding one solution "
-        "(imports numba: ~0.6 s with a warm cache)",
+        "fewest-candidates branching, resumable slices for budgets, restarts when finding one solution; "
+        "compiled puzzle creation; the default from 16x16 up (imports numba: ~0.6 s with a warm cache)",
     ),
 }
 
 DEFAULT = "py"
+BIG = "big"
+BIG_FROM_BOX = 4  # 16x16 up: numba's ~1 s load is small beside a solve there; 9x9 stays pure Python
+
+
+def default_for(box: int) -> str:
+    """The engine a single call on a grid of ``box`` uses when none is named: ``big`` (compiled)
+    from 16x16 up, ``py`` below, where a call must start in milliseconds and numba is never loaded."""
+    return BIG if box >= BIG_FROM_BOX else DEFAULT
 
 
 def names() -> list[str]:

@@ -144,8 +144,10 @@ def _locked(state, seg_cells, seg_line_rest, seg_box_rest, W, seg_or, queue, qre
 
 
 @njit(cache=True)
-def settle(state, queue, qlen, geo_peers, units, full, seg_cells, seg_line_rest, seg_box_rest, scratch, seg_or):
-    """Propagate to a fixed point; False on a contradiction. ``queue[:qlen]`` holds newly placed cells."""
+def settle(state, queue, qlen, geo_peers, units, full, seg_cells, seg_line_rest, seg_box_rest, scratch, seg_or,
+           hidden=True):
+    """Propagate to a fixed point; False on a contradiction. ``queue[:qlen]`` holds newly placed cells.
+    Without ``hidden``, naked singles only (as ``py.settle(hidden=False)``, for rating)."""
     W = state.shape[1]
     once = scratch[0]
     twice = scratch[1]
@@ -155,6 +157,8 @@ def settle(state, queue, qlen, geo_peers, units, full, seg_cells, seg_line_rest,
             qlen = _eliminate_peers(state, queue[qlen], geo_peers, W, queue, qlen)
             if qlen < 0:
                 return False
+        if not hidden:
+            return True
         qlen = _hidden(state, units, full, W, queue, 0, once, twice)
         if qlen < 0:
             return False
@@ -289,3 +293,70 @@ def to_digits(state):
                     bit += 1
                 out[cell] = w * 64 + bit + 1
     return out
+
+
+@njit(cache=True)
+def _load(state, clues, full, queue):
+    """``state`` set to the candidates of the digits ``clues`` (0 = blank) before propagation; returns
+    the queue length (every given cell is queued)."""
+    W = state.shape[1]
+    qlen = 0
+    for cell in range(clues.shape[0]):
+        value = clues[cell]
+        if value:
+            for w in range(W):
+                state[cell, w] = 0
+            state[cell, (value - 1) // 64] = np.uint64(1) << np.uint64((value - 1) % 64)
+            queue[qlen] = cell
+            qlen += 1
+        else:
+            for w in range(W):
+                state[cell, w] = full[w]
+    return qlen
+
+
+@njit(cache=True)
+def singles_solve(clues, hidden, state, queue, peers, units, full, seg_cells, seg_line_rest, seg_box_rest,
+                  scratch, seg_or):
+    """Whether propagation alone fills ``clues``: naked singles, or with ``hidden`` also hidden singles
+    and locked candidates (``py.rate``'s 'naked' and 'hidden' levels from 16x16 up)."""
+    qlen = _load(state, clues, full, queue)
+    if not settle(state, queue, qlen, peers, units, full, seg_cells, seg_line_rest, seg_box_rest, scratch,
+                  seg_or, hidden):
+        return False
+    W = state.shape[1]
+    for cell in range(state.shape[0]):
+        if _count(state, cell, W) != 1:
+            return False
+    return True
+
+
+@njit(cache=True)
+def remove_while_singles_solve(clues, solution, order, pos, end, blanks, stop, hidden, state, queue, peers, units,
+                               full, seg_cells, seg_line_rest, seg_box_rest, scratch, seg_or):
+    """Clue removal for ``order[pos:end]``: blank each cell of ``clues`` in turn and keep the blank
+    while singles (``hidden`` as in singles_solve) still fill the grid, which also proves the solution
+    unique. Stops once ``blanks`` reaches ``stop`` (stop < 0: never). Returns (position reached,
+    blanks)."""
+    while pos < end:
+        if stop >= 0 and blanks >= stop:
+            break
+        cell = order[pos]
+        pos += 1
+        clues[cell] = 0
+        if singles_solve(clues, hidden, state, queue, peers, units, full, seg_cells, seg_line_rest,
+                         seg_box_rest, scratch, seg_or):
+            blanks += 1
+        else:
+            clues[cell] = solution[cell]
+    return pos, blanks
+
+
+@njit(cache=True)
+def shuffled(n):
+    """A permutation of 0..n-1 from numba's generator (seeded by seed_random)."""
+    order = np.arange(n).astype(np.int32)
+    for i in range(n - 1, 0, -1):
+        j = np.random.randint(0, i + 1)
+        order[i], order[j] = order[j], order[i]
+    return order

@@ -13,8 +13,27 @@ search first, then runs with randomised branching (random cell among the fewest-
 random digit order, seeded by the puzzle) and a doubling node budget. Counting (``limit >= 2``)
 never restarts, so its counts are those of one complete search.
 
+Tried for the thrash on half-blank-ish 36x36 grids and not kept (``bench/bench_big.py`` set, one
+process per run, alternating, cap 5 s, 2026-11-23 on a shared 2-core VM at load 11-15):
+
+- branching on a unit's digit with two places left when the best cell has more than two digits
+  (the "dual" view of quasigroup completion): no instance moved from >5 s to solved; 12 of 15 within
+  +-20 % of plain; one 70 % instance 0.43 s against >10 s in one run, the other way on another.
+- Luby restarts (16 nodes per side x 1 1 2 1 1 2 4 ...) instead of doubling: 1 of 12 instances
+  moved (4.25 s against >5 s); 45 % ones 5-15 % faster, within noise.
+
+Neither changes the picture: at 60 % blank nothing here finishes in 5-10 s where CaDiCaL takes
+~6 s; it learns clauses and this search does not.
+
+Making puzzles (``fill``, ``has_other``, ``generate``): a random fill is the randomised search on
+the empty grid; ``generate`` then removes clues in a kernel, keeping a blank while singles still
+fill the grid (the rule ``sudoku.create`` uses from 16x16 up, which proves uniqueness with no
+search), all in compiled code: ~5x py's rate at 16x16 and ~50x at 25x25
+(``bench/bench_create_big.py``). numba's generator is seeded from the caller's seed, so a seed
+names a puzzle (its own seed space: not ``py``'s puzzle for that seed).
+
 Importing this module imports numba and numpy (about a second with a warm cache): only batch paths
-and big-grid CLI calls load it.
+and big-grid CLI calls load it (it is the default engine from 16x16 up; 9x9 calls never load it).
 """
 
 import time
@@ -64,6 +83,7 @@ class _Search:
         self.queue = np.zeros(ncells + 1, np.int32)
         self.scratch = np.zeros((2, root.shape[1]), np.uint64)
         self.seg_or = np.zeros((tables[4].shape[0], root.shape[1]), np.uint64)
+        self.step = 16
 
     def advance(self, limit, max_nodes):
         """Run until done (True) or past ``max_nodes`` (False)."""
@@ -76,6 +96,28 @@ class _Search:
                 self._grow()
                 continue
             return status == _k.DONE
+
+    def drive(self, limit, max_nodes, budget):
+        """Advance in slices of about SLICE_SECONDS, charging ``budget`` between them, until done
+        (True) or past ``max_nodes`` (False; None: no cap)."""
+        while True:
+            stop = self.nodes + self.step
+            if max_nodes is not None:
+                stop = min(stop, max_nodes)
+            before = self.nodes
+            start = time.perf_counter()
+            done = self.advance(limit, stop)
+            spent = time.perf_counter() - start
+            if budget is not None:
+                budget.charge(max(1, self.nodes - before))
+            if done:
+                return True
+            if max_nodes is not None and self.nodes >= max_nodes:
+                return False
+            if spent < SLICE_SECONDS / 2:
+                self.step *= 2
+            elif spent > SLICE_SECONDS * 2 and self.step > 1:
+                self.step //= 2
 
     def _grow(self):
         size = 2 * self.stack.shape[0]
@@ -92,17 +134,24 @@ class _Search:
 
 def _root(puzzle, tables):
     """The settled root state of ``puzzle``, or None on a contradiction."""
+    return _settled(np.array(puzzle.cells, np.int32), tables)
+
+
+def _settled(clues, tables, forbid_cell=-1, forbid_digit=0):
+    """The settled state of the digits ``clues`` (0 = blank), with ``forbid_digit`` struck from
+    ``forbid_cell``'s candidates when given; None on a contradiction."""
     words, full, peers, units, seg_cells, line_rest, box_rest = tables
-    ncells = len(puzzle.cells)
+    ncells = clues.shape[0]
     state = np.empty((ncells, words), np.uint64)
-    state[:] = full
     queue = np.zeros(ncells + 1, np.int32)
-    qlen = 0
-    for cell, value in enumerate(puzzle.cells):
-        if value:
-            state[cell] = 0
-            state[cell, (value - 1) // 64] = np.uint64(1) << np.uint64((value - 1) % 64)
-            queue[qlen] = cell
+    qlen = _k._load(state, clues, full, queue)
+    if forbid_cell >= 0:
+        state[forbid_cell, (forbid_digit - 1) // 64] &= ~(np.uint64(1) << np.uint64((forbid_digit - 1) % 64))
+        left = int(sum(bin(int(w)).count("1") for w in state[forbid_cell]))
+        if left == 0:
+            return None
+        if left == 1:
+            queue[qlen] = forbid_cell
             qlen += 1
     scratch = np.zeros((2, words), np.uint64)
     seg_or = np.zeros((seg_cells.shape[0], words), np.uint64)
@@ -130,32 +179,129 @@ def solve(puzzle, *, limit=1, budget=None):
     run = 0
     run_nodes = FIRST_RUN_NODES * puzzle.side
     search = _Search(root, tables, randomize=False)
-    step = 16
-    while True:
-        stop = search.nodes + step
-        if limit == 1:
-            stop = min(stop, run_nodes)
-        before = search.nodes
-        start = time.perf_counter()
-        done = search.advance(limit, stop)
-        spent = time.perf_counter() - start
-        if budget is not None:
-            budget.charge(max(1, search.nodes - before))
-        if done:
-            break
-        if spent < SLICE_SECONDS / 2:
-            step *= 2
-        elif spent > SLICE_SECONDS * 2 and step > 1:
-            step //= 2
-        if limit == 1 and search.nodes >= run_nodes:
-            nodes += search.nodes
-            guesses += int(search.meta[_k.GUESSES])
-            run += 1
-            run_nodes *= 2
-            _k.seed_random((hash(puzzle.cells) + run) & 0x7FFFFFFF)
-            search = _Search(root, tables, randomize=True)
+    while not search.drive(limit, run_nodes if limit == 1 else None, budget):
+        nodes += search.nodes
+        guesses += int(search.meta[_k.GUESSES])
+        run += 1
+        run_nodes *= 2
+        _k.seed_random((hash(puzzle.cells) + run) & 0x7FFFFFFF)
+        search = _Search(root, tables, randomize=True)
     nodes += search.nodes + 1
     guesses += int(search.meta[_k.GUESSES])
     count = int(search.meta[_k.COUNT])
     solution = Grid(puzzle.box, _k.to_digits(search.solution).tolist()) if count else None
     return Answer(count, solution, Counters(guesses, nodes))
+
+
+def _seed32(seed):
+    """numba's generator takes a 32-bit seed: the 63-bit seed folded."""
+    return (seed ^ (seed >> 32)) & 0xFFFFFFFF
+
+
+def _fill_digits(box, budget):
+    """A random complete grid as int32 digits, from numba's generator as seeded: search the empty
+    grid with randomised branching, restarting with a doubled node budget when a try stalls."""
+    tables = _tables(box)
+    root = _root(Grid.empty(box), tables)
+    run_nodes = 4 * box**4
+    while True:
+        search = _Search(root, tables, randomize=True)
+        if search.drive(1, run_nodes, budget) and search.meta[_k.COUNT]:
+            return _k.to_digits(search.solution)
+        run_nodes *= 2
+
+
+def fill(box, rng, budget=None):
+    """A random complete grid drawn with ``rng`` (a ``random.Random``): the ``fill`` capability."""
+    _check_box(box)
+    _k.seed_random(rng.getrandbits(32))
+    return Grid(box, _fill_digits(box, budget).tolist())
+
+
+def has_other(puzzle, solution, cell, budget=None):
+    """Whether ``puzzle`` (``cell`` blanked) has a solution other than ``solution``: one complete
+    search with the known digit forbidden at ``cell`` (the ``other`` capability)."""
+    tables = _tables(puzzle.box)
+    if budget is not None:
+        budget.charge()
+    root = _settled(np.array(puzzle.cells, np.int32), tables, cell, solution.cells[cell])
+    if root is None:
+        return False
+    search = _Search(root, tables, randomize=False)
+    search.drive(1, None, budget)
+    return bool(search.meta[_k.COUNT])
+
+
+REMOVAL_SLICE = 64  # cells tried between budget charges
+
+
+def generate(box, *, seed, blanks=None, minimal=False, difficulty=None, budget=None, attempts=200):
+    """One unique puzzle from ``seed``, made in compiled code: the ``generate`` and ``graded``
+    capabilities, by ``sudoku.generate.create``'s rules in this engine's own seed space.
+
+    A random fill, then clues removed in random order. For ``difficulty`` None, 'easy' or 'medium' a
+    removal is kept while singles still fill the grid (naked singles for 'easy'; hidden singles and
+    locked candidates otherwise), which also proves uniqueness with no search; for 'hard' while no
+    second solution exists (``has_other``), and the result must need a guess. Removal stops at
+    ``blanks`` blanks, except with ``minimal`` and for 'medium' and 'hard', which try every cell;
+    'medium' must need more than naked singles. ValueError when ``attempts`` fills give nothing.
+    """
+    _check_box(box)
+    tables = _tables(box)
+    words, full, peers, units, seg_cells, line_rest, box_rest = tables
+    ncells = box**4
+    wanted = max(blanks or 0, (ncells + 1) // 2)
+    if wanted >= ncells:
+        raise ValueError(f"{wanted} blanks is not possible in a grid of {ncells} cells")
+    stop = -1 if minimal or difficulty in ("medium", "hard") else wanted
+    state = np.empty((ncells, words), np.uint64)
+    queue = np.zeros(ncells + 1, np.int32)
+    scratch = np.zeros((2, words), np.uint64)
+    seg_or = np.zeros((seg_cells.shape[0], words), np.uint64)
+    buffers = (state, queue, peers, units, full, seg_cells, line_rest, box_rest, scratch, seg_or)
+    _k.seed_random(_seed32(seed))
+    for _ in range(attempts):
+        solution = _fill_digits(box, budget)
+        order = _k.shuffled(ncells)
+        clues = solution.copy()
+        if difficulty == "hard":
+            made = _remove_keeping_unique(box, clues, solution, order, tables, budget)
+        else:
+            pos = done = 0
+            while pos < ncells:
+                pos, done = _k.remove_while_singles_solve(clues, solution, order, pos, min(ncells, pos + REMOVAL_SLICE),
+                                                          done, stop, difficulty != "easy", *buffers)
+                if budget is not None:
+                    budget.charge(REMOVAL_SLICE)
+                if 0 <= stop <= done:
+                    break
+            made = done
+        if made < wanted:
+            continue
+        if difficulty == "medium" and _k.singles_solve(clues, False, *buffers):
+            continue
+        if difficulty == "hard" and _k.singles_solve(clues, True, *buffers):
+            continue
+        return Grid(box, clues.tolist())
+    what = f"{difficulty} puzzle" if difficulty else "puzzle"
+    raise ValueError(f"no {what} with at least {wanted} blanks found in {attempts} attempts")
+
+
+def _remove_keeping_unique(box, clues, solution, order, tables, budget):
+    """Blank every cell of ``order`` in turn, keeping a blank while no second solution appears;
+    returns the blanks made (``clues`` is changed in place)."""
+    made = 0
+    known = Grid(box, solution.tolist())
+    for cell in order:
+        clues[cell] = 0
+        if has_other(Grid(box, clues.tolist()), known, int(cell), budget):
+            clues[cell] = solution[cell]
+        else:
+            made += 1
+    return made
+
+
+def _check_box(box):
+    if box not in BOXES:
+        side = box * box
+        raise ValueError(f"engine 'big' makes and solves 16x16 to 81x81 grids, not {side}x{side}")
