@@ -258,7 +258,12 @@ def run_solve(args):
             raise Usage(f"a {puzzle.side}x{puzzle.side} grid has no line form (up to 25x25); use --to grid")
         clash = find_clash(puzzle)
         try:
-            answer = engines.solve(puzzle, limit=limit, engine=engine, budget=budget) if clash is None else None
+            if clash is not None:
+                answer = None
+            elif args.engine:
+                answer = engines.solve(puzzle, limit=limit, engine=engine, budget=budget)
+            else:  # from 16x16 up: py's quick try, then big (engines.solve_default)
+                answer = engines.solve_default(puzzle, limit=limit, budget=budget)
         except BudgetExceeded as error:
             doing = "counting" if args.count else "solving"
             which = prefix.rstrip(": ") if batch else f"the {puzzle.side}x{puzzle.side} puzzle"

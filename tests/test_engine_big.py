@@ -176,6 +176,14 @@ def _imports(*args, input=""):
     return modules, done
 
 
+def _needs_search():
+    """A 25x25 grid, half blank at random: py needs over a second on it (past its quick try), big a
+    tenth of that."""
+    full = _pattern_grid(5, 0)
+    rng = random.Random(0)
+    return Grid(5, [0 if rng.random() < 0.5 else value for value in full.cells])
+
+
 def test_the_cli_picks_big_from_16x16_up_and_never_loads_numba_at_9x9():
     from helpers import PUZZLE
 
@@ -186,7 +194,10 @@ def test_the_cli_picks_big_from_16x16_up_and_never_loads_numba_at_9x9():
     modules, done = _imports("create", "--seed", "2", "--format", "line")
     assert done.returncode == 0 and "numba" not in modules
     sixteen = render(big.generate(4, seed=3), "grid")
-    modules, done = _imports("solve", input=sixteen)
+    modules, done = _imports("solve", input=sixteen)  # propagation solves it: py's quick try, no numba
+    assert done.returncode == 0 and "numba" not in modules
+    assert done.stdout.decode() == render(py.solve(big.generate(4, seed=3)).solution, "grid")
+    modules, done = _imports("solve", input=render(_needs_search(), "grid"))  # past py's quick try: big
     assert done.returncode == 0 and {"numba", "sudoku.engines._big_kernels"} <= modules
     modules, done = _imports("solve", "--engine", "py", input=sixteen)  # --engine still overrides
     assert done.returncode == 0 and "numba" not in modules

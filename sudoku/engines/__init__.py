@@ -118,6 +118,34 @@ def default_for(box: int) -> str:
     return BIG if box >= BIG_FROM_BOX else DEFAULT
 
 
+QUICK_SECONDS = 0.3  # py's try on a big grid before the compiled engine is loaded
+
+
+def solve_default(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None) -> Answer:
+    """Solve with the engine of a call that names none (``default_for``), quick grids first.
+
+    From 16x16 up, ``py`` first gets QUICK_SECONDS: a typical generated puzzle falls to its
+    propagation in milliseconds, while loading ``big`` costs a second or more, so only a grid that
+    needs real search pays for the load. Counts are the same either way (every engine counts the
+    same); which of several solutions comes first may differ. The caller's ``budget`` covers both
+    tries.
+    """
+    engine = default_for(puzzle.box)
+    if engine == DEFAULT:
+        return solve(puzzle, limit=limit, budget=budget)
+    from sudoku.budget import Budget, BudgetExceeded  # here, not at the top: 9x9 solves never need it
+
+    left = None if budget is None else budget.remaining()
+    if left is None or left > 0:
+        quick = Budget(seconds=QUICK_SECONDS if left is None else min(QUICK_SECONDS, left))
+        try:
+            return solve(puzzle, limit=limit, engine=DEFAULT, budget=quick)
+        except BudgetExceeded:
+            if budget is not None:
+                budget.charge(quick.spent)
+    return solve(puzzle, limit=limit, engine=engine, budget=budget)
+
+
 def names() -> list[str]:
     return list(ENGINES)
 
