@@ -1,6 +1,7 @@
 """Calibration of `sudoku grade` against hodoku-py: levels per set, rank correlation, speed.
 
     PYTHONPATH=. python bench/bench_grade.py [-n 250] [--seed 2026] [--hodoku-s 0] [--speed 12]
+    PYTHONPATH=. python bench/bench_grade.py --create 300
 
 The draw: ``n`` puzzles from each of kaggle, top1465, hardest1106 and hardest1905_11plus
 (random.Random(seed).sample per set, then shuffled together), 1,000 by default.
@@ -14,6 +15,11 @@ The draw: ``n`` puzzles from each of kaggle, top1465, hardest1106 and hardest190
    HoDoKu's is printed over every cached puzzle of the draw, and for the two halves (by a hash of
    the puzzle): the weights in sudoku/grade.py were fitted on the ``fit`` half; ``held out`` is the
    other half.
+4. ``--create N``: how often each level comes up among N puzzles made the way ``create
+   --difficulty medium`` (and up) makes them at 9x9 (a random minimal puzzle), and seconds per try:
+   what hitting a level costs.
+5. ``--jobs N``: ``sudoku-jobs run -n N`` at 9x9 (1 worker) without and with ``--grade``,
+   alternating A, B, A, B; the runner's wall time (its manifest's ``wall_s``) of each, fastest kept.
 3. Speed: ``--speed K`` puzzles of the draw (K/4 per set) graded by both raters in the same rounds,
    alternating ours, hodoku, puzzle by puzzle; prints both totals, the ratio and the load average.
 """
@@ -146,14 +152,65 @@ def speed(puzzles, k):
           f"hodoku-py {theirs:.1f} s: ours {theirs / ours:.1f}x faster (load average {os.getloadavg()[0]:.1f})")
 
 
+def create_rates(n, seed):
+    """Levels of n minimal 9x9 puzzles made as ``create`` makes them for a level above easy."""
+    from sudoku.engines import py
+    from sudoku.generate import _remove
+
+    rng = random.Random(seed)
+    counts = dict.fromkeys(LEVELS, 0)
+    start = time.perf_counter()
+    for _ in range(n):
+        solution = py.fill(3, rng)
+        puzzle = _remove(solution, rng, py, py, None, None)
+        counts[grade(puzzle, solution=solution).level] += 1
+    took = time.perf_counter() - start
+    print(f"\ncreate at 9x9, {n} random minimal puzzles ({took / n:.2f} s per try, made and graded, "
+          f"load average {os.getloadavg()[0]:.1f}):")
+    print("| level | share | tries per puzzle |\n|---|---:|---:|")
+    for level, count in counts.items():
+        print(f"| {level} | {count / n:.1%} | {n / count:.0f} |" if count else f"| {level} | 0 of {n} | > {n} |")
+
+
+def jobs_cost(n, seed, rounds=2):
+    """Wall seconds of `sudoku-jobs run -n n` without and with --grade, fastest of ``rounds``."""
+    import json
+    import subprocess
+    import sys
+    import tempfile
+
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    best = {False: float("inf"), True: float("inf")}
+    with tempfile.TemporaryDirectory() as tmp:
+        for round_ in range(rounds):
+            for graded in (False, True):
+                out = Path(tmp) / f"run-{round_}-{graded}"
+                subprocess.run([sys.executable, "-m", "jobs", "run", "-n", str(n), "--seed", str(seed), "--workers", "1",
+                                "--out", str(out), "--no-progress", *(["--grade"] if graded else [])],
+                               env=env, cwd=root, check=True, capture_output=True)
+                wall = json.loads((out / "manifest.json").read_text())["wall_s"]
+                best[graded] = min(best[graded], wall)
+    print(f"\nsudoku-jobs run -n {n} at 9x9, 1 worker, fastest of {rounds}: {best[False]:.1f} s without --grade, "
+          f"{best[True]:.1f} s with ({best[True] / best[False]:.1f}x; load average {os.getloadavg()[0]:.1f})")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-n", type=int, default=250, help="puzzles per set (default 250: 1,000 in all)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--hodoku-s", type=float, default=0, metavar="S", help="rate missing puzzles with hodoku-py for S s")
     ap.add_argument("--speed", type=int, default=12, metavar="K", help="puzzles in the speed rounds (0: none)")
+    ap.add_argument("--create", type=int, default=0, metavar="N", help="level shares of N created minimal puzzles")
+    ap.add_argument("--jobs", type=int, default=0, metavar="N", help="sudoku-jobs run -n N without and with --grade")
     args = ap.parse_args()
     print(machine())
+    if args.jobs:
+        jobs_cost(args.jobs, args.seed)
+        return
+    if args.create:
+        create_rates(args.create, args.seed)
+        return
     puzzles = draw(args.n, args.seed)
     grade(parse_line(puzzles[0][1]), engine="nb")  # loads numba and the nb kernels before timing
     start = time.perf_counter()

@@ -394,7 +394,7 @@ def run_grade(args):
             _write(json.dumps(record) + "\n")
             continue
         _write(f"{prefix}{result.level}, score {result.score}, {len(result.steps)} steps"
-               f"{f', {result.guesses} guesses' if result.guesses else ''}\n")
+               f"{f', {result.guesses} guess' + 'es' * (result.guesses > 1) if result.guesses else ''}\n")
         for number, words in enumerate(said, 1):
             _write(f"  {number}. {words}\n")
     return status
