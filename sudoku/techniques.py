@@ -25,7 +25,8 @@ naked triple, hidden triple, naked quad, hidden quad, x-wing, swordfish, jellyfi
 and 4 lines), xy-wing, xyz-wing, simple colouring (one digit's conjugate pairs in two colours),
 x-chain (an alternating chain on one digit), aic (an alternating inference chain over digits and
 cells: strong links from conjugate pairs and two-candidate cells), forcing chain (a candidate
-whose placement leads by singles to a contradiction is false).
+whose placement leads by singles to a contradiction is false). ``forcing_chains`` finds every such
+candidate in one pass, as one step: what grading uses.
 
 Every step is sound: it removes only candidates that no solution of the board can hold (the tests
 check each against the known solution).
