@@ -78,7 +78,7 @@ def read_cache(path=CACHE):
     if not path.exists():
         return {}
     rows = (text.split("\t") for text in path.read_text().splitlines()[1:] if text)
-    return {line: int(score) for line, score, _level, _seconds in rows}
+    return {line: (int(score), float(seconds)) for line, score, _level, seconds in rows}
 
 
 def rate_missing(puzzles, cached, seconds, path=CACHE):
@@ -98,7 +98,7 @@ def rate_missing(puzzles, cached, seconds, path=CACHE):
             t0 = time.perf_counter()
             rating = solver.rate(line)
             took = time.perf_counter() - t0
-            cached[line] = rating.score
+            cached[line] = (rating.score, took)
             out.write(f"{line}\t{rating.score}\t{rating.level.name.lower()}\t{took:.2f}\n")
             out.flush()
 
@@ -114,8 +114,8 @@ def per_set(puzzles, grades):
               f"{statistics.median(g.score for g in mine):.0f} | {counts} |")
 
 
-def correlation(puzzles, grades, cached):
-    pairs = [(line, g.score, cached[line]) for (_, line), g in zip(puzzles, grades) if line in cached]
+def correlation(puzzles, grades, seconds, cached):
+    pairs = [(line, g.score, cached[line][0]) for (_, line), g in zip(puzzles, grades) if line in cached]
     if len(pairs) < 3:
         print("\nhodoku-py: fewer than 3 cached scores for this draw (run with --hodoku-s)")
         return
@@ -126,9 +126,13 @@ def correlation(puzzles, grades, cached):
     by_set = {}
     for (name, line), g in zip(puzzles, grades):
         if line in cached:
-            by_set.setdefault(name, []).append(cached[line])
+            by_set.setdefault(name, []).append(cached[line][0])
     print("  hodoku median score per set: " + ", ".join(f"{name} {statistics.median(by_set[name]):.0f} ({len(by_set[name])})"
                                                          for name in SETS if name in by_set))
+    ours = sum(took for (_, line), took in zip(puzzles, seconds) if line in cached)
+    theirs = sum(cached[line][1] for line, _, _ in pairs)
+    print(f"  on these puzzles hodoku-py took {theirs:.0f} s when it rated them (the cache's seconds), ours "
+          f"{ours:.1f} s in this run: {theirs / ours:.0f}x (not the same moments: see the speed rounds)")
 
 
 def speed(puzzles, k):
@@ -213,16 +217,19 @@ def main():
         return
     puzzles = draw(args.n, args.seed)
     grade(parse_line(puzzles[0][1]), engine="nb")  # loads numba and the nb kernels before timing
-    start = time.perf_counter()
-    grades = [grade(parse_line(line), engine="nb") for _, line in puzzles]
-    took = time.perf_counter() - start
+    grades, seconds = [], []
+    for _, line in puzzles:
+        start = time.perf_counter()
+        grades.append(grade(parse_line(line), engine="nb"))
+        seconds.append(time.perf_counter() - start)
+    took = sum(seconds)
     print(f"graded {len(puzzles)} puzzles in {took:.1f} s ({took / len(puzzles) * 1000:.0f} ms each, "
           f"load average {os.getloadavg()[0]:.1f})\n")
     per_set(puzzles, grades)
     cached = read_cache()
     if args.hodoku_s:
         rate_missing(puzzles, cached, args.hodoku_s)
-    correlation(puzzles, grades, cached)
+    correlation(puzzles, grades, seconds, cached)
     if args.speed:
         speed(puzzles, args.speed)
 
