@@ -129,7 +129,8 @@ def _graded(puzzle: Grid, solution: Grid, difficulty: str | None, rater: ModuleT
         return False  # singles alone solve it: easy, no grading needed
     from sudoku.grade import grade  # here: only leveled creates need the techniques
 
-    return grade(puzzle, solution=solution).level == difficulty
+    level: str = grade(puzzle, solution=solution).level
+    return level == difficulty
 
 
 def _remove(solution: Grid, rng: random.Random, solver: ModuleType, rater: ModuleType, cap: str | None,

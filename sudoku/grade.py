@@ -28,6 +28,8 @@ Vocabulary (on top of ``sudoku.techniques``: board, step, technique, trail):
   graded (no solution, several solutions, a contradiction) and then level is None.
 """
 
+from __future__ import annotations
+
 from collections import namedtuple
 
 from functools import partial
@@ -84,6 +86,10 @@ FORCING_ELIMINATION_WEIGHT = 50
 GUESS_WEIGHT = 2000
 HARD_PART_WEIGHT = 500
 _HARDEST = ("forcing chain", "guess")
+
+TYPE_CHECKING = False  # as in sudoku.generate: only the type checker needs Grid here
+if TYPE_CHECKING:
+    from sudoku.grid import Grid
 
 Grade = namedtuple("Grade", "level score steps guesses problem")
 
@@ -157,7 +163,7 @@ def walk(puzzle, solution):
     return steps
 
 
-def grade(puzzle, *, solution=None, engine="py"):
+def grade(puzzle: Grid, *, solution: Grid | None = None, engine: str = "py") -> Grade:
     """The Grade of a puzzle with a unique solution (else level None and the problem).
 
     ``solution`` (a Grid), when the caller has already proved it unique, skips the count; else
