@@ -1,22 +1,43 @@
-"""Calibration of `sudoku grade`: levels and scores per benchmark set, and against hodoku-py.
+"""Calibration of `sudoku grade` against hodoku-py: levels per set, rank correlation, speed.
 
-    PYTHONPATH=. python bench/bench_grade.py [-n 40] [--hodoku 8]
+    PYTHONPATH=. python bench/bench_grade.py [-n 250] [--seed 2026] [--hodoku-s 0] [--speed 12]
+    PYTHONPATH=. python bench/bench_grade.py --create 300
 
-Per set (kaggle, top1465, hardest1106, hardest1905_11plus; the first n puzzles): the median level
-and score, the level counts and our seconds per puzzle. With --hodoku K (needs the [bench] extra):
-hodoku-py rates the first K of each set too; prints the Spearman rank correlation of the two scores
-and the speed ratio on those puzzles.
+The draw: ``n`` puzzles from each of kaggle, top1465, hardest1106 and hardest1905_11plus
+(random.Random(seed).sample per set, then shuffled together), 1,000 by default.
+
+1. Ours: every puzzle graded (uniqueness counted by ``nb``, warmed up first); per set the median
+   level and score and the level counts.
+2. HoDoKu's scores come from a cache, ``bench/hodoku_scores.tsv`` (puzzle, score, level, seconds):
+   hodoku-py takes 5-70 s per hard puzzle on this machine, so the 1,000 take hours. With
+   ``--hodoku-s S`` the script rates puzzles missing from the cache, in draw order (a random
+   order), for about S seconds, and appends them. Spearman's rank correlation of our score with
+   HoDoKu's is printed over every cached puzzle of the draw, and for the two halves (by a hash of
+   the puzzle): the weights in sudoku/grade.py were fitted on the ``fit`` half; ``held out`` is the
+   other half.
+4. ``--create N``: how often each level comes up among N puzzles made the way ``create
+   --difficulty medium`` (and up) makes them at 9x9 (a random minimal puzzle), and seconds per try:
+   what hitting a level costs.
+5. ``--jobs N``: ``sudoku-jobs run -n N`` at 9x9 (1 worker) without and with ``--grade``,
+   alternating A, B, A, B; the runner's wall time (its manifest's ``wall_s``) of each, fastest kept.
+3. Speed: ``--speed K`` puzzles of the draw (K/4 per set) graded by both raters in the same rounds,
+   alternating ours, hodoku, puzzle by puzzle; prints both totals, the ratio and the load average.
 """
 
 import argparse
+import os
+import random
 import statistics
 import time
+import zlib
+from pathlib import Path
 
 from bench.common import load_lines, machine
 from sudoku.formats import parse_line
 from sudoku.grade import LEVELS, grade
 
 SETS = ("kaggle", "top1465", "hardest1106", "hardest1905_11plus")
+CACHE = Path(__file__).resolve().parent / "hodoku_scores.tsv"
 
 
 def ranks(values):
@@ -40,40 +61,177 @@ def spearman(xs, ys):
     return cov / (sum((a - mx) ** 2 for a in rx) * sum((b - my) ** 2 for b in ry)) ** 0.5
 
 
+def draw(n, seed):
+    """[(set, line)]: n lines of each set, sampled with one seeded generator, then shuffled."""
+    rng = random.Random(seed)
+    out = [(name, line) for name in SETS for line in rng.sample(load_lines(name), n)]
+    rng.shuffle(out)
+    return out
+
+
+def fit_half(line):
+    """Whether ``line`` is in the half the weights were fitted on."""
+    return zlib.crc32(line.encode()) % 2 == 0
+
+
+def read_cache(path=CACHE):
+    if not path.exists():
+        return {}
+    rows = (text.split("\t") for text in path.read_text().splitlines()[1:] if text)
+    return {line: (int(score), float(seconds)) for line, score, _level, seconds in rows}
+
+
+def rate_missing(puzzles, cached, seconds, path=CACHE):
+    """Rate with hodoku-py the puzzles not in ``cached``, in order, for about ``seconds``; append."""
+    from hodoku import Solver
+
+    solver = Solver()
+    start = time.perf_counter()
+    if not path.exists():
+        path.write_text("puzzle\tscore\tlevel\tseconds\n")
+    with path.open("a") as out:
+        for _, line in puzzles:
+            if line in cached:
+                continue
+            if time.perf_counter() - start > seconds:
+                break
+            t0 = time.perf_counter()
+            rating = solver.rate(line)
+            took = time.perf_counter() - t0
+            cached[line] = (rating.score, took)
+            out.write(f"{line}\t{rating.score}\t{rating.level.name.lower()}\t{took:.2f}\n")
+            out.flush()
+
+
+def per_set(puzzles, grades):
+    print("| set | n | median level | median score | levels e/m/h/x/X |")
+    print("|---|---:|---|---:|---|")
+    for name in SETS:
+        mine = [g for (s, _), g in zip(puzzles, grades) if s == name]
+        levels = sorted(LEVELS.index(g.level) for g in mine)
+        counts = "/".join(str(levels.count(i)) for i in range(len(LEVELS)))
+        print(f"| {name} | {len(mine)} | {LEVELS[levels[(len(levels) - 1) // 2]]} | "
+              f"{statistics.median(g.score for g in mine):.0f} | {counts} |")
+
+
+def correlation(puzzles, grades, seconds, cached):
+    pairs = [(line, g.score, cached[line][0]) for (_, line), g in zip(puzzles, grades) if line in cached]
+    if len(pairs) < 3:
+        print("\nhodoku-py: fewer than 3 cached scores for this draw (run with --hodoku-s)")
+        return
+    print(f"\nSpearman of our score with hodoku-py's, {len(pairs)} of {len(puzzles)} puzzles rated by hodoku:")
+    for label, keep in (("all", lambda line: True), ("fit half", fit_half), ("held out", lambda line: not fit_half(line))):
+        chosen = [(ours, theirs) for line, ours, theirs in pairs if keep(line)]
+        print(f"  {label}: {spearman(*zip(*chosen)):.3f} on {len(chosen)}")
+    by_set = {}
+    for (name, line), g in zip(puzzles, grades):
+        if line in cached:
+            by_set.setdefault(name, []).append(cached[line][0])
+    print("  hodoku median score per set: " + ", ".join(f"{name} {statistics.median(by_set[name]):.0f} ({len(by_set[name])})"
+                                                         for name in SETS if name in by_set))
+    ours = sum(took for (_, line), took in zip(puzzles, seconds) if line in cached)
+    theirs = sum(cached[line][1] for line, _, _ in pairs)
+    print(f"  on these puzzles hodoku-py took {theirs:.0f} s when it rated them (the cache's seconds), ours "
+          f"{ours:.1f} s in this run: {theirs / ours:.0f}x (not the same moments: see the speed rounds)")
+
+
+def speed(puzzles, k):
+    """Both raters on k puzzles (k/4 per set), alternating; seconds each."""
+    from hodoku import Solver
+
+    solver = Solver()
+    chosen = []
+    for name in SETS:
+        chosen += [line for s, line in puzzles if s == name][: max(1, k // len(SETS))]
+    ours = theirs = 0.0
+    for line in chosen:
+        t0 = time.perf_counter()
+        grade(parse_line(line), engine="nb")
+        t1 = time.perf_counter()
+        solver.rate(line)
+        t2 = time.perf_counter()
+        ours += t1 - t0
+        theirs += t2 - t1
+    print(f"\nspeed on {len(chosen)} puzzles ({len(chosen) // len(SETS)} per set), alternating: ours {ours:.1f} s, "
+          f"hodoku-py {theirs:.1f} s: ours {theirs / ours:.1f}x faster (load average {os.getloadavg()[0]:.1f})")
+
+
+def create_rates(n, seed):
+    """Levels of n minimal 9x9 puzzles made as ``create`` makes them for a level above easy."""
+    from sudoku.engines import py
+    from sudoku.generate import _remove
+
+    rng = random.Random(seed)
+    counts = dict.fromkeys(LEVELS, 0)
+    start = time.perf_counter()
+    for _ in range(n):
+        solution = py.fill(3, rng)
+        puzzle = _remove(solution, rng, py, py, None, None)
+        counts[grade(puzzle, solution=solution).level] += 1
+    took = time.perf_counter() - start
+    print(f"\ncreate at 9x9, {n} random minimal puzzles ({took / n:.2f} s per try, made and graded, "
+          f"load average {os.getloadavg()[0]:.1f}):")
+    print("| level | share | tries per puzzle |\n|---|---:|---:|")
+    for level, count in counts.items():
+        print(f"| {level} | {count / n:.1%} | {n / count:.0f} |" if count else f"| {level} | 0 of {n} | > {n} |")
+
+
+def jobs_cost(n, seed, rounds=2):
+    """Wall seconds of `sudoku-jobs run -n n` without and with --grade, fastest of ``rounds``."""
+    import json
+    import subprocess
+    import sys
+    import tempfile
+
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    best = {False: float("inf"), True: float("inf")}
+    with tempfile.TemporaryDirectory() as tmp:
+        for round_ in range(rounds):
+            for graded in (False, True):
+                out = Path(tmp) / f"run-{round_}-{graded}"
+                subprocess.run([sys.executable, "-m", "jobs", "run", "-n", str(n), "--seed", str(seed), "--workers", "1",
+                                "--out", str(out), "--no-progress", *(["--grade"] if graded else [])],
+                               env=env, cwd=root, check=True, capture_output=True)
+                wall = json.loads((out / "manifest.json").read_text())["wall_s"]
+                best[graded] = min(best[graded], wall)
+    print(f"\nsudoku-jobs run -n {n} at 9x9, 1 worker, fastest of {rounds}: {best[False]:.1f} s without --grade, "
+          f"{best[True]:.1f} s with ({best[True] / best[False]:.1f}x; load average {os.getloadavg()[0]:.1f})")
+
+
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("-n", type=int, default=40)
-    ap.add_argument("--hodoku", type=int, default=0, metavar="K")
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-n", type=int, default=250, help="puzzles per set (default 250: 1,000 in all)")
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--hodoku-s", type=float, default=0, metavar="S", help="rate missing puzzles with hodoku-py for S s")
+    ap.add_argument("--speed", type=int, default=12, metavar="K", help="puzzles in the speed rounds (0: none)")
+    ap.add_argument("--create", type=int, default=0, metavar="N", help="level shares of N created minimal puzzles")
+    ap.add_argument("--jobs", type=int, default=0, metavar="N", help="sudoku-jobs run -n N without and with --grade")
     args = ap.parse_args()
     print(machine())
-    print("| set | n | median level | median score | levels e/m/h/x/X | s per puzzle |")
-    print("|---|---:|---|---:|---|---:|")
-    ours, theirs, our_s, their_s = [], [], 0.0, 0.0
-    for name in SETS:
-        lines = load_lines(name, args.n)
+    if args.jobs:
+        jobs_cost(args.jobs, args.seed)
+        return
+    if args.create:
+        create_rates(args.create, args.seed)
+        return
+    puzzles = draw(args.n, args.seed)
+    grade(parse_line(puzzles[0][1]), engine="nb")  # loads numba and the nb kernels before timing
+    grades, seconds = [], []
+    for _, line in puzzles:
         start = time.perf_counter()
-        grades = [grade(parse_line(line)) for line in lines]
-        took = time.perf_counter() - start
-        levels = sorted(LEVELS.index(g.level) for g in grades)
-        counts = "/".join(str(levels.count(i)) for i in range(len(LEVELS)))
-        print(f"| {name} | {len(lines)} | {LEVELS[levels[len(levels) // 2]]} | "
-              f"{statistics.median(g.score for g in grades):.0f} | {counts} | {took / len(lines):.3f} |")
-        if args.hodoku:
-            from hodoku import Solver
-
-            solver = Solver()
-            for line, ours_grade in zip(lines[: args.hodoku], grades):
-                start = time.perf_counter()
-                grade(parse_line(line))
-                our_s += time.perf_counter() - start
-                start = time.perf_counter()
-                rating = solver.rate(line)
-                their_s += time.perf_counter() - start
-                ours.append(ours_grade.score)
-                theirs.append(rating.score)
-    if args.hodoku:
-        print(f"\nagainst hodoku-py on {len(ours)} puzzles: Spearman {spearman(ours, theirs):.2f}; "
-              f"ours {our_s:.1f} s, hodoku {their_s:.1f} s, {their_s / our_s:.0f}x faster")
+        grades.append(grade(parse_line(line), engine="nb"))
+        seconds.append(time.perf_counter() - start)
+    took = sum(seconds)
+    print(f"graded {len(puzzles)} puzzles in {took:.1f} s ({took / len(puzzles) * 1000:.0f} ms each, "
+          f"load average {os.getloadavg()[0]:.1f})\n")
+    per_set(puzzles, grades)
+    cached = read_cache()
+    if args.hodoku_s:
+        rate_missing(puzzles, cached, args.hodoku_s)
+    correlation(puzzles, grades, seconds, cached)
+    if args.speed:
+        speed(puzzles, args.speed)
 
 
 if __name__ == "__main__":

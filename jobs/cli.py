@@ -73,7 +73,9 @@ def _parser():
     run.add_argument("--check-engine", help="engine that counts solutions, another than --engine "
                      "(default band when --engine is nb, dlx when it is py, py otherwise)")
     run.add_argument("--blanks", type=int, help="created puzzles have at least this many blanks")
-    run.add_argument("--difficulty", choices=DIFFICULTIES, help="difficulty of created puzzles")
+    run.add_argument("--difficulty", choices=DIFFICULTIES, help="level of created puzzles, as `sudoku grade` says")
+    run.add_argument("--grade", action="store_true", help="grade every puzzle with one solution: level and score "
+                     "columns (untimed; the run takes several times longer, see bench/README.md)")
     run.add_argument("--no-progress", action="store_true", help="no progress bar, even on a terminal")
     run.add_argument("-v", "--verbose", action="store_true", help="log lines on stderr too")
     show = sub.add_parser("show", help="totals, failures and timing percentiles of a run",
@@ -118,7 +120,7 @@ def _config(args):
         "input": str(Path(args.input).resolve()) if args.input else None, "workers": args.workers,
         "chunk_size": args.chunk_size, "backend": args.backend, "scheduler": args.scheduler,
         "engine": args.engine, "check_engine": args.check_engine, "blanks": args.blanks,
-        "difficulty": args.difficulty, "out": out,
+        "difficulty": args.difficulty, "grade": args.grade, "out": out,
     }
 
 

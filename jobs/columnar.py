@@ -137,7 +137,8 @@ def _check_and_solve(spec, box, puzzles, *, wanted_blanks):
                                 created=wanted_blanks is not None, blanks=int(blanks[i]), wanted_blanks=wanted_blanks)
         reasons[i] = "; ".join(found) or None
     failed = np.array([reason is not None for reason in reasons], dtype=bool)
-    return {
+    graded = _grade_each(box, puzzles, unique, one) if spec.get("grade") else {}
+    return {**graded,
         "size": box * box, "puzzle": lines(puzzles), "solution": lines(answers, present=answered),
         "clues": puzzles.shape[1] - blanks, "blanks": blanks, "solutions": counts, "unique": one,
         "blanks_ok": blanks_ok, "solved_ok": solved_ok, "givens_kept": kept,
@@ -146,6 +147,25 @@ def _check_and_solve(spec, box, puzzles, *, wanted_blanks):
         "unique_s": unique_s, "blanks_s": blanks_s, "solve_s": solve_s,
         "guesses": guesses, "nodes": nodes, "unique_guesses": unique_guesses,
     }
+
+
+def graded(puzzle, solution):
+    """The level and score columns of one puzzle whose unique ``solution`` (a Grid) is known."""
+    from sudoku.grade import grade  # here: only runs with --grade load the techniques
+
+    result = grade(puzzle, solution=solution)
+    return {"level": result.level, "score": result.score}
+
+
+def _grade_each(box, puzzles, solutions, unique):
+    """The level and score columns of a batch: null where the puzzle has not exactly one solution."""
+    from sudoku.grid import Grid
+
+    levels, scores = [None] * len(puzzles), [None] * len(puzzles)
+    for i in np.flatnonzero(unique):
+        found = graded(Grid(box, puzzles[i].tolist()), Grid(box, solutions[i].tolist()))
+        levels[i], scores[i] = found["level"], found["score"]
+    return {"level": pa.array(levels, pa.string()), "score": pa.array(scores, pa.int32())}
 
 
 def _count(name, puzzles):

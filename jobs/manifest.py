@@ -71,7 +71,8 @@ BATCH = {
     "blanks": (_optional(_int(0)), "a count or null"),
     "difficulty": (_optional(_str), "a difficulty or null"),
 }
-OPTIONAL = {"input_sha256": (_optional(_str), "a hex digest or null")}  # absent in runs made before it
+OPTIONAL = {"input_sha256": (_optional(_str), "a hex digest or null"),  # absent in runs made before them
+            "grade": (lambda value: isinstance(value, bool), "true or false")}
 
 
 def kind_of(config):

@@ -34,6 +34,7 @@ def plan(config, lines=None):
     """Chunk specs for a config: ``n`` created cases, or one case per (number, text) in ``lines``."""
     size = config["chunk_size"]
     common = {key: config[key] for key in ("run_id", "seed", "engine", "check_engine", "difficulty", "blanks")}
+    common["grade"] = config.get("grade", False)  # runs made before --grade lack it
     specs = []
     if lines is None:
         for chunk, start in enumerate(range(0, config["n"], size)):

@@ -7,11 +7,12 @@ listed there. Only pyarrow is imported, so ``reports`` can read records without 
 
 import pyarrow as pa
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 HISTORY = {
     1: "first version: batch runs (create, check, solve back)",
     2: "fuzz columns: family, target, oracles_failed, format_slips, exit_code, target_s, input_text",
     3: "fuzz columns: signature, notes, cpu_s, calls, calls_failed",
+    4: "batch columns: level, score (sudoku grade, with `sudoku-jobs run --grade`)",
 }
 
 # name, arrow type, meaning
@@ -68,6 +69,9 @@ COLUMNS = [
     ("engine", pa.string(), "engine that created (when created) and solved"),
     ("check_engine", pa.string(), "engine that counted solutions"),
     ("difficulty", pa.string(), "difficulty asked for, if any"),
+    ("level", pa.string(), "the level `sudoku grade` gives (easy, medium, hard, expert, extreme); null unless the "
+     "run grades (--grade) and the puzzle has one solution"),
+    ("score", pa.int32(), "the score `sudoku grade` gives; null when level is"),
     ("worker", pa.string(), "host:pid of the process that ran the case"),
     ("timestamp", pa.timestamp("us", tz="UTC"), "when the case finished (on the batch path: when its chunk's records were built)"),
 ]

@@ -158,6 +158,8 @@ def _check_and_solve(record, puzzle, spec, *, wanted_blanks):
         solved_ok = counted.count == 0  # rightly found none
     matches = (solution == counted.solution) if counted.count == 1 else None
     record.update(solved_ok=solved_ok, givens_kept=givens_kept, matches_unique=matches)
+    if spec.get("grade") and counted.count == 1:
+        record.update(columnar.graded(puzzle, counted.solution))
     found = problems(solved_ok=solved_ok, givens_kept=givens_kept, matches_unique=matches, solutions=counted.count,
                      created=wanted_blanks is not None, blanks=blanks, wanted_blanks=wanted_blanks)
     record.update(outcome="failed" if found else "ok", reason="; ".join(found) or None)

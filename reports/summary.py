@@ -96,10 +96,21 @@ def phases(records):
     return [c for c in TIME_COLUMNS if c in records and records[c].notna().any()]
 
 
+def timing_set(records):
+    """The set a row's timings are grouped by: its case set, followed by its level (``sudoku grade``)
+    when the run graded it (``sudoku-jobs run --grade``), so one can see which levels cost what."""
+    sets = records["case_set"].astype("object")
+    if "level" not in records:
+        return sets
+    level = records["level"].astype("object")
+    graded = level.notna()
+    return sets.where(~graded, sets + " · " + level.where(graded, ""))
+
+
 def group_samples(records, phase):
-    """(size, case_set) -> the non-null samples of ``phase``, sorted by size then case set."""
+    """(size, timing set) -> the non-null samples of ``phase``, sorted by size then set."""
     rows = timed_rows(records)
-    rows = rows[rows[phase].notna()]
+    rows = rows[rows[phase].notna()].assign(case_set=timing_set)
     groups = {}
     for (size, case_set), group in rows.groupby(["size", "case_set"], sort=True, dropna=False):
         groups[(_value(size), case_set)] = group[phase].to_numpy(dtype=float)

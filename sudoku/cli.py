@@ -14,7 +14,7 @@ from functools import lru_cache
 from sudoku import engines, formats
 from sudoku.budget import Budget, BudgetExceeded
 from sudoku.check import check
-from sudoku.generate import DIFFICULTIES, GenerationFailed, create, derive_seed, new_seed
+from sudoku.generate import ATTEMPTS, DIFFICULTIES, GenerationFailed, create, derive_seed, new_seed
 from sudoku.grid import InvalidPuzzle, find_clash
 from sudoku.version import add_version_option
 
@@ -94,7 +94,7 @@ def _parser():
         "sudoku create --seed 7 --size 16 --format line",
     )
     create_p.add_argument("level", nargs="?", choices=DIFFICULTIES, metavar="DIFFICULTY",
-                          help="easy, medium or hard (the `create easy` form)")
+                          help="easy, medium, hard, expert or extreme (the `create hard` form)")
     create_p.add_argument("side", nargs="?", type=int, choices=SIZES, metavar="SIZE",
                           help="grid side, as in `create easy 16`")
     create_p.add_argument("-n", "--count", type=int, default=1, help="how many puzzles (default 1)")
@@ -102,7 +102,13 @@ def _parser():
     create_p.add_argument("--seed", type=int, help="seed for reproducible puzzles (default: a fresh one)")
     create_p.add_argument("--blanks", type=int, help="at least this many blanks (default: 40 at 9x9, half the cells otherwise)")
     create_p.add_argument("--difficulty", choices=DIFFICULTIES,
-                          help="easy: naked singles solve it; medium: needs hidden singles; hard: needs guessing")
+                          help="the level `sudoku grade` gives, by the hardest technique a person needs: easy (singles), "
+                               "medium (locked candidates, pairs, triples), hard (quads, fish, wings, colouring), "
+                               "expert (chains), extreme (guessing)")
+    create_p.add_argument("--attempts", type=int, default=ATTEMPTS,
+                          help=f"puzzles made and graded before giving up on a level (default {ATTEMPTS}); at 9x9 "
+                               "about 1 try in 5 is medium, 1 in 9 hard, 1 in 3 expert, and extreme is rare "
+                               "(none in 300 tries: bench/README.md)")
     create_p.add_argument("--minimal", action="store_true", help="remove clues until none can go")
     create_p.add_argument("--format", choices=formats.OUTPUT_FORMATS, default="grid", help="output format (default grid)")
     create_p.add_argument("--engine", help="engine that fills and proves uniqueness "
@@ -208,6 +214,8 @@ def run_create(args):
     side = args.size or args.side or 9
     if args.count < 1:
         raise Usage(f"-n must be at least 1, not {args.count}")
+    if args.attempts < 1:
+        raise Usage(f"--attempts must be at least 1, not {args.attempts}")
     box = {4: 2, 9: 3, 16: 4, 25: 5}[side]
     engine = args.engine or engines.default_for(box)
     if engine not in engines.names():
@@ -227,9 +235,13 @@ def run_create(args):
         puzzle_seed = derive_seed(seed, index) if index else seed
         try:
             puzzle = create(box, seed=puzzle_seed, blanks=args.blanks, difficulty=difficulty,
-                            minimal=args.minimal, engine=engine, budget=budget)
+                            minimal=args.minimal, engine=engine, budget=budget, attempts=args.attempts)
         except BudgetExceeded as error:
             raise _TimeLimit(f"{error} (making puzzle {index + 1} of {args.count})") from None
+        except GenerationFailed as error:
+            if difficulty != "extreme":
+                raise
+            raise GenerationFailed(f"{error} (extreme puzzles are rare: see `sudoku create --help`)") from None
         if args.verbose:
             _warn(f"puzzle {index + 1} (seed {puzzle_seed}): {puzzle.clues} clues, {puzzle.blanks} blanks")
         _write((batch_gap if index else "") + formats.render(puzzle, args.format))
@@ -410,7 +422,7 @@ def run_grade(args):
             _write(json.dumps(record) + "\n")
             continue
         _write(f"{prefix}{result.level}, score {result.score}, {len(result.steps)} steps"
-               f"{f', {result.guesses} guesses' if result.guesses else ''}\n")
+               f"{f', {result.guesses} guess' + 'es' * (result.guesses > 1) if result.guesses else ''}\n")
         for number, words in enumerate(said, 1):
             _write(f"  {number}. {words}\n")
     return status

@@ -2,12 +2,21 @@
 
 A removal is kept only if no solution other than the known one appears (the engine's ``has_other``:
 one search with the known digit forbidden, cheaper than counting to two). Difficulty is measured, not
-guessed, by how the ``py`` engine's propagation fares on the result:
+guessed: it is the human level of ``sudoku.grade`` (the hardest technique a person needs: easy,
+medium, hard, expert, extreme), and a puzzle asked for at a level is made, graded, and kept only at
+that level:
 
-- ``easy``: naked singles alone solve it;
-- ``medium``: singles alone solve it, but only with hidden singles (and, from 16x16 up, locked
-  candidates);
-- ``hard``: singles stall, so a solver must guess.
+- ``easy``: clues are removed only while singles alone still solve the puzzle (naked singles alone
+  from 16x16 up, where the engine's singles include locked candidates), so every try is easy;
+- ``medium`` and up at 9x9: a minimal puzzle (no clue can go), graded; about 60 % of random minimal
+  puzzles are easy, and extreme ones (that need guessing) are rare (rates in bench/README.md);
+- ``medium`` from 16x16 up: clues removed while singles and locked candidates solve it, graded;
+  ``hard`` and up there: minimal puzzles, graded (tens of seconds a try: not practical);
+- at 4x4 only ``easy`` exists (naked singles solve every unique 4x4 puzzle).
+
+Until the human levels came, easy/medium/hard meant how the ``py`` engine's propagation fares: old
+easy = naked singles alone (a part of easy now), old medium = hidden singles needed (easy now), old
+hard = singles stall (medium, hard, expert or extreme now).
 
 Randomness comes only from a ``random.Random`` seeded with the caller's seed, so a seed names a puzzle.
 """
@@ -24,8 +33,7 @@ if TYPE_CHECKING:
 
     from sudoku.budget import Budget
 
-DIFFICULTIES = ("easy", "medium", "hard")
-_LEVEL = {"easy": "naked", "medium": "hidden", "hard": "guess"}
+DIFFICULTIES = ("easy", "medium", "hard", "expert", "extreme")  # sudoku.grade.LEVELS
 _RANK = {"naked": 0, "hidden": 1, "guess": 2}
 ATTEMPTS = 200
 
@@ -75,7 +83,7 @@ def create(box: int = 3, *, seed: int, blanks: int | None = None, difficulty: st
         raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, not {difficulty!r}")
     if "fill" not in info(engine).capabilities:
         raise ValueError(f"engine {engine!r} cannot create puzzles (it has no 'fill')")
-    if box == 2 and difficulty in ("medium", "hard"):
+    if box == 2 and difficulty not in (None, "easy"):
         raise GenerationFailed(f"no {difficulty} 4x4 puzzle exists: naked singles solve every unique 4x4 puzzle")
     cells = box**4
     wanted = max(blanks or 0, min_blanks(box))
@@ -85,7 +93,10 @@ def create(box: int = 3, *, seed: int, blanks: int | None = None, difficulty: st
         raise ValueError(f"engine {engine!r} cannot be bounded by a budget")
     solver = load(engine)
     capabilities = info(engine).capabilities
-    if "graded" in capabilities and box in info(engine).boxes:  # big: the whole of this, compiled
+    # big makes any or easy puzzles in compiled code (its easy: naked singles alone, as ``_cap``'s from
+    # 16x16 up); its own medium and hard are the engine's old scale, so human levels above easy are made
+    # below, with its fill and has_other, and graded
+    if "graded" in capabilities and box in info(engine).boxes and difficulty in (None, "easy"):
         try:
             made: Grid = solver.generate(box, seed=seed, blanks=wanted, minimal=minimal, difficulty=difficulty,
                                          budget=budget, attempts=attempts)
@@ -102,19 +113,39 @@ def create(box: int = 3, *, seed: int, blanks: int | None = None, difficulty: st
 
     rng = random.Random(seed)
     rater = load("py")
-    level = _LEVEL.get(difficulty or "")
-    if difficulty is None:
-        cap = None if box == 3 else "hidden"
-    else:
-        cap = None if level == "guess" else level
-    stop = None if minimal or difficulty in ("medium", "hard") or (difficulty is None and box == 3) else wanted
+    cap = _cap(box, difficulty)
+    stop = None if minimal or difficulty not in (None, "easy") or (difficulty is None and box == 3) else wanted
     for _ in range(attempts):
         solution = solver.fill(box, rng, budget) if budget is not None else solver.fill(box, rng)
         puzzle = _remove(solution, rng, solver, rater, cap, stop, budget)
-        if puzzle.blanks >= wanted and (level is None or rater.rate(puzzle, budget) == level):
+        if puzzle.blanks >= wanted and _graded(puzzle, solution, difficulty, rater, budget):
             return puzzle
     what = f"{difficulty} puzzle" if difficulty else "puzzle"
     raise GenerationFailed(f"no {what} with at least {wanted} blanks found in {attempts} attempts")
+
+
+def _cap(box: int, difficulty: str | None) -> str | None:
+    """What must still solve the puzzle while clues go (see ``_remove``): None for no cap."""
+    if difficulty is None:
+        return None if box == 3 else "hidden"
+    if difficulty == "easy":
+        return "hidden" if box == 3 else "naked"  # from 16x16 up the engine's "hidden" has locked candidates
+    if difficulty == "medium" and box > 3:
+        return "hidden"
+    return None
+
+
+def _graded(puzzle: Grid, solution: Grid, difficulty: str | None, rater: ModuleType, budget: Budget | None) -> bool:
+    """Whether ``puzzle`` is at the ``difficulty`` asked for (any, when None)."""
+    if difficulty in (None, "easy"):
+        return True  # easy puzzles are made under a singles cap: easy by construction
+    singles = rater.rate(puzzle, budget)
+    if singles == "naked" or (puzzle.box == 3 and singles == "hidden"):
+        return False  # singles alone solve it: easy, no grading needed
+    from sudoku.grade import grade  # here: only leveled creates need the techniques
+
+    level: str = grade(puzzle, solution=solution).level
+    return level == difficulty
 
 
 def _remove(solution: Grid, rng: random.Random, solver: ModuleType, rater: ModuleType, cap: str | None,

@@ -8,22 +8,33 @@ Vocabulary (on top of ``sudoku.techniques``: board, step, technique, trail):
   easy      naked and hidden singles only
   medium    locked candidates (pointing, claiming), naked and hidden pairs and triples
   hard      naked and hidden quads, x-wing, swordfish, xy-wing, xyz-wing, simple colouring
-  expert    jellyfish, x-chain, aic
-  extreme   forcing chains, or guessing (no technique here applies at some point)
+  expert    jellyfish, x-chain, aic, forcing chains
+  extreme   guessing: at some point no technique here applies, forcing chains included
   ========  ==================================================================================
 
-- **weight**: what one step of a technique adds to the score (``WEIGHTS``, close to HoDoKu's).
+- **weight**: what one step of a technique adds to the score (``WEIGHTS``, HoDoKu's for the
+  techniques both have). Grading takes forcing chains a pass at a time (``forcing_chains``: every
+  candidate one pass proves false, as one step); such a step weighs its ``WEIGHTS`` entry plus
+  ``FORCING_ELIMINATION_WEIGHT`` per candidate it removes.
 - **guess**: when every technique fails, grading (never the solver) fills the blank with the fewest
   candidates from the known solution, counts a guess (``GUESS_WEIGHT``) and goes on; so two
   puzzles that both need guessing still get different scores.
-- **score**: the sum of the weights of all steps and guesses.
+- **hard part**: the blanks still open when the first forcing chain or guess is needed (0 if none
+  is); each weighs ``HARD_PART_WEIGHT``: a puzzle that needs chains from its first move is harder
+  than one that needs a single chain near the end.
+- **score**: the sum of the weights of all steps and guesses, plus the hard part's. The weights
+  were fitted to HoDoKu's scores (``bench/bench_grade.py``; figures in bench/README.md).
 - **Grade**: ``(level, score, steps, guesses, problem)``; ``problem`` names why a puzzle cannot be
   graded (no solution, several solutions, a contradiction) and then level is None.
 """
 
+from __future__ import annotations
+
 from collections import namedtuple
 
-from sudoku.techniques import Board, Step, next_step
+from functools import partial
+
+from sudoku.techniques import TECHNIQUES, Board, Step, forcing_chains, next_step
 
 LEVELS = ("easy", "medium", "hard", "expert", "extreme")
 
@@ -46,7 +57,7 @@ LEVEL_OF = {
     "jellyfish": "expert",
     "x-chain": "expert",
     "aic": "expert",
-    "forcing chain": "extreme",
+    "forcing chain": "expert",
     "guess": "extreme",
 }
 
@@ -69,9 +80,16 @@ WEIGHTS = {
     "jellyfish": 160,
     "x-chain": 260,
     "aic": 280,
-    "forcing chain": 500,
+    "forcing chain": 1000,  # a pass, plus FORCING_ELIMINATION_WEIGHT per candidate it removes
 }
+FORCING_ELIMINATION_WEIGHT = 50
 GUESS_WEIGHT = 2000
+HARD_PART_WEIGHT = 500
+_HARDEST = ("forcing chain", "guess")
+
+TYPE_CHECKING = False  # as in sudoku.generate: only the type checker needs Grid here
+if TYPE_CHECKING:
+    from sudoku.grid import Grid
 
 Grade = namedtuple("Grade", "level score steps guesses problem")
 
@@ -82,8 +100,23 @@ def level_of(steps):
     return LEVELS[rank]
 
 
+def weight(step):
+    """What ``step`` adds to the score."""
+    if step.technique == "guess":
+        return GUESS_WEIGHT
+    if step.technique == "forcing chain":
+        return WEIGHTS["forcing chain"] + FORCING_ELIMINATION_WEIGHT * len(step.eliminations)
+    return WEIGHTS[step.technique]
+
+
+def hard_part(steps):
+    """The blanks still open at the first forcing chain or guess: the placements from there on."""
+    first = next((i for i, step in enumerate(steps) if step.technique in _HARDEST), len(steps))
+    return sum(step.placement is not None for step in steps[first:])
+
+
 def score_of(steps):
-    return sum(GUESS_WEIGHT if step.technique == "guess" else WEIGHTS[step.technique] for step in steps)
+    return sum(weight(step) for step in steps) + HARD_PART_WEIGHT * hard_part(steps)
 
 
 def tally(steps):
@@ -94,15 +127,15 @@ def tally(steps):
     return counts
 
 
-def _solution(puzzle):
+def _solution(puzzle, engine):
     """The unique solution's cells, or a message saying why there is none."""
-    from sudoku.engines import py
+    from sudoku import engines
     from sudoku.grid import find_clash
 
     clash = find_clash(puzzle)
     if clash:
         return None, clash
-    answer = py.solve(puzzle, limit=2)
+    answer = engines.solve(puzzle, limit=2, engine=engine)
     if answer.count == 0:
         return None, "no solution"
     if answer.count > 1:
@@ -117,21 +150,31 @@ def _guess(board, solution):
 
 
 def walk(puzzle, solution):
-    """Every step from ``puzzle`` to ``solution``: techniques first, a guess where none applies."""
+    """Every step from ``puzzle`` to ``solution`` (cells): techniques first, forcing chains a pass
+    at a time, a guess where none applies."""
+    techniques = tuple((name, partial(forcing_chains, solution=solution) if name == "forcing chain" else find)
+                       for name, find in TECHNIQUES)
     board = Board.of(puzzle)
     steps = []
     while not board.solved():
-        step = next_step(board) or _guess(board, solution)
+        step = next_step(board, techniques) or _guess(board, solution)
         board.apply(step)
         steps.append(step)
     return steps
 
 
-def grade(puzzle):
-    """The Grade of a puzzle with a unique solution (else level None and the problem)."""
-    solution, problem = _solution(puzzle)
-    if problem:
-        return Grade(None, None, (), 0, problem)
-    steps = walk(puzzle, solution)
+def grade(puzzle: Grid, *, solution: Grid | None = None, engine: str = "py") -> Grade:
+    """The Grade of a puzzle with a unique solution (else level None and the problem).
+
+    ``solution`` (a Grid), when the caller has already proved it unique, skips the count; else
+    ``engine`` counts to two (``nb`` is far quicker on hard 9x9 puzzles, once numba is loaded).
+    """
+    if solution is not None:
+        cells = solution.cells
+    else:
+        cells, problem = _solution(puzzle, engine)
+        if problem:
+            return Grade(None, None, (), 0, problem)
+    steps = walk(puzzle, cells)
     guesses = sum(step.technique == "guess" for step in steps)
     return Grade(level_of(steps), score_of(steps), tuple(steps), guesses, None)

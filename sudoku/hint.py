@@ -115,8 +115,11 @@ def _say_chain(step, geo):
 
 
 def _say_forcing(step, geo):
-    (cell,), (digit,) = step.cells, step.digits
-    return f"{digit} in {cell_name(geo, cell)} leads by singles to a contradiction, so it is not {digit} there"
+    if len(step.cells) == 1:
+        (cell,), (digit,) = step.cells, step.digits
+        return f"{digit} in {cell_name(geo, cell)} leads by singles to a contradiction, so it is not {digit} there"
+    each = _and(f"{digit} in {cell_name(geo, cell)}" for cell, digit in zip(step.cells, step.digits))
+    return f"each of {each} leads by singles to a contradiction, so {_removals(geo, step.eliminations)}"
 
 
 def _say_guess(step, geo):

@@ -25,7 +25,8 @@ naked triple, hidden triple, naked quad, hidden quad, x-wing, swordfish, jellyfi
 and 4 lines), xy-wing, xyz-wing, simple colouring (one digit's conjugate pairs in two colours),
 x-chain (an alternating chain on one digit), aic (an alternating inference chain over digits and
 cells: strong links from conjugate pairs and two-candidate cells), forcing chain (a candidate
-whose placement leads by singles to a contradiction is false).
+whose placement leads by singles to a contradiction is false). ``forcing_chains`` finds every such
+candidate in one pass, as one step: what grading uses.
 
 Every step is sound: it removes only candidates that no solution of the board can hold (the tests
 check each against the known solution).
@@ -526,18 +527,46 @@ def aic(board):
 def forcing_chain(board):
     """A candidate whose placement leads, by singles alone, to a contradiction is false (a
     contradiction forcing chain, or Nishio); two-candidate cells are tried first."""
+    return _forcing(board, every=False)
+
+
+def forcing_chains(board, *, solution=None):
+    """Every candidate that ``forcing_chain`` would remove, found in one pass and made one step
+    (each is false on its own): what grading uses, as a pass costs far more than what it finds.
+    With the known ``solution`` (cells), its digits are not tried: a true digit never leads to a
+    contradiction, so the step is the same, found in about half the time."""
+    return _forcing(board, every=True, solution=solution)
+
+
+def _forcing(board, *, every, solution=None):
     from sudoku.engines.py import settle
 
     geo = board.geo
     base = [1 << (d - 1) if d else mask for d, mask in zip(board.digits, board.cands)]
     order = sorted((popcount(mask), cell) for cell, mask in enumerate(board.cands) if mask)
+    found = []
+    safe = set()  # candidates known to settle without a contradiction
+    if solution is not None:
+        safe.update(enumerate(solution))
     for _, cell in order:
         for digit in bits(board.cands[cell]):
+            if (cell, digit) in safe:
+                continue
             trial = list(base)
             trial[cell] = 1 << (digit - 1)
-            if not settle(trial, [cell], geo):
+            if settle(trial, [cell], geo):
+                # Singles are monotone: a placement this trial made, tried alone, starts from fewer
+                # constraints, so it cannot reach a contradiction either. Skipping those is what
+                # makes a pass affordable.
+                safe.update((c, mask.bit_length()) for c, mask in enumerate(trial)
+                            if base[c] & (base[c] - 1) and not mask & (mask - 1))
+                continue
+            if not every:
                 return _step("forcing chain", [cell], [digit], eliminations=[(cell, digit)])
-    return None
+            found.append((cell, digit))
+    if not found:
+        return None
+    return _step("forcing chain", [c for c, _ in found], [d for _, d in found], eliminations=found)
 
 
 TECHNIQUES = (

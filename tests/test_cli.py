@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from helpers import PUZZLE, REPO, SOLUTION, run_cli
 from sudoku.engines import dlx, py
 from sudoku.formats import parse, parse_line, render
+from sudoku.grade import grade
 from sudoku.grid import Grid, find_clash, is_solution
 
 EMPTY = "0 0 0 0 0 0 0 0 0\n" * 9
@@ -69,13 +70,13 @@ def test_create_seed_is_reproducible():
     assert run_cli("create", "--seed", "43").stdout != first.stdout
 
 
-@pytest.mark.parametrize("args, box", [([], 3), (["--size", "16"], 4), (["hard"], 3)])
+@pytest.mark.parametrize("args, box", [([], 3), (["--size", "16"], 4), (["medium"], 3)])
 def test_one_seed_one_puzzle_in_the_library_and_the_cli(args, box):
     """Issue 14.11: `sudoku create --seed 7` is sudoku.create(box, seed=7); -n K starts with it, and
     each later puzzle is made alone again from the seed -v names for it."""
     import sudoku
 
-    difficulty = "hard" if "hard" in args else None
+    difficulty = "medium" if "medium" in args else None
     alone = run_cli("create", *args, "--seed", "7")
     assert alone.stdout == render(sudoku.create(box, seed=7, difficulty=difficulty), "grid")
     many = run_cli("create", *args, "-n", "3", "--seed", "7", "-v")
@@ -113,16 +114,16 @@ def test_create_many_grids_are_separated_by_a_blank_line():
 
 
 @pytest.mark.parametrize(
-    "args, side, rating",
+    "args, side, level",
     [
-        (["easy"], 9, "naked"),
-        (["easy", "16"], 16, "naked"),
-        (["hard"], 9, "guess"),
-        (["--difficulty", "medium"], 9, "hidden"),
-        (["easy", "4"], 4, "naked"),
+        (["easy"], 9, "easy"),
+        (["easy", "16"], 16, "easy"),
+        (["expert"], 9, "expert"),
+        (["--difficulty", "medium"], 9, "medium"),
+        (["easy", "4"], 4, "easy"),
     ],
 )
-def test_create_with_difficulty_and_size(args, side, rating):
+def test_create_with_difficulty_and_size(args, side, level):
     done = run_cli("create", *args, "--seed", "5")
     assert done.returncode == 0, done.stderr
     rows = rows_of(done.stdout)
@@ -131,7 +132,16 @@ def test_create_with_difficulty_and_size(args, side, rating):
     assert puzzle.side == side
     assert puzzle.blanks >= (40 if side == 9 else side * side // 2)
     assert py.solve(puzzle, limit=2).count == 1
-    assert py.rate(puzzle) == rating
+    assert grade(puzzle).level == level
+
+
+def test_create_a_level_not_met_in_the_attempts_is_one_line():
+    done = run_cli("create", "extreme", "--seed", "1", "--attempts", "2")
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.splitlines() == ["sudoku: no extreme puzzle with at least 40 blanks found in 2 attempts "
+                                        "(extreme puzzles are rare: see `sudoku create --help`)"]
+    done = run_cli("create", "hard", "--attempts", "0")
+    assert done.returncode == 2 and done.stderr.splitlines() == ["sudoku: --attempts must be at least 1, not 0"]
 
 
 @pytest.mark.parametrize("fmt", ["grid", "line", "header", "json", "pretty"])

@@ -8,7 +8,12 @@ from sudoku import DIFFICULTIES, GenerationFailed, create, derive_seed, min_blan
 from sudoku.engines import dlx, py
 from sudoku.grid import find_clash
 
-RATING = {"easy": "naked", "medium": "hidden", "hard": "guess"}
+
+
+def level(puzzle):
+    from sudoku.grade import grade
+
+    return grade(puzzle).level
 
 
 def assert_proper(puzzle, box, blanks=None):
@@ -69,32 +74,37 @@ def test_seed_is_required_and_keyword_only():
         create(3, 7)
 
 
-@pytest.mark.parametrize("difficulty", DIFFICULTIES)
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_9x9_difficulty_is_rated_as_asked(difficulty, seed):
+def test_the_difficulties_are_the_human_levels():
+    from sudoku.grade import LEVELS
+
+    assert DIFFICULTIES == LEVELS
+
+
+@pytest.mark.parametrize("difficulty, seed", [("easy", 1), ("easy", 2), ("medium", 1), ("medium", 2),
+                                              pytest.param("hard", 1, marks=pytest.mark.slow),
+                                              pytest.param("expert", 1, marks=pytest.mark.slow)])
+def test_9x9_difficulty_is_graded_as_asked(difficulty, seed):
     puzzle = create(3, seed=seed, difficulty=difficulty)
     assert_proper(puzzle, 3)
-    assert py.rate(puzzle) == RATING[difficulty]
+    assert level(puzzle) == difficulty
 
 
-@pytest.mark.parametrize("difficulty", ["easy", "medium"])
-def test_16x16_difficulty_is_rated_as_asked(difficulty):
+def test_a_level_not_met_within_the_attempts_says_so():
+    with pytest.raises(GenerationFailed, match="no extreme puzzle with at least 40 blanks found in 2 attempts"):
+        create(3, seed=1, difficulty="extreme", attempts=2)
+
+
+@pytest.mark.parametrize("difficulty", ["easy", pytest.param("medium", marks=pytest.mark.slow)])
+def test_16x16_difficulty_is_graded_as_asked(difficulty):
     puzzle = create(4, seed=1, difficulty=difficulty)
     assert_proper(puzzle, 4)
-    assert py.rate(puzzle) == RATING[difficulty]
-
-
-@pytest.mark.slow
-def test_16x16_hard_is_rated_as_asked():
-    puzzle = create(4, seed=1, difficulty="hard")
-    assert_proper(puzzle, 4)
-    assert py.rate(puzzle) == "guess"
+    assert level(puzzle) == difficulty
 
 
 def test_4x4_easy():
     puzzle = create(2, seed=1, difficulty="easy")
     assert_proper(puzzle, 2)
-    assert py.rate(puzzle) == "naked"
+    assert py.rate(puzzle) == "naked" and level(puzzle) == "easy"
 
 
 def test_unknown_difficulty_is_a_value_error():
@@ -162,8 +172,8 @@ def test_new_seed_is_a_fresh_63_bit_value():
     assert all(0 <= seed < 2**63 for seed in seeds)
 
 
-@pytest.mark.parametrize("difficulty", ["medium", "hard"])
-def test_4x4_medium_and_hard_are_refused_at_once(difficulty):
+@pytest.mark.parametrize("difficulty", ["medium", "hard", "expert", "extreme"])
+def test_4x4_above_easy_is_refused_at_once(difficulty):
     """Naked singles solve every unique 4x4 puzzle, so asking for more fails fast and says why."""
     with pytest.raises(GenerationFailed, match="naked singles solve every unique 4x4"):
         create(2, seed=1, difficulty=difficulty)

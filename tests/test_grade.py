@@ -5,12 +5,13 @@ import json
 
 from helpers import run_cli
 from sudoku.formats import parse_line
-from sudoku.grade import LEVEL_OF, LEVELS, WEIGHTS, grade
+from sudoku.grade import (FORCING_ELIMINATION_WEIGHT, HARD_PART_WEIGHT, LEVEL_OF, LEVELS, WEIGHTS, grade, hard_part, tally,
+                          weight)
 from sudoku.hint import describe, hint
 from sudoku.techniques import NAMES
 
 EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
-EXTREME = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+FORCING = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
 HARDEST = "..53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97.."
 TWO_SOLUTIONS = "." * 81
 STUCK = "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6"  # hardest1905_11plus line 1: no technique applies at the start
@@ -22,10 +23,11 @@ def test_every_technique_has_a_level_and_a_weight():
 
 
 def test_levels_rise_with_the_techniques_needed():
-    easy, extreme, hardest = (grade(parse_line(p)) for p in (EASY, EXTREME, HARDEST))
-    assert easy.level == "easy" and extreme.level == "extreme" and hardest.level == "extreme"
-    assert easy.score < extreme.score < hardest.score
-    assert hardest.guesses > 0 and extreme.guesses == 0
+    easy, forcing, hardest = (grade(parse_line(p)) for p in (EASY, FORCING, HARDEST))
+    assert easy.level == "easy" and forcing.level == "expert" and hardest.level == "extreme"
+    assert easy.score < forcing.score < hardest.score
+    assert hardest.guesses > 0 and forcing.guesses == 0
+    assert "forcing chain" in tally(forcing.steps)
 
 
 def test_ungradable_puzzles_say_why():
@@ -56,10 +58,10 @@ def test_every_step_can_be_said():
 
 
 def test_cli_grade_batch_and_steps():
-    done = run_cli("grade", input=f"{EASY}\n{EXTREME}\n")
+    done = run_cli("grade", input=f"{EASY}\n{FORCING}\n")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0].startswith("puzzle 1: easy, score ") and lines[1].startswith("puzzle 2: extreme, score ")
+    assert lines[0].startswith("puzzle 1: easy, score ") and lines[1].startswith("puzzle 2: expert, score ")
     done = run_cli("grade", "--steps", input=EASY + "\n")
     assert done.stdout.splitlines()[1].startswith("  1. ")
 
@@ -100,3 +102,24 @@ def test_solve_does_not_import_the_logic():
             "('sudoku.techniques','sudoku.grade','sudoku.hint')), file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", code], input=EASY + "\n", capture_output=True, text=True, cwd=REPO)
     assert done.stderr.strip().splitlines()[-1] == "[]", done.stderr
+
+
+def test_a_known_solution_skips_the_count_and_grades_alike():
+    puzzle = parse_line(HARDEST)
+    from sudoku.engines import py
+
+    counted = grade(puzzle)
+    assert grade(puzzle, solution=py.solve(puzzle).solution) == counted
+    assert grade(puzzle, engine="dlx") == counted
+
+
+def test_score_adds_the_steps_and_the_hard_part():
+    result = grade(parse_line(FORCING))
+    steps = result.steps
+    first = next(i for i, step in enumerate(steps) if step.technique == "forcing chain")
+    assert hard_part(steps) == sum(step.placement is not None for step in steps[first:]) > 0
+    assert result.score == sum(weight(step) for step in steps) + HARD_PART_WEIGHT * hard_part(steps)
+    chain = steps[first]
+    assert weight(chain) == WEIGHTS["forcing chain"] + FORCING_ELIMINATION_WEIGHT * len(chain.eliminations)
+    easy = grade(parse_line(EASY))
+    assert hard_part(easy.steps) == 0 and easy.score == sum(WEIGHTS[step.technique] for step in easy.steps)

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from helpers import random_puzzle
 from sudoku.engines import py
 from sudoku.formats import parse_line
-from sudoku.techniques import NAMES, TECHNIQUES, Board, next_step, solve_logically
+from sudoku.techniques import NAMES, TECHNIQUES, Board, forcing_chain, forcing_chains, next_step, solve_logically
 
 # For each technique, a puzzle (top1465, found by mining) whose logical solution uses it; the
 # solutions are worked out by the py engine, never stored.
@@ -131,3 +131,42 @@ def test_no_step_removes_the_true_digit(box, seed, ratio):
     assert trail.contradiction is None
     for step in trail.steps:
         assert_sound(step, full.cells)
+
+
+def _at_first(name):
+    """The board of NEEDS[name] just before its trail first uses ``name``, and the solution."""
+    puzzle = parse_line(NEEDS[name])
+    trail = solve_logically(puzzle)
+    board = Board.of(puzzle)
+    for step in trail.steps:
+        if step.technique == name:
+            break
+        board.apply(step)
+    return board, solution_of(puzzle)
+
+
+def test_forcing_chains_finds_in_one_pass_what_forcing_chain_finds_one_by_one():
+    board, solution = _at_first("forcing chain")
+    one_pass = forcing_chains(board)
+    assert one_pass.technique == "forcing chain" and len(one_pass.eliminations) > 1
+    assert_sound(one_pass, solution)
+    single = forcing_chain(board)
+    assert single.eliminations[0] in one_pass.eliminations
+    for cell, digit in one_pass.eliminations:  # each is a contradiction on its own
+        trial = board.copy()
+        trial.place(cell, digit)
+        assert singles_contradict(trial)
+    assert forcing_chains(board, solution=solution) == one_pass  # the true digits need no trial
+
+
+def singles_contradict(board):
+    """Whether singles alone lead ``board`` to a contradiction."""
+    from sudoku.techniques import hidden_single, naked_single
+
+    while True:
+        if board.contradiction():
+            return True
+        step = naked_single(board) or hidden_single(board)
+        if step is None:
+            return False
+        board.apply(step)
