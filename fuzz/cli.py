@@ -279,7 +279,6 @@ def run(args):
     from fuzz import tasks
     from jobs import runner
     from jobs.cli import changed_options
-    from jobs.tasks import warm
     from sudoku import new_seed
 
     if args.resume and (given := changed_options(_parser(), args)):
@@ -326,7 +325,6 @@ def run(args):
         replayed, still = replayed + entries, still + failing
     replay_s = time.monotonic() - started
     specs = _chunk_specs(config, [(number, spec) for number, spec, _ in targets])
-    warm(config["check_engine"])  # once, before the workers fork: each would load it again
     manifest = runner.run_with_progress(run_dir, config, tasks.run_chunk, specs, resume=bool(args.resume),
                                         show_progress=not args.no_progress)
     records = run_dir.read_table()
