@@ -147,6 +147,7 @@ def chunk_seed():
     raise AssertionError("no seed")
 
 
+@pytest.mark.slow
 def test_a_chunk_names_the_target_whose_answers_to_unique_puzzles_differ():
     from fuzz.tasks import run_chunk
 
