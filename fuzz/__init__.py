@@ -11,6 +11,10 @@ Vocabulary:
 - **oracle**: a named check of a result against its case (``fuzz.oracles``); a **failure** is a case
   with at least one failed oracle. Output **format slips** (headers, separators, spacing) are noted
   apart and fail only with ``--strict``.
+- **reference**: a trusted program (``--reference``, ``fuzz.reference``) whose answers stand in for
+  our engine's as the expected ones; a case it fails on is not compared. With several targets the
+  **differential check** (``oracles.differ``) names a target whose grid for a puzzle with one
+  solution differs from the others' and from the expected one.
 - **reproducer**: a failure shrunk to a minimal case (``fuzz.shrink``) and saved to a **corpus**
   (``fuzz.corpus``), which later runs replay first.
 

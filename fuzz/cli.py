@@ -119,7 +119,11 @@ def _parser():
     run.add_argument("--corpus", default=DEFAULT_CORPUS,
                      help=f"reproducers replayed first and added to (default {DEFAULT_CORPUS})")
     run.add_argument("--workers", type=int, default=os.cpu_count(), help="worker processes (default: one per core)")
-    run.add_argument("--chunk-size", type=int, default=100, help="cases per chunk (default 100)")
+    run.add_argument("--chunk-size", type=int, help="cases per chunk, each against every target (default: about "
+                     "100 target calls a chunk, in a multiple of --workers chunks)")
+    run.add_argument("--reference", metavar="CMD", help="a trusted program whose answers stand in for our engine's "
+                     "as the expected ones (solve and check cases; run with the same options as the targets); a "
+                     "case it fails on (crash, hang, broken answer) is not compared, and counted")
     run.add_argument("--backend", default="local", help="local (default) or dask")
     run.add_argument("--scheduler", help="Dask scheduler address (default: a local cluster)")
     run.add_argument("--connect-timeout", type=float, default=10.0, metavar="S",
@@ -281,7 +285,7 @@ def run(args):
         raise Usage(f"--resume takes the run's options from its manifest; leave out {', '.join(given)}")
     config = None
     if not args.resume:
-        if args.n < 1 or args.workers < 1 or args.chunk_size < 1:
+        if args.n < 1 or args.workers < 1 or (args.chunk_size is not None and args.chunk_size < 1):
             raise Usage("-n, --workers and --chunk-size must be at least 1")
         if args.backend not in ("local", "dask"):
             raise Usage(f"unknown backend {args.backend!r}; known: local, dask")
@@ -295,7 +299,8 @@ def run(args):
         config = {"kind": "fuzz", "run_id": Path(out).name, "n": args.n, "seed": new_seed() if args.seed is None
                   else args.seed, "target": specs[0], "targets": specs, "strict": args.strict,
                   "check_engine": "band" if args.size == "9" else "py", "workers": args.workers,
-                  "chunk_size": args.chunk_size,
+                  "chunk_size": chunk_cases(args.n, len(specs), args.workers, args.chunk_size),
+                  "reference": _target_spec(args, args.reference) if args.reference else None,
                   "backend": args.backend, "scheduler": args.scheduler, "corpus": str(Path(args.corpus).resolve()),
                   "out": out, "size": args.size, "mode": args.mode, "verdict_words": args.verdict_words,
                   "verdict_exit": args.verdict_exit}
@@ -304,13 +309,16 @@ def run(args):
         config["cannot_start"] = _cannot_start(specs, 9 if args.size == "mixed" else int(args.size), args.mode)
         if len(config["cannot_start"]) == len(specs):
             raise Usage("; ".join(f"target {name} cannot start: {why}" for name, why in config["cannot_start"].items()))
+        if config["reference"] and (problem := _preflight(_make_target(config["reference"]), 9 if args.size ==
+                                                          "mixed" else int(args.size), args.mode)):
+            raise Usage(f"reference {args.reference} cannot start: {problem}")
     run_dir, config = runner.open_run(resume=args.resume, config=config, force=args.force, kind="fuzz",
                                       fields=FUZZ_FIELDS)
     runner.setup_log(run_dir, verbose=args.verbose)
     run_corpus = run_dir.path / "corpus"
     started = time.monotonic()
-    targets = [(number, spec, _make_target(spec)) for number, spec in enumerate(targets_of(config))
-               if spec["spec"] not in config.get("cannot_start", {})]
+    running = [spec for spec in targets_of(config) if spec["spec"] not in config.get("cannot_start", {})]
+    targets = [(number, spec, _make_target(spec)) for number, spec in enumerate(running)]
     replayed, still = 0, []
     for _, _, target in targets:
         entries, failing = _replay_own(config, target, run_corpus)
@@ -325,12 +333,13 @@ def run(args):
         start = time.monotonic()
         for number, spec, target in targets:
             mine = records.filter(pc.equal(records.column("target"), target.name))
-            saved += _triage(mine, {**config, "target": spec, "offset": number * config["n"]}, target, run_corpus,
+            saved += _triage(mine, {**config, "target": spec, "stride": len(targets)}, target, run_corpus,
                              shrink_them=not args.no_shrink, show_progress=not args.no_progress)
         triage_s = time.monotonic() - start
         manifest["fuzz"] = {"groups": [_group_record(one) for one in saved], "replayed": replayed,
                             "replayed_still_fail": len(still), "replay_s": replay_s, "triage_s": triage_s,
-                            "targets": _target_rows(config, records, saved)}
+                            "targets": _target_rows(config, records, saved),
+                            "differential": _differential(config, records)}
         run_dir.write_manifest(manifest)
     summary = _summary(manifest, records, replayed, still, saved, run_dir, run_corpus,
                        phases={"replaying saved reproducers": replay_s, "shrinking and confirming": triage_s})
@@ -362,17 +371,28 @@ def _replay_own(config, target, run_corpus):
                                          words=config.get("verdict_words"), exits=config.get("verdict_exit"))
 
 
+def chunk_cases(n, targets, workers, chunk_size=None):
+    """Cases per chunk (each asked of every target). Asked for: ``chunk_size``. Else about 100 target
+    calls a chunk, in a number of chunks that is a multiple of the workers, so no worker waits alone
+    on the last one (3 targets x 300 cases on 2 workers: 10 chunks of 30 cases, not 9 and a stray)."""
+    if chunk_size:
+        return chunk_size
+    rounds = -(-n * targets // (workers * 100))
+    return max(1, -(-n // (workers * rounds)))
+
+
 def _chunk_specs(config, targets):
-    """The run's chunks: every target meets the same ``n`` cases; target ``number``'s case ``i`` is
-    case ``number * n + i`` of the run (so each case of the run appears exactly once)."""
-    n, size = config["n"], config["chunk_size"]
-    per_target = -(-n // size)
-    return [{"run_id": config["run_id"], "chunk": number * per_target + chunk, "start": number * n + start,
-             "offset": number * n, "count": min(size, n - start), "n": n, "size": config.get("size", 9),
-             "seed": config["seed"], "target": spec, "strict": config["strict"],
+    """The run's chunks: each runs the same slice of cases against every target; target ``number``'s
+    case ``i`` is record ``i * len(targets) + number`` (so each record of the run appears exactly once,
+    and a chunk's records are one range, as the runner wants)."""
+    n, size, stride = config["n"], config["chunk_size"], max(1, len(targets))
+    return [{"run_id": config["run_id"], "chunk": chunk, "first": first, "cases": min(size, n - first),
+             "start": first * stride, "count": min(size, n - first) * stride, "stride": stride, "n": n,
+             "size": config.get("size", 9), "seed": config["seed"], "targets": targets,
+             "reference": config.get("reference"), "strict": config["strict"],
              "check_engine": config["check_engine"], "mode": config.get("mode", "solve"),
              "verdict_words": config.get("verdict_words"), "verdict_exit": config.get("verdict_exit")}
-            for number, spec in targets for chunk, start in enumerate(range(0, n, size))]
+            for chunk, first in enumerate(range(0, n, size))]
 
 
 def _target_rows(config, records, saved):
@@ -387,13 +407,61 @@ def _target_rows(config, records, saved):
             rows.append({"target": name, "status": "cannot start", "detail": why})
             continue
         mine = records.filter(pc.equal(records.column("target"), _make_target(spec).name)).select(
-            ["outcome", "oracles_failed", "format_slips"]).to_pylist()
+            ["outcome", "oracles_failed", "format_slips", "notes"]).to_pylist()
         failing = Counter(o for r in mine if r["oracles_failed"] for o in r["oracles_failed"].split(","))
         rows.append({"target": name, "status": "failed" if failing else "ok", "cases": len(mine),
                      "failed": sum(r["outcome"] == "failed" for r in mine), "oracles": dict(failing),
                      "slips": sum(1 for r in mine if r["format_slips"]),
+                     "differs": sum(1 for r in mine if "differs" in (r["notes"] or "").split(",")),
                      "bugs": sum(1 for one in saved if one.target == name)})
     return rows
+
+
+def _differential(config, records):
+    """What the differential check and the reference found, per case of the run (not per target row):
+    puzzles with one solution compared across targets, the targets named as differing on each, the
+    cases where all targets agreed against the expected answer, and the reference's failures and
+    overrulings. None when the run had one target and no reference."""
+    stride = len([spec for spec in targets_of(config) if spec["spec"] not in config.get("cannot_start", {})])
+    if stride < 2 and not config.get("reference"):
+        return None
+    rows = records.select(["case", "family", "solutions", "target", "notes"]).to_pylist()
+    notes = [(row, set((row["notes"] or "").split(","))) for row in rows]
+
+    def cases_with(note):
+        return len({row["case"] // stride for row, have in notes if note in have})
+
+    found = {"targets": stride,
+             "compared": len({row["case"] // stride for row in rows if row["solutions"] == 1
+                              and row["family"] not in ("create", "roundtrip")}) if stride > 1 else 0,
+             "differs": dict(Counter(row["target"] for row, have in notes if "differs" in have)),
+             "differs_cases": cases_with("differs"), "oracle_doubted": cases_with("oracle_doubted")}
+    if config.get("reference"):
+        found["reference"] = {"spec": config["reference"]["spec"],
+                              "asked": len({row["case"] // stride for row in rows
+                                            if row["family"] not in ("create", "roundtrip")}),
+                              "failed": cases_with("reference_failed"), "overruled": cases_with("reference_overruled")}
+    return found
+
+
+def _differential_lines(found):
+    """The summary's lines for ``_differential``'s findings."""
+    if not found:
+        return []
+    expected = "the reference" if "reference" in found else "our engine"
+    out = ["## Differential check", ""]
+    if found["targets"] > 1:
+        named = ", ".join(f"`{target}` on {count}" for target, count in sorted(found["differs"].items())) or "none"
+        out.append(f"{found['compared']} puzzles with one solution, each asked of {found['targets']} targets: "
+                   f"a target's grid differed from another's and from {expected}'s on {found['differs_cases']} "
+                   f"(named: {named}); all targets agreed against {expected} on {found['oracle_doubted']}"
+                   + (" (the expected answer may be wrong there)" if found["oracle_doubted"] else ""))
+    if "reference" in found:
+        ref = found["reference"]
+        out.append(f"reference `{ref['spec']}`: asked {ref['asked']} cases; it failed on {ref['failed']} (not "
+                   f"compared: only hangs, floods and crashes judged there); it overruled our engine on "
+                   f"{ref['overruled']}")
+    return out + [""]
 
 
 def _triage(records, config, target, run_corpus, *, shrink_them, show_progress):
@@ -440,14 +508,14 @@ def _matrix(rows):
     """The targets-by-oracles table: failing cases per oracle, format slips, distinct bugs, status."""
     oracles = sorted({oracle for row in rows for oracle in row.get("oracles", {})})
     out = ["## Targets", "", "| target | status | cases | failed | " + "".join(f"{o} | " for o in oracles)
-           + "format slips | bugs |", "|---|---|---:|---:|" + "---:|" * len(oracles) + "---:|---:|"]
+           + "differs | format slips | bugs |", "|---|---|---:|---:|" + "---:|" * len(oracles) + "---:|---:|---:|"]
     for row in rows:
         if row["status"] == "cannot start":
-            out.append(f"| `{row['target']}` | cannot start: {row['detail']} |" + " |" * (len(oracles) + 4))
+            out.append(f"| `{row['target']}` | cannot start: {row['detail']} |" + " |" * (len(oracles) + 5))
             continue
         cells = "".join(f"{row['oracles'].get(o, 0) or ''} | " for o in oracles)
         out.append(f"| `{row['target']}` | {row['status']} | {row['cases']} | {row['failed']} | {cells}"
-                   f"{row['slips']} | {row['bugs']} |")
+                   f"{row.get('differs', 0) or ''} | {row['slips']} | {row['bugs']} |")
     return out + [""]
 
 
@@ -478,6 +546,7 @@ def _summary(manifest, records, replayed, still, saved, run_dir, run_corpus, *, 
     several = len(targets_of(config)) > 1
     if several:
         out += _matrix(manifest.get("fuzz", {}).get("targets") or _target_rows(config, records, saved))
+    out += _differential_lines(manifest.get("fuzz", {}).get("differential") or _differential(config, records))
     if saved:
         out += [f"## {len(saved)} distinct bugs", ""]
         for number, one in enumerate(saved, 1):

@@ -116,6 +116,14 @@ def _verdict(failed, slips, notes, grid, *, strict, calls=1, calls_failed=None, 
     return Verdict(failed, slips, notes, grid, calls, calls_failed, evidence)
 
 
+def judge_contained(result):
+    """Judge a call by the containment oracles alone (no hang, no flood, no crash): for a case whose
+    right answer is unknown (its reference failed on it)."""
+    failed, notes = {}, []
+    _contained(result, failed, notes)
+    return _verdict(failed, [], notes, None, strict=False)
+
+
 def judge_solve(case, result, *, side=9, header=False, strict=False):
     failed, notes = {}, []
     abnormal = _contained(result, failed, notes)
@@ -301,3 +309,26 @@ def signature(family_class, verdict, result):
 def oracles_of(signature_text):
     """The oracle names a signature holds, in ``PRIORITY`` order (the bug's own oracle first)."""
     return [part.split(":", 1)[0] for part in signature_text.split(" on ", 1)[0].split("+")]
+
+
+def differ(answers, expected):
+    """The differential check of one puzzle with one solution, answered by several targets.
+
+    ``answers`` holds each target's grid (a ``line`` string) when it exited 0 with one, else None;
+    ``expected`` the solution. A list, per target: None, or ('differs', how many of the other
+    answering targets it disagrees with, how many answered besides it), or ('oracle_doubted', ...)
+    when all targets answered the same grid and it is not ``expected``.
+    """
+    given = [answer for answer in answers if answer is not None]
+    out = [None] * len(answers)
+    if len(given) < 2:
+        return out
+    if len(set(given)) == 1:
+        if given[0] != expected and len(given) == len(answers):
+            out = [("oracle_doubted", 0, len(given) - 1)] * len(answers)
+        return out
+    for position, answer in enumerate(answers):
+        if answer is not None and answer != expected:
+            others = [other for place, other in enumerate(answers) if place != position and other is not None]
+            out[position] = ("differs", sum(other != answer for other in others), len(others))
+    return out

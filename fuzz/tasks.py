@@ -7,7 +7,8 @@ from datetime import datetime, timezone
 from sudoku import render
 
 from fuzz.cases import family_class, make_case, make_check_case, solve_after_create
-from fuzz.oracles import VERDICTS, judge_check, judge_create, judge_solve, signature
+from fuzz.oracles import VERDICTS, differ, judge_check, judge_contained, judge_create, judge_solve, signature
+from fuzz.reference import asks, expect
 from fuzz.targets import make_target
 from jobs.schema import SCHEMA_VERSION
 from jobs.tasks import warm, worker_id
@@ -77,40 +78,98 @@ def _line(grid):
 
 
 def run_chunk(spec):
-    target = target_of(spec["target"])
-    warm(spec["check_engine"], *getattr(target, "engines", ()))
+    """One chunk of a run: cases ``first`` .. ``first + cases - 1``, each asked of every target of the
+    run in turn (target ``number`` of ``stride`` writes case ``i`` as record ``i * stride + number``,
+    so a chunk's records are one unbroken range), the reference asked first when there is one, and
+    the targets' answers to each puzzle with one solution compared (the differential check)."""
+    targets = [(number, target_of(options)) for number, options in spec["targets"]]
+    reference = target_of(spec["reference"]) if spec.get("reference") else None
+    warm(spec["check_engine"], *{name for _, target in targets for name in getattr(target, "engines", ())})
     records = []
     start = time.perf_counter()
-    for index in range(spec["start"], spec["start"] + spec["count"]):
-        # several targets: target k's cases are k * n + i of the run, the same cases i for each
-        case = case_of(spec, index - spec.get("offset", 0), header=target.header)
-        one = target.pick(index, case.side) if hasattr(target, "pick") else target
-        if case.command == "roundtrip":
-            verdict, result, half = round_trip(case, one, strict=spec["strict"], check_engine=spec["check_engine"])
-            case = half or case  # the record shows the solve half: its input is the create's output
-        else:
-            verdict, result = run_case(case, one, strict=spec["strict"], check_engine=spec["check_engine"],
-                                       words=spec.get("verdict_words"), exits=spec.get("verdict_exit"))
-        puzzle = case.puzzle if case.command == "solve" else verdict.grid
-        text = case.text.decode("utf-8", "backslashreplace")
-        records.append({
-            "schema_version": SCHEMA_VERSION, "run_id": spec["run_id"], "chunk": spec["chunk"], "case": index,
-            "seed": spec["seed"], "source": "fuzz", "family": case.family, "target": target.name,
-            "size": case.side, "puzzle": _line(puzzle), "solution": _line(verdict.grid) if case.command == "solve" else None,
-            "clues": puzzle.clues if puzzle is not None else None,
-            "blanks": puzzle.blanks if puzzle is not None else None,
-            "solutions": case.count, "unique": case.count == 1 if case.count is not None else None,
-            "outcome": "failed" if verdict.failed else "ok",
-            "reason": "; ".join(f"{k}: {v.detail}" for k, v in verdict.failed.items()) or None,
-            "oracles_failed": ",".join(verdict.failed) or None, "format_slips": ",".join(verdict.slips) or None,
-            "signature": signature_of(case, verdict, result), "notes": ",".join(verdict.notes) or None,
-            "exit_code": result.exit_code, "target_s": result.seconds, "cpu_s": result.cpu_seconds,
-            "calls": verdict.calls, "calls_failed": verdict.calls_failed,
-            "input_text": text if len(text) <= MAX_TEXT else text[:MAX_TEXT] + f"... ({len(text)} characters)",
-            "engine": getattr(one, "engine", None), "check_engine": spec["check_engine"],
-            "worker": worker_id(), "timestamp": datetime.now(timezone.utc),
-        })
+    for index in range(spec["first"], spec["first"] + spec["cases"]):
+        rows, cases = _one_case(spec, index, targets, reference)
+        if len(rows) > 1:
+            _differ(rows, cases, reference)
+        records += rows
     failed = sum(r["outcome"] == "failed" for r in records)
     log.info("fuzz chunk %d: %d cases, %d failed, %.2fs on %s", spec["chunk"], len(records), failed,
              time.perf_counter() - start, worker_id())
     return records
+
+
+def _one_case(spec, index, targets, reference):
+    """Case ``index`` asked of every target: (their records, the case each was judged by)."""
+    made = {}
+
+    def case_for(header):  # targets that read a header and those that do not get the same case
+        if header not in made:
+            made[header] = case_of(spec, index, header=header)
+        return made[header]
+
+    expected = None
+    if reference is not None and asks(case_for(reference.header)):
+        expected = expect(case_for(reference.header), reference, words=spec.get("verdict_words") or VERDICTS,
+                          exits=spec.get("verdict_exit"))
+    rows, cases = [], []
+    for number, target in targets:
+        case = case_for(target.header)
+        if expected is not None and expected.case is not None:
+            case = expected.case._replace(text=case.text)  # the reference's answer, in this target's format
+        row_index = index * spec["stride"] + number
+        one = target.pick(row_index, case.side) if hasattr(target, "pick") else target
+        if case.command == "roundtrip":
+            verdict, result, half = round_trip(case, one, strict=spec["strict"], check_engine=spec["check_engine"])
+            case = half or case  # the record shows the solve half: its input is the create's output
+        elif expected is not None and expected.case is None:  # the reference failed: nothing to compare with
+            result = one.check(case.text) if case.command == "check" else one.solve(case.text)
+            verdict = judge_contained(result)
+        else:
+            verdict, result = run_case(case, one, strict=spec["strict"], check_engine=spec["check_engine"],
+                                       words=spec.get("verdict_words"), exits=spec.get("verdict_exit"))
+        row = _record(spec, row_index, case, verdict, result, target, one)
+        if expected is not None and expected.note:
+            row["notes"] = ",".join(filter(None, [row["notes"], expected.note]))
+        rows.append(row)
+        cases.append(case)
+    return rows, cases
+
+
+def _differ(rows, cases, reference):
+    """The differential check of one case across targets (``oracles.differ``), written into the rows."""
+    case = cases[0]
+    if case.command != "solve" or case.family == "roundtrip" or case.count != 1 or case.solution is None:
+        return
+    answers = [row["solution"] if row["exit_code"] == 0 else None for row in rows]
+    source = "the reference's" if reference is not None else "our engine's"
+    for row, found in zip(rows, differ(answers, _line(case.solution))):
+        if found is None:
+            continue
+        note, apart, others = found
+        row["notes"] = ",".join(filter(None, [row["notes"], note]))
+        if note == "differs":
+            why = f"differs: its grid is not that of {apart} of the {others} other targets, nor {source}"
+            row["reason"] = "; ".join(filter(None, [row["reason"], why]))
+
+
+def _record(spec, index, case, verdict, result, target, one):
+    puzzle = case.puzzle if case.command == "solve" else verdict.grid
+    text = case.text.decode("utf-8", "backslashreplace")
+    return {
+        "schema_version": SCHEMA_VERSION, "run_id": spec["run_id"], "chunk": spec["chunk"], "case": index,
+        "seed": spec["seed"], "source": "fuzz", "family": case.family, "target": target.name,
+        "size": case.side, "puzzle": _line(puzzle),
+        "solution": _line(verdict.grid) if case.command == "solve" else None,
+        "clues": puzzle.clues if puzzle is not None else None,
+        "blanks": puzzle.blanks if puzzle is not None else None,
+        "solutions": case.count, "unique": case.count == 1 if case.count is not None else None,
+        "outcome": "failed" if verdict.failed else "ok",
+        "reason": "; ".join(f"{k}: {v.detail}" for k, v in verdict.failed.items()) or None,
+        "oracles_failed": ",".join(verdict.failed) or None, "format_slips": ",".join(verdict.slips) or None,
+        "signature": signature_of(case, verdict, result), "notes": ",".join(verdict.notes) or None,
+        "exit_code": result.exit_code, "target_s": result.seconds, "cpu_s": result.cpu_seconds,
+        "calls": verdict.calls, "calls_failed": verdict.calls_failed,
+        "input_text": text if len(text) <= MAX_TEXT else text[:MAX_TEXT] + f"... ({len(text)} characters)",
+        "engine": getattr(one, "engine", None), "check_engine": spec["check_engine"],
+        "worker": worker_id(), "timestamp": datetime.now(timezone.utc),
+    }

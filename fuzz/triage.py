@@ -13,9 +13,12 @@ from collections import namedtuple
 
 import pyarrow.compute as pc
 
+from sudoku import render
+
 from fuzz import corpus as store
 from fuzz.cases import create_case, from_text
-from fuzz.oracles import oracles_of
+from fuzz.oracles import VERDICTS, oracles_of
+from fuzz.reference import asks, expect
 from fuzz.shrink import shrink
 from fuzz.tasks import case_of, run_case, signature_of, target_of
 from jobs import backends
@@ -74,6 +77,12 @@ def replay_command(folder, target_options):
 def _same(signature, case, target, config):
     """Whether ``case`` fails on ``target`` as ``signature`` says: the same signature for a solve; for
     a create (whose answers are random), every oracle and kind of the signature seen again."""
+    if config.get("reference") and asks(case):  # the reference says what is right, as in the run
+        expected = _expected(case, config)
+        if expected is None:  # the reference failed on it: nothing to compare with
+            return False, *run_case(case, target, strict=config["strict"], check_engine=config.get(
+                "check_engine", "py"), words=config.get("verdict_words"), exits=config.get("verdict_exit"))
+        case = expected
     verdict, result = run_case(case, target, strict=config["strict"], check_engine=config.get("check_engine", "py"),
                                words=config.get("verdict_words"), exits=config.get("verdict_exit"))
     got = signature_of(case, verdict, result)
@@ -83,6 +92,20 @@ def _same(signature, case, target, config):
         wanted = set(signature.split(" on ", 1)[0].split("+"))
         return wanted <= set(got.split(" on ", 1)[0].split("+")), verdict, result
     return got == signature, verdict, result
+
+
+def _expected(case, config):
+    """``case`` as the run's reference says it should be answered, or None when the reference fails on it."""
+    reference = target_of(config["reference"])
+    text = case.text
+    if reference.header != config["target"].get("header", False) and case.puzzle is not None:
+        text = render(case.puzzle, "header" if reference.header else "grid").encode()  # its own format
+    for _ in range(CONFIRMATIONS):  # a reference that failed once is asked again: its failure is not the target's
+        expected = expect(case._replace(text=text), reference, words=config.get("verdict_words") or VERDICTS,
+                          exits=config.get("verdict_exit")).case
+        if expected is not None:
+            return expected._replace(text=case.text)
+    return None
 
 
 def _confirm(signature, case, target, config):
@@ -110,7 +133,7 @@ def triage_group(group, config, target, *, shrink_it=True):
     elif group.family == "roundtrip":  # the solve half: the create output it was given, as recorded
         case = from_text("roundtrip", "solve", group.text.encode(), side=group.side)
     else:
-        case = case_of(config, group.representative - config.get("offset", 0), header=target.header)
+        case = case_of(config, group.representative // config.get("stride", 1), header=target.header)
     small = case
     if shrink_it and case.command == "solve" and case.family != "roundtrip":  # a round trip's input is the
         # target's own output, verbatim: a smaller text would show another bug

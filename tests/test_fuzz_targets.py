@@ -257,6 +257,8 @@ BUGS = {
     "sometimes_non_unique": Bug({"create_unique"}, set(), 60, creates),
     "sometimes_few_blanks": Bug({"create_blanks"}, set(), 60, creates),
     "random_hang": Bug({"no_timeout"}, set(), 100, sparse),
+    "wrong_unique": Bug({"keeps_givens"}, set(), 60, lambda case: case.count == 1 and case.puzzle is not None
+                        and {1, 2} & set(case.puzzle.cells)),
 }
 SLOW_BUGS = {"random_hang"}  # every failing case costs five time limits
 TIMEOUTS = {"hangs_near_empty": ["--timeout", "1", "--no-shrink"], "random_hang": ["--timeout", "1"]}

@@ -17,9 +17,12 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 PLANTED = ("changes_given", "invalid_on_multiple", "non_unique_create", "few_blanks", "same_puzzle",
            "hangs_near_empty", "errors_on_stdout", "crash_no_final_newline", "keeps_out_of_range",
-           "sometimes_non_unique", "sometimes_few_blanks", "random_hang")
-CLEAN = ("correct", "chatty", "boxed", "strict_whitespace", "slow_correct", "setsid_daemon")
-FAKES = PLANTED + CLEAN
+           "sometimes_non_unique", "sometimes_few_blanks", "random_hang", "wrong_unique")
+CLEAN = ("correct", "chatty", "boxed", "strict_whitespace", "slow_correct", "setsid_daemon", "reversed_digits")
+# For --reference: a program to another contract (a full grid refused), and a right solver that
+# crashes or prints a broken grid on a third of its calls.
+REFERENCES = ("rejects_full", "flaky_reference")
+FAKES = PLANTED + CLEAN + REFERENCES
 
 
 def argv(name):
