@@ -17,7 +17,8 @@ or (compare) a metric whose whole confidence interval lies above 1 + threshold, 
 current run's rounds marks the timing verdicts unreliable; 2 bad usage or an unreadable run.
 A RUN is a run directory (manifest.json, parts/*.parquet) or a directory of run directories (rounds), read as
 one run; rounds and chunks are resampled as blocks, and one run per side needs a change of 1.5x either way.
-The Markdown goes to stdout, and is appended to $GITHUB_STEP_SUMMARY when that is set."""
+stdout: a short summary (aligned tables; boxed on a terminal); --md - puts the whole Markdown there instead,
+--json a versioned JSON object (see README). The Markdown is appended to $GITHUB_STEP_SUMMARY when that is set."""
 
 
 class UsageError(Exception):
@@ -78,7 +79,9 @@ def parser():
                          help="what makes exit 1: any regression (default), only failed cases, or nothing")
     compare.add_argument("--junit", metavar="FILE", help="write JUnit XML: one test case per metric")
     for sub in (show, compare):
-        sub.add_argument("--md", metavar="FILE", help="write the Markdown here too")
+        sub.add_argument("--md", metavar="FILE", help="write the whole Markdown report here ('-': to stdout)")
+        sub.add_argument("--json", action="store_true", help="stdout: one JSON object (schema reports.%s, version 1)"
+                         % sub.prog.split()[-1])
         sub.add_argument("--html", metavar="FILE", help="write a self-contained HTML report with plots")
         sub.add_argument("-q", "--quiet", action="store_true", help="nothing on stdout")
     return top
@@ -92,11 +95,19 @@ def write(path, text):
         raise ReportError(f"{path}: cannot write ({error.strerror or error})") from None
 
 
-def publish(args, markdown, html_of):
-    """Markdown to stdout, --md, $GITHUB_STEP_SUMMARY; HTML to --html (rendered only when asked)."""
+def publish(args, markdown, html_of, blocks_of, json_of):
+    """stdout: the short summary (``reports.terminal``), or the Markdown with --md -, or JSON with --json;
+    Markdown to --md FILE and $GITHUB_STEP_SUMMARY; HTML to --html (each rendered only when asked)."""
+    from jobs.display import show
+
     if not args.quiet:
-        sys.stdout.write(markdown)
-    if args.md:
+        if args.json:
+            sys.stdout.write(json_of())
+        elif args.md == "-":
+            sys.stdout.write(markdown)
+        else:
+            show(blocks_of())
+    if args.md and args.md != "-":
         write(args.md, markdown)
     if args.html:
         write(args.html, html_of())
@@ -115,8 +126,12 @@ def run_show(args):
     from reports.render_md import summary_md
     from reports.summary import summarize
 
+    from reports.render_json import summary_json
+    from reports.terminal import summary_blocks
+
     summary = summarize(load_run(args.run))
-    publish(args, summary_md(summary), lambda: summary_html(summary))
+    publish(args, summary_md(summary), lambda: summary_html(summary), lambda: summary_blocks(summary, args),
+            lambda: summary_json(summary))
     return REGRESSION if summary.failed else OK
 
 
@@ -130,9 +145,13 @@ def run_compare(args):
     base, head = load_run(args.base), load_run(args.head)
     comparison = verdict.compare(base, head, threshold=args.threshold, min_samples=args.min_samples, seed=args.seed,
                                  resamples=args.resamples, confidence=args.confidence)
-    publish(args, comparison_md(comparison), lambda: comparison_html(comparison))
+    from reports.render_json import comparison_json
+    from reports.terminal import comparison_blocks
+
     if args.junit:
         write(args.junit, comparison_junit(comparison))
+    publish(args, comparison_md(comparison), lambda: comparison_html(comparison),
+            lambda: comparison_blocks(comparison, args), lambda: comparison_json(comparison))
     failing = {"any": comparison.regression, "correctness": comparison.correctness_regression, "none": False}
     return REGRESSION if failing[args.fail_on] else OK
 
@@ -143,6 +162,8 @@ def main(argv=None):
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `reports show RUN | head` ends quietly
     try:
         args = parser().parse_args(argv)
+        if args.json and args.md == "-":
+            raise UsageError("--json and --md - both want stdout: write the Markdown to a file")
         return run_show(args) if args.command == "show" else run_compare(args)
     except UsageError as error:
         print(f"reports: {error} (see reports --help)", file=sys.stderr)
