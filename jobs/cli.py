@@ -122,7 +122,7 @@ def _config(args):
     }
 
 
-RUN_ONLY = ("command", "resume", "verbose", "no_progress", "connect_timeout")
+RUN_ONLY = ("command", "resume", "verbose", "no_progress", "connect_timeout", "md", "json")
 
 
 def changed_options(parser, args, command="run"):
