@@ -447,6 +447,8 @@ def _group_record(one):
 
 def _matrix(rows):
     """The targets-by-oracles table: failing cases per oracle, format slips, distinct bugs, status."""
+    from jobs.display import md_code, md_text
+
     oracles = sorted({oracle for row in rows for oracle in row.get("oracles", {})})
     out = ["## Targets", "", "| target | status | cases | failed | " + "".join(f"{o} | " for o in oracles)
            + "format slips | bugs |", "|---|---|---:|---:|" + "---:|" * len(oracles) + "---:|---:|"]
