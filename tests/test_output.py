@@ -1,0 +1,166 @@
+"""What people and machines read: untrusted text escaped in every output (jobs.display), the short
+summaries on stdout (plain text in a pipe), ``--md -``, and the versioned ``--json`` of ``reports show``,
+``reports compare`` and ``sudoku-jobs show``."""
+
+import json
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+from hypothesis import given, strategies as st
+
+from fake_targets import fuzz, spec
+from jobs.display import Table, markdown, md_block, md_code, md_text, plain, visible, xml_text
+from test_reports_helpers import fuzz_records, records, run_reports, write_run
+
+HOSTILE = "\x00\x1b[31m<script>alert(1)</script>|<img src=x onerror=alert(2)>\ufffd\u200b`` |\x07\nnext line"
+# --- the escaping module -------------------------------------------------------------------------------------
+
+@given(st.text())
+def test_visible_text_holds_only_printable_characters_and_line_breaks(text):
+    shown = visible(text)
+    assert all(ch.isprintable() or ch == "\n" for ch in shown)
+    assert "\n" not in visible(text, newlines=False)
+    if text.isprintable():
+        assert shown == text  # printable text of any script passes unchanged
+
+
+@given(st.text())
+def test_xml_text_always_parses_as_element_and_attribute(text):
+    element = ET.Element("case", message=xml_text(text))
+    element.text = xml_text(text)
+    again = ET.fromstring(ET.tostring(element, encoding="unicode"))
+    assert again.text == xml_text(text) or (again.text is None and xml_text(text) == "")
+
+
+def rendered_tags(text):
+    """The HTML tags a CommonMark renderer (markdown-it, with tables and raw HTML on) makes of ``text``."""
+    from markdown_it import MarkdownIt
+
+    return re.findall(r"<(/?[a-z]+)", MarkdownIt("commonmark").enable("table").render(text))
+
+
+@given(st.text())
+def test_markdown_cells_hold_no_html_and_no_row_breaks(text):
+    for cell in (md_text(text), md_code(text)):
+        tags = rendered_tags(f"| a | b |\n|---|---|\n| {cell} | end |\n")
+        assert set(tags) <= {"table", "thead", "tbody", "tr", "th", "td", "code", "/table", "/thead", "/tbody",
+                             "/tr", "/th", "/td", "/code"}
+        assert tags.count("td") == 2  # the row holds its two cells: no pipe or line break split it
+
+
+def test_bytes_that_are_not_utf8_and_controls_are_shown_as_escapes():
+    assert visible(b"a\xff\x00\x1bb") == "a\\xff\\x00\\x1bb"
+    assert visible("tab\there\r\n") == "tab\\there\\r\n"
+    assert md_text("<b>x</b> | y\nz") == "&lt;b&gt;x&lt;/b&gt; \\| y z"
+    assert md_code("a`b") == "``a`b``" and md_code("`x") == "`` `x ``"
+    assert md_block("```\nx").startswith("````\n")
+
+
+def test_a_table_renders_aligned_plain_text_and_escaped_markdown():
+    table = Table(["name", "n:"], title="Things")
+    table.add("a<b>|\x1b", 5)
+    table.add("long name", 12)
+    text = plain([table])
+    assert text.splitlines() == ["Things", "  name        n", "  a<b>|\\x1b   5", "  long name  12"]
+    assert "| a&lt;b&gt;\\|\\\\x1b | 5 |" in markdown([table]) and "|---|---:|" in markdown([table])
+
+
+# --- reports: untrusted text through every renderer ------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def hostile_runs(tmp_path_factory):
+    root = tmp_path_factory.mktemp("hostile")
+    rows = fuzz_records(failed={3: "answers", 25: "answers"})
+    for row in rows:
+        if row["outcome"] == "failed":
+            row.update(reason=f"answers: exit 1 ({HOSTILE})", input_text=HOSTILE, signature=f"answers:{HOSTILE}")
+    groups = [{"target": "cli", "signature": f"answers:{HOSTILE}", "cases": 2, "case": 3, "detail": HOSTILE,
+               "replay": f"fuzz replay x --target {HOSTILE}", "input": HOSTILE, "flaky": False}]
+    return {"base": write_run(root / "base", fuzz_records(), chunk_size=10),
+            "head": write_run(root / "head", rows, chunk_size=10, manifest_extra={"fuzz": {"groups": groups}})}
+
+
+def test_junit_markdown_and_terminal_show_hostile_text_escaped(hostile_runs, tmp_path):
+    junit, md, html = tmp_path / "j.xml", tmp_path / "r.md", tmp_path / "r.html"
+    result = run_reports("compare", hostile_runs["base"], hostile_runs["head"], "--junit", junit, "--md", md,
+                         "--html", html)
+    assert result.returncode == 1, result.stderr
+    root = ET.parse(junit).getroot()  # parses, whatever the target printed
+    failure = next(root.iter("failure"))
+    assert "\\x1b[31m<script>" in failure.text  # shown, as an escape, not dropped
+    markdown_text = md.read_text()
+    assert not {"script", "img"} & set(rendered_tags(markdown_text)) and "\x1b" not in markdown_text
+    assert "\x1b" not in result.stdout and "\x00" not in result.stdout and "\\x1b[31m" in result.stdout
+    assert "<script" not in html.read_text()
+    shown = run_reports("show", hostile_runs["head"], "--md", "-")
+    assert not {"script", "img"} & set(rendered_tags(shown.stdout))
+    assert "\x1b" not in shown.stdout and "\x00" not in shown.stdout
+
+
+@pytest.mark.slow
+def test_a_real_fuzz_run_of_a_hostile_target_gives_parseable_junit_and_clean_terminal(tmp_path):
+    """The hostile fake through a real ``fuzz run``, then ``reports compare``: every output escaped."""
+    done = fuzz("run", "-n", 30, "--seed", 5, "--workers", 2, "--no-shrink", "--no-progress", "--out",
+                tmp_path / "run", "--corpus", tmp_path / "corpus", "--target", spec("hostile_output"), cwd=tmp_path)
+    assert done.returncode == 1, done.stderr[-2000:]
+    assert "\x1b" not in done.stdout and "\x00" not in done.stdout and "\\x1b[31m" in done.stdout
+    summary = (tmp_path / "run" / "summary.md").read_text()
+    assert not {"script", "img"} & set(rendered_tags(summary)) and "\x1b" not in summary
+    junit = tmp_path / "j.xml"
+    result = run_reports("compare", tmp_path / "run", tmp_path / "run", "--junit", junit)
+    assert result.returncode == 1 and "\x1b" not in result.stdout and "\x00" not in result.stdout
+    text = "".join(ET.parse(junit).getroot().itertext())
+    assert "\\x1b[31m<script>alert(1)</script>" in text
+
+
+# --- short summaries, --md -, --json -------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    root = tmp_path_factory.mktemp("runs")
+    return {"base": write_run(root / "base", records(noise_seed=0)),
+            "slow": write_run(root / "slow", records(noise_seed=1, scale={"solve_s": 2.0}, failed=(11,)))}
+
+
+def test_reports_stdout_is_short_plain_text_in_a_pipe_and_markdown_with_md_dash(runs):
+    short = run_reports("compare", runs["base"], runs["slow"])
+    assert short.returncode == 1 and "\x1b[" not in short.stdout and "|" not in short.stdout
+    lines = short.stdout.splitlines()
+    assert lines[0] == "benchmark comparison: regression: failed cases and slower timings"
+    assert any(line.split()[:1] == ["solve_s[9x9,create]"] and "regression" in line for line in lines)
+    assert any(line.split()[:3] == ["11", "create", "9x9"] for line in lines)  # the failed case and its puzzle
+    assert lines[-1].startswith("full report: add --md FILE") and len(lines) < 30
+    full = run_reports("compare", runs["base"], runs["slow"], "--md", "-")
+    assert full.stdout.startswith("## Benchmark comparison") and "| `solve_s[9x9,create]` |" in full.stdout
+
+
+def test_reports_show_json_is_versioned_and_holds_counts_failures_and_timings(runs):
+    result = run_reports("show", runs["slow"], "--json")
+    assert result.returncode == 1, result.stderr
+    data = json.loads(result.stdout)
+    assert data["schema"] == "reports.show" and data["version"] == 1
+    assert data["run"]["cases"] == 200 and data["counts"] == {"failed": 1, "ok": 199} and data["failed"] == 1
+    assert data["failures"][0]["case"] == 11 and data["failures"][0]["reproducer"] == records()[11]["puzzle"]
+    solve = [t for t in data["timings"] if t["phase"] == "solve_s"]
+    assert solve and solve[0]["n"] == 200 and 0 < solve[0]["p50_s"] <= solve[0]["p90_s"] <= solve[0]["max_s"]
+
+
+def test_reports_compare_json_names_the_regression_with_its_interval(runs):
+    result = run_reports("compare", runs["base"], runs["slow"], "--json")
+    assert result.returncode == 1, result.stderr
+    data = json.loads(result.stdout)
+    assert data["schema"] == "reports.compare" and data["version"] == 1
+    assert data["regression"] is True and data["correctness_regression"] is True
+    metrics = {m["name"]: m for m in data["metrics"]}
+    solve = metrics["solve_s[9x9,create]"]
+    assert solve["verdict"] == "regression" and solve["low"] <= solve["ratio"] <= solve["high"]
+    assert 1.7 < solve["ratio"] < 2.3 and solve["base_n"] == 200 and solve["head_n"] == 200
+    assert data["timing_regressions"] == ["solve_s[9x9,create]"]
+    assert [f["case"] for f in data["failures"]] == [11] and data["failures"][0]["status"] == "new failure"
+    assert data["base"]["git_sha"] == "0" * 40
+
+
+def test_json_and_md_dash_together_are_a_usage_error(runs):
+    result = run_reports("show", runs["base"], "--json", "--md", "-")
+    assert result.returncode == 2 and result.stdout == "" and "--json and --md -" in result.stderr
