@@ -80,6 +80,8 @@ def _parser():
                           epilog="example:\n  sudoku-jobs show runs/today\n\n" + EXIT_CODES,
                           formatter_class=argparse.RawDescriptionHelpFormatter)
     show.add_argument("dir", help="run directory")
+    show.add_argument("--json", action="store_true", help="one JSON object (schema sudoku-jobs.show, version 1)")
+    show.add_argument("--failures", type=int, default=10, metavar="N", help="cases not ok listed (default 10)")
     return parser
 
 
@@ -176,16 +178,24 @@ def _reread_input(config):
 def show(args):
     import pyarrow as pa
 
-    from jobs.summary import summarize
+    import json
 
+    from jobs.display import show as show_blocks
+    from jobs.summary import summary_blocks, summary_data
+
+    if args.failures < 0:
+        raise Usage("--failures must be 0 or more")
     run_dir = RunDir(args.dir)
     run_dir.read_config()  # a manifest this tool wrote, of any kind
     manifest = run_dir.read_manifest()
     try:  # through a dataset: only the columns and rows it shows, part by part
-        text = summarize(manifest, run_dir.dataset())
+        data = summary_data(manifest, run_dir.dataset(), failures_shown=args.failures)
     except (OSError, pa.ArrowException) as error:  # Arrow's message names the part
         raise RunDirError(f"{run_dir.path}: unreadable part ({error})") from None
-    print(text)
+    if args.json:
+        print(json.dumps(data, indent=2, default=str))
+    else:
+        show_blocks(summary_blocks(data))
     return FAILED if manifest.get("totals", {}).get("failed") else OK
 
 
