@@ -164,3 +164,42 @@ def test_reports_compare_json_names_the_regression_with_its_interval(runs):
 def test_json_and_md_dash_together_are_a_usage_error(runs):
     result = run_reports("show", runs["base"], "--json", "--md", "-")
     assert result.returncode == 2 and result.stdout == "" and "--json and --md -" in result.stderr
+
+
+# --- ./dev set-up ----------------------------------------------------------------------------------------------
+
+def test_dev_setup_says_each_step_on_one_line(tmp_path):
+    """``./dev`` in a copy of the repo, with a fake interpreter whose venv's pip and python do nothing:
+    each set-up step is announced, then timed; a failing step is named and ends the set-up."""
+    import shutil
+    import subprocess
+    import sys
+
+    from test_reports_helpers import REPO
+
+    shutil.copy(REPO / "dev", tmp_path / "dev")
+    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
+    fake = tmp_path / "python3"
+    fake.write_text(f"""#!/bin/bash
+if [ "$1" = -m ] && [ "$2" = venv ]; then
+  mkdir -p "$3/bin"
+  printf '#!/bin/bash\\nif [ "$1 $2" = "-m pip" ] && [ -n "$FAIL_PIP" ]; then exit 7; fi\\nexit 0\\n' > "$3/bin/python"
+  chmod +x "$3/bin/python"
+  exit 0
+fi
+exec {sys.executable} "$@"
+""")
+    fake.chmod(0o755)
+    done = subprocess.run(["bash", "dev", "test"], cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                          env={"PATH": "/usr/bin:/bin", "PYTHON": str(fake)})
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.splitlines()
+    for what in ("making the virtual environment .venv", "upgrading pip", "installing the toolkit",
+                 "compiling the engines' numba kernels"):
+        assert any(line.startswith(f"dev: {what}") and line.endswith("...") for line in lines), done.stderr
+        assert any(line.startswith(f"dev: {what}") and " done in " in line for line in lines), done.stderr
+    assert lines[-1] == "dev: set-up done"
+    shutil.rmtree(tmp_path / ".venv")
+    failed = subprocess.run(["bash", "dev", "test"], cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                            env={"PATH": "/usr/bin:/bin", "PYTHON": str(fake), "FAIL_PIP": "1"})
+    assert failed.returncode == 7 and failed.stderr.splitlines()[-1] == "dev: upgrading pip: FAILED (exit 7)"
