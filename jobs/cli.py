@@ -193,7 +193,10 @@ def show(args):
     except (OSError, pa.ArrowException) as error:  # Arrow's message names the part
         raise RunDirError(f"{run_dir.path}: unreadable part ({error})") from None
     if args.json:
-        print(json.dumps(data, indent=2, default=str))
+        try:
+            print(json.dumps(data, indent=2, default=str), flush=True)
+        except BrokenPipeError:  # `show --json | head` ends quietly
+            sys.stdout = open(os.devnull, "w")
     else:
         show_blocks(summary_blocks(data))
     return FAILED if manifest.get("totals", {}).get("failed") else OK
