@@ -557,7 +557,7 @@ def _summary(manifest, records, replayed, still, saved, run_dir, run_corpus, *, 
     out += ["", "slowest cases: " + ", ".join(f"#{r['case']} {md_text(r['family'])} {r['target_s'] * 1000:.1f} ms"
                                              for r in slowest)]
     where = [f"records: {run_dir.path}/parts, {run_dir.csv_path}",
-             f"summary: {run_dir.path}/summary.md (the full report: reports show {run_dir.path} --md - / --html FILE)",
+             f"summary: {run_dir.path}/summary.md (with plots: reports show {run_dir.path} --html report.html)",
              f"corpus: {run_corpus}" + ("" if run_corpus.exists() else " (empty: nothing failed)")]
     return "\n".join(out + [""] + where), short + where
 
