@@ -423,11 +423,15 @@ def _triage(records, config, target, run_corpus, *, shrink_them, show_progress):
 
         bar = tqdm(total=total, unit="bug", desc="shrinking", file=sys.stderr)
 
+    started = time.monotonic()
+
     def progress(done, total):
         if bar:
             bar.update(1)
         else:
-            log.warning("shrunk and confirmed %d of %d distinct failures", done, total)
+            each = (time.monotonic() - started) / max(done, 1)
+            log.warning("shrunk and confirmed %d of %d distinct failures, %.1fs each, about %.0fs left", done, total,
+                        each, each * (total - done))
 
     try:
         return triage(records, config, target, [run_corpus, config["corpus"]], shrink_them=shrink_them,

@@ -4,6 +4,7 @@ import csv
 import sys
 from collections import Counter
 import json
+import re
 
 import pytest
 
@@ -277,3 +278,5 @@ def test_a_checker_that_forgets_the_box_rule_is_caught_on_box_clashes_only(tmp_p
     assert failed and {row["family"] for row in failed} <= {"check_box", "check_box_blanks"}
     assert {row["oracles_failed"] for row in failed} == {"check_verdict"}
     assert "check_verdict:invalid_as_complete on check_box (exit 0)" in done.stdout
+    # piped, the shrinking says how far it is, its pace and the time left
+    assert re.search(r"shrunk and confirmed 1 of \d+ distinct failures, [\d.]+s each, about \d+s left", done.stderr)

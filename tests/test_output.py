@@ -203,3 +203,73 @@ exec {sys.executable} "$@"
     failed = subprocess.run(["bash", "dev", "test"], cwd=tmp_path, capture_output=True, text=True, timeout=60,
                             env={"PATH": "/usr/bin:/bin", "PYTHON": str(fake), "FAIL_PIP": "1"})
     assert failed.returncode == 7 and failed.stderr.splitlines()[-1] == "dev: upgrading pip: FAILED (exit 7)"
+
+
+# --- progress when piped -----------------------------------------------------------------------------------------
+
+def test_piped_progress_lines_carry_cases_failures_rate_and_time_left(tmp_path, monkeypatch, capsys):
+    """Without a terminal the runner logs, as each chunk is saved (here at every one), the cases done,
+    the failures so far, the rate and the time left."""
+    from jobs import runner, tasks
+
+    monkeypatch.setattr(runner, "LOG_EVERY_S", 0.0)
+    config = {"kind": "batch", "run_id": "t", "n": 30, "box": 2, "size": 4, "seed": 3, "input": None,
+              "workers": 1, "chunk_size": 10, "backend": "local", "scheduler": None, "engine": "py",
+              "check_engine": "dlx", "blanks": None, "difficulty": None, "out": str(tmp_path / "run")}
+    run_dir, config = runner.open_run(config=config)
+    runner.setup_log(run_dir)
+    manifest = runner.run_with_progress(run_dir, config, tasks.run_chunk, runner.plan(config))
+    assert manifest["status"] == "complete"
+    lines = re.findall(r"(\d+) of 30 cases \(\d+ %\), 0 failed so far, \d+ cases/s, about \d+s left",
+                       capsys.readouterr().err)
+    assert lines == ["10", "20", "30"]
+
+
+# --- a terminal gets rich tables; nothing else imports rich -------------------------------------------------------
+
+def run_in_a_terminal(argv, cwd):
+    """``argv`` with stdout on a pseudo-terminal (120 columns): what it wrote there."""
+    import os
+    import pty
+    import subprocess
+
+    from test_reports_helpers import REPO
+
+    leader, follower = pty.openpty()
+    env = dict(os.environ, PYTHONPATH=str(REPO), COLUMNS="160", TERM="xterm")
+    env.pop("NO_COLOR", None)
+    process = subprocess.Popen(argv, stdout=follower, stderr=subprocess.DEVNULL, cwd=cwd, env=env)
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the other end closed
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    process.wait(timeout=60)
+    os.close(leader)
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_a_terminal_gets_boxed_tables_and_hostile_text_still_escaped(hostile_runs, tmp_path):
+    import sys
+
+    shown = run_in_a_terminal([sys.executable, "-m", "reports", "show", str(hostile_runs["head"])], tmp_path)
+    assert "┏" in shown and "Timing percentiles" in shown  # rich drew the tables
+    assert "\\x1b[31m" in shown and "\x1b[31m<script" not in shown and "\x00" not in shown
+
+
+def test_the_plain_paths_never_import_rich(runs):
+    import subprocess
+    import sys
+
+    from test_reports_helpers import REPO
+
+    code = ("import sys, io; from jobs.display import show, Table; from reports import cli; "
+            "out = io.StringIO(); show(['x', Table(['a'], [[1]])], out); "
+            "assert 'rich' not in sys.modules, 'rich imported'; import sudoku.cli; print(out.getvalue(), end='')")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
+    assert done.returncode == 0 and done.stdout == "x\n  a\n  1\n", done.stderr
