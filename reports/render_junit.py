@@ -5,7 +5,8 @@ whatever a target printed."""
 
 import xml.etree.ElementTree as ET
 
-from reports.text import fmt_ratio, xml_text
+from jobs.display import xml_text
+from reports.text import fmt_ratio
 from reports.verdict import NOT_COMPARABLE, REGRESSION
 
 

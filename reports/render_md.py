@@ -10,8 +10,8 @@ VERDICT_MARK = {REGRESSION: "**regression**", IMPROVEMENT: "improvement", UNCHAN
                 NOT_COMPARABLE: "not comparable"}
 
 
-def describe_run(run):
-    """One line: name, git sha, cases, host."""
+def describe_run(run, *, code=code, cell=cell):
+    """One line: name, git sha, cases, host (escaped for Markdown; ``str`` for both gives plain text)."""
     manifest = run.manifest
     sha = (manifest.get("git_sha") or "")[:10] or "no git sha"
     host = manifest.get("host") or {}

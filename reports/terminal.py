@@ -4,7 +4,7 @@ full report is), as ``jobs.display`` blocks: rich tables on a terminal, aligned 
 The whole report is the Markdown (``--md FILE`` or ``--md -``) and the HTML (``--html FILE``)."""
 
 from jobs.display import Table
-from reports.render_md import headline
+from reports.render_md import describe_run, headline
 from reports.text import fmt_change, fmt_ratio, fmt_size, fmt_time
 from reports.verdict import IMPROVEMENT, NOT_COMPARABLE, REGRESSION, UNCHANGED
 
@@ -13,12 +13,7 @@ SHOWN = 10  # failures and bugs listed; the rest are counted
 
 def describe(run):
     """One line about a run: name, git sha, cases, host."""
-    manifest = run.manifest
-    sha = (manifest.get("git_sha") or "")[:10] or "no git sha"
-    host = manifest.get("host") or {}
-    merged = f"{len(run.manifests)} runs merged, " if len(run.manifests) > 1 else ""
-    return (f"{run.name} ({merged}{sha}, {len(run.records)} cases, {host.get('cpu', 'unknown host')}, "
-            f"{host.get('cores', '?')} cores)")
+    return describe_run(run, code=str, cell=str)
 
 
 def failures_table(failures, *, with_status=False):

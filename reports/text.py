@@ -3,7 +3,7 @@ comes from ``jobs.display`` (one escaping module for every renderer)."""
 
 import math
 
-from jobs.display import md_code, md_text, visible, xml_text  # noqa: F401 (the renderers' escaping)
+from jobs.display import md_code, md_text
 
 
 def fmt_time(seconds):
