@@ -109,14 +109,15 @@ def _cell(value):
 
 
 def plain(blocks):
-    """Blocks (lines of text and Tables) as plain text: tables aligned with spaces, no ANSI codes."""
+    """Blocks (Tables, and lines of text: a line break in one is shown as \\n) as plain text: tables
+    aligned with spaces, no ANSI codes."""
     out = []
     for block in blocks:
         if not isinstance(block, Table):
-            out.append(visible(block))
+            out.append(visible(block, newlines=False))
             continue
         if block.title:
-            out.append(visible(block.title))
+            out.append(visible(block.title, newlines=False))
         cells = [block.headers()] + [[visible(_cell(v), newlines=False) for v in row] for row in block.rows]
         widths = [max(len(row[i]) for row in cells) for i in range(len(block.columns))]
         for row in cells:
@@ -152,9 +153,9 @@ def terminal(blocks, file):
     console = Console(file=file, highlight=False, soft_wrap=True)
     for block in blocks:
         if not isinstance(block, Table):
-            console.print(Text(visible(block)))
+            console.print(Text(visible(block, newlines=False)))
             continue
-        table = RichTable(title=Text(visible(block.title)) if block.title else None, title_justify="left",
+        table = RichTable(title=Text(visible(block.title, newlines=False)) if block.title else None, title_justify="left",
                           title_style="bold")
         for name, right in zip(block.headers(), block.right()):
             table.add_column(Text(name), justify="right" if right else "left", overflow="fold")

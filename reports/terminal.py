@@ -44,12 +44,12 @@ def summary_blocks(summary, args):
     counts = ", ".join(f"{k} {v}" for k, v in summary.counts.items()) or "no cases"
     blocks = [f"run {describe(run)}: {status}", f"cases: {len(run.records)} ({counts})"]
     blocks += [f"note: {note}" for note in run.notes]
-    if summary.bugs:
-        bugs = Table(["cases:", "bug", "replay"], title=f"Distinct bugs ({len(summary.bugs)})")
-        for bug in summary.bugs[:SHOWN]:
-            bugs.add(bug.get("cases", "?"), bug.get("signature", "") + (" (flaky)" if bug.get("flaky") else ""),
-                     bug.get("replay", ""))
-        blocks.append(bugs)
+    if summary.bugs:  # lines, not a table: a replay line stays whole, to copy
+        blocks.append(f"{len(summary.bugs)} distinct bugs" + (f" (first {SHOWN})" if len(summary.bugs) > SHOWN else "")
+                      + ":")
+        for number, bug in enumerate(summary.bugs[:SHOWN], 1):
+            blocks += [f"{number:>3}. {bug.get('signature', '')}: {bug.get('cases', '?')} case(s)"
+                       + (" (flaky)" if bug.get("flaky") else ""), f"     replay: {bug.get('replay', '')}"]
     if summary.failures and not summary.bugs:  # a fuzz run's bugs already name a reproducer each
         blocks.append(failures_table(summary.failures))
     if summary.timings:

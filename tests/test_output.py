@@ -273,3 +273,9 @@ def test_the_plain_paths_never_import_rich(runs):
             "assert 'rich' not in sys.modules, 'rich imported'; import sudoku.cli; print(out.getvalue(), end='')")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
     assert done.returncode == 0 and done.stdout == "x\n  a\n  1\n", done.stderr
+
+
+def test_a_line_break_in_untrusted_text_cannot_forge_a_line_of_output():
+    forged = "bug\nfull report: all clear"
+    text = plain([forged, Table(["a"], [[forged]], title=forged)])
+    assert "\nfull report" not in text and text.count("\n") == 4 and "bug\\nfull report" in text
