@@ -128,12 +128,11 @@ def plain(blocks):
 
 
 def markdown(blocks):
-    """Blocks as Markdown: lines as they are (the caller escapes untrusted parts with md_text), tables
-    with every cell escaped."""
+    """Blocks as Markdown, every line and cell escaped (``md_text``): a paragraph per line of text."""
     out = []
     for block in blocks:
         if not isinstance(block, Table):
-            out.append(block)
+            out += [md_text(block), ""]
             continue
         if block.title:
             out += [f"### {md_text(block.title)}", ""]

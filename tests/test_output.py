@@ -279,3 +279,24 @@ def test_a_line_break_in_untrusted_text_cannot_forge_a_line_of_output():
     forged = "bug\nfull report: all clear"
     text = plain([forged, Table(["a"], [[forged]], title=forged)])
     assert "\nfull report" not in text and text.count("\n") == 4 and "bug\\nfull report" in text
+
+
+@pytest.mark.slow
+def test_jobs_show_escapes_a_hostile_input_line_in_every_output(tmp_path):
+    """A puzzle file with a line of ESC, HTML and NUL: ``sudoku-jobs show`` quotes it escaped, piped,
+    as Markdown (to a file and to stdout) and as JSON."""
+    from _jobs_support import run_jobs
+
+    source = tmp_path / "in.txt"
+    source.write_bytes(b"." * 81 + b"\n\x1b[31m<script>x</script>" + b"." * 60 + b"\x00\n")
+    ran = run_jobs("run", "--input", source, "--out", tmp_path / "run", "--workers", 1, "--no-progress")
+    assert ran.returncode == 0, ran.stderr
+    piped = run_jobs("show", tmp_path / "run")
+    assert "\x1b" not in piped.stdout and "\x00" not in piped.stdout and "puzzle \\x1b[31m<script>" in piped.stdout
+    md = tmp_path / "show.md"
+    as_md = run_jobs("show", tmp_path / "run", "--md", "-")
+    assert run_jobs("show", tmp_path / "run", "--md", md).returncode == 0 and md.read_text() == as_md.stdout
+    assert "| create_s |" not in as_md.stdout and "| solve_s | 1 |" in as_md.stdout
+    assert not {"script"} & set(rendered_tags(as_md.stdout)) and "\x1b" not in as_md.stdout
+    data = json.loads(run_jobs("show", tmp_path / "run", "--json").stdout)
+    assert data["not_ok"]["first"][0]["puzzle"].startswith("\x1b[31m<script>")  # JSON keeps the text as it is
