@@ -100,6 +100,10 @@ def publish(args, markdown, html_of, blocks_of, json_of):
     Markdown to --md FILE and $GITHUB_STEP_SUMMARY; HTML to --html (each rendered only when asked)."""
     from jobs.display import show
 
+    if args.md and args.md != "-":  # the files first: the short summary names them
+        write(args.md, markdown)
+    if args.html:
+        write(args.html, html_of())
     if not args.quiet:
         if args.json:
             sys.stdout.write(json_of())
@@ -107,10 +111,6 @@ def publish(args, markdown, html_of, blocks_of, json_of):
             sys.stdout.write(markdown)
         else:
             show(blocks_of())
-    if args.md and args.md != "-":
-        write(args.md, markdown)
-    if args.html:
-        write(args.html, html_of())
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary:
         try:
@@ -123,10 +123,9 @@ def publish(args, markdown, html_of, blocks_of, json_of):
 def run_show(args):
     from reports.load import load_run
     from reports.render_html import summary_html
+    from reports.render_json import summary_json
     from reports.render_md import summary_md
     from reports.summary import summarize
-
-    from reports.render_json import summary_json
     from reports.terminal import summary_blocks
 
     summary = summarize(load_run(args.run))
@@ -139,15 +138,14 @@ def run_compare(args):
     from reports import verdict
     from reports.load import load_run
     from reports.render_html import comparison_html
+    from reports.render_json import comparison_json
     from reports.render_junit import comparison_junit
     from reports.render_md import comparison_md
+    from reports.terminal import comparison_blocks
 
     base, head = load_run(args.base), load_run(args.head)
     comparison = verdict.compare(base, head, threshold=args.threshold, min_samples=args.min_samples, seed=args.seed,
                                  resamples=args.resamples, confidence=args.confidence)
-    from reports.render_json import comparison_json
-    from reports.terminal import comparison_blocks
-
     if args.junit:
         write(args.junit, comparison_junit(comparison))
     publish(args, comparison_md(comparison), lambda: comparison_html(comparison),
