@@ -7,8 +7,9 @@ input line): it may hold NUL, ESC, ``<script>``, ``|`` or bytes that are not UTF
 - ``visible(text)``: for terminals and plain text. Every character that does not print (controls, ESC,
   NUL, surrogates from undecodable bytes) is shown as its escape (``\\x1b``, ``\\x00``, ``\\udcff``),
   so no byte of a target ever reaches the terminal raw. Bytes are decoded with ``backslashreplace``.
-- ``xml_text(text)``: the ``visible`` text less nothing: XML 1.0 forbids most controls even as
-  character references, so they are shown as escapes too (ElementTree escapes ``<``, ``>`` and ``&``).
+- ``xml_text(text)``: the ``visible`` text, checked against XML 1.0's character set: XML forbids most
+  controls even as character references, so they are shown as escapes too (ElementTree escapes ``<``,
+  ``>`` and ``&``), and the document always parses.
 - ``md_text(text)`` and ``md_code(text)``: Markdown table cells and inline code. HTML is escaped
   (``&lt;script&gt;``) outside code spans; a code span's fence is longer than any run of backticks in
   it, so the text cannot end it early; ``|`` and line breaks never break a table row.
