@@ -67,7 +67,7 @@ def trust(runs, n):
                     if done.returncode == 0:
                         passed += 1
                     else:
-                        bad.append(done.stdout.splitlines()[2] if done.stdout else done.stderr.strip()[-200:])
+                        bad.append(done.stdout.splitlines()[1] if done.stdout else done.stderr.strip()[-200:])
                 left = leftovers(str(ROOT / "tests" / "fake_targets" / f"{name}.py"))  # this tree's only
                 print(f"  {'loaded' if loaded else 'quiet '} {name:<18} exit 0 in {passed} of {runs} runs, "
                       f"median {statistics.median(walls):.1f}s, load {os.getloadavg()[0]:.1f}, "

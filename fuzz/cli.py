@@ -129,6 +129,8 @@ def _parser():
     run.add_argument("--connect-timeout", type=float, default=10.0, metavar="S",
                      help="seconds to wait for the Dask scheduler's answer (default 10)")
     run.add_argument("--no-shrink", action="store_true", help="save failures as found, unshrunk")
+    run.add_argument("--md", metavar="FILE", help="write the whole Markdown summary here too ('-': to stdout "
+                     "instead of the short one); it is always in the run's summary.md")
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
     run.add_argument("-v", "--verbose", action="store_true", help="log lines on stderr too")
     probe = sub.add_parser("probe", help="find the arguments and text format that make a program work",
@@ -341,10 +343,17 @@ def run(args):
                             "targets": _target_rows(config, records, saved),
                             "differential": _differential(config, records)}
         run_dir.write_manifest(manifest)
-    summary = _summary(manifest, records, replayed, still, saved, run_dir, run_corpus,
-                       phases={"replaying saved reproducers": replay_s, "shrinking and confirming": triage_s})
+    summary, short = _summary(manifest, records, replayed, still, saved, run_dir, run_corpus,
+                              phases={"replaying saved reproducers": replay_s, "shrinking and confirming": triage_s})
     _write(run_dir.path / "summary.md", summary + "\n")
-    _print(summary)
+    if args.md and args.md != "-":
+        _write(Path(args.md), summary + "\n")
+    if args.md == "-":
+        _print(summary)
+    else:
+        from jobs.display import show
+
+        show(short)
     if manifest["status"] == "interrupted":
         print(f"resume with: fuzz run --resume {run_dir.path}", file=sys.stderr)
         return INTERRUPTED
@@ -444,24 +453,30 @@ def _differential(config, records):
     return found
 
 
-def _differential_lines(found):
-    """The summary's lines for ``_differential``'s findings."""
+def _differential_lines(found, code=None):
+    """The summary's lines for ``_differential``'s findings: Markdown, or with ``code`` (how to show a
+    command, e.g. jobs.display.visible) the plain lines of the terminal summary."""
     if not found:
         return []
+    from jobs.display import md_code
+
+    plain = code is not None
+    code = code or md_code
     expected = "the reference" if "reference" in found else "our engine"
-    out = ["## Differential check", ""]
+    out = [] if plain else ["## Differential check", ""]
     if found["targets"] > 1:
-        named = ", ".join(f"`{target}` on {count}" for target, count in sorted(found["differs"].items())) or "none"
+        named = ", ".join(f"{code(target)} on {count}" for target, count in sorted(found["differs"].items()))
+        named = named or "none"
         out.append(f"{found['compared']} puzzles with one solution, each asked of {found['targets']} targets: "
                    f"a target's grid differed from another's and from {expected}'s on {found['differs_cases']} "
                    f"(named: {named}); all targets agreed against {expected} on {found['oracle_doubted']}"
                    + (" (the expected answer may be wrong there)" if found["oracle_doubted"] else ""))
     if "reference" in found:
         ref = found["reference"]
-        out.append(f"reference `{ref['spec']}`: asked {ref['asked']} cases; it failed on {ref['failed']} (not "
+        out.append(f"reference {code(ref['spec'])}: asked {ref['asked']} cases; it failed on {ref['failed']} (not "
                    f"compared: only hangs, floods and crashes judged there); it overruled our engine on "
                    f"{ref['overruled']}")
-    return out + [""]
+    return out if plain else out + [""]
 
 
 def _triage(records, config, target, run_corpus, *, shrink_them, show_progress):
@@ -482,11 +497,15 @@ def _triage(records, config, target, run_corpus, *, shrink_them, show_progress):
 
         bar = tqdm(total=total, unit="bug", desc="shrinking", file=sys.stderr)
 
+    started = time.monotonic()
+
     def progress(done, total):
         if bar:
             bar.update(1)
         else:
-            log.warning("shrunk and confirmed %d of %d distinct failures", done, total)
+            each = (time.monotonic() - started) / max(done, 1)
+            log.warning("shrunk and confirmed %d of %d distinct failures, %.1fs each, about %.0fs left", done, total,
+                        each, each * (total - done))
 
     try:
         return triage(records, config, target, [run_corpus, config["corpus"]], shrink_them=shrink_them,
@@ -506,81 +525,124 @@ def _group_record(one):
 
 def _matrix(rows):
     """The targets-by-oracles table: failing cases per oracle, format slips, distinct bugs, status."""
+    from jobs.display import md_code, md_text
+
     oracles = sorted({oracle for row in rows for oracle in row.get("oracles", {})})
     out = ["## Targets", "", "| target | status | cases | failed | " + "".join(f"{o} | " for o in oracles)
            + "differs | format slips | bugs |", "|---|---|---:|---:|" + "---:|" * len(oracles) + "---:|---:|---:|"]
     for row in rows:
         if row["status"] == "cannot start":
-            out.append(f"| `{row['target']}` | cannot start: {row['detail']} |" + " |" * (len(oracles) + 5))
+            out.append(f"| {md_code(row['target'])} | cannot start: {md_text(row['detail'])} |"
+                       + " |" * (len(oracles) + 5))
             continue
         cells = "".join(f"{row['oracles'].get(o, 0) or ''} | " for o in oracles)
-        out.append(f"| `{row['target']}` | {row['status']} | {row['cases']} | {row['failed']} | {cells}"
+        out.append(f"| {md_code(row['target'])} | {row['status']} | {row['cases']} | {row['failed']} | {cells}"
                    f"{row.get('differs', 0) or ''} | {row['slips']} | {row['bugs']} |")
     return out + [""]
+
+
+def _matrix_table(rows):
+    """The targets-by-oracles table for the terminal (``_matrix`` is the Markdown one)."""
+    from jobs.display import Table
+
+    oracles = sorted({oracle for row in rows for oracle in row.get("oracles", {})})
+    table = Table(["target", "status", "cases:", "failed:", *(f"{o}:" for o in oracles), "differs:", "slips:",
+                   "bugs:"])
+    for row in rows:
+        if row["status"] == "cannot start":
+            table.add(row["target"], f"cannot start: {row['detail']}", *[""] * (len(oracles) + 5))
+        else:
+            table.add(row["target"], row["status"], row["cases"], row["failed"],
+                      *(row["oracles"].get(o, 0) or "" for o in oracles), row.get("differs", 0) or "", row["slips"],
+                      row["bugs"])
+    return table
 
 
 def shown_input(text, *, width=400, rows=12):
     """A reproducer's input for people: whole when short (with \\r, \\t and control bytes visible),
     else its start and its length."""
-    shown = text.decode("utf-8", "backslashreplace")
-    shown = "".join(ch if ch == "\n" or ch.isprintable() else repr(ch)[1:-1] for ch in shown)
+    from jobs.display import visible
+
+    shown = visible(text)
     if len(shown) <= width and shown.count("\n") <= rows:
         return shown
     return shown[:80] + f"... ({len(text)} bytes)"
 
 
 def _summary(manifest, records, replayed, still, saved, run_dir, run_corpus, *, phases):
+    """The run's summary twice: whole, as Markdown (summary.md, ``--md``), and short, as ``jobs.display``
+    blocks for stdout: counts, each bug with its replay line, failures per oracle, where the rest is.
+    A target's text (details, inputs, names) is escaped for each medium."""
+    from jobs.display import md_block, md_code, md_text, visible
+
     rows = records.select(["family", "outcome", "oracles_failed", "format_slips", "notes", "target_s", "case"]
                           ).to_pylist()
     config = manifest["config"]
     totals = manifest["totals"]
     wall = manifest["wall_s"] + sum(phases.values())
     spent = ", ".join(f"{name} {seconds:.1f}s" for name, seconds in phases.items() if seconds >= 0.05)
-    out = [f"# fuzz run {manifest['run_id']}: {manifest['status']}",
-           "",
-           (f"{len(targets_of(config))} targets" if len(targets_of(config)) > 1 else
-            f"target `{config['target']['spec']}`") + f", seed {config['seed']}, {totals['cases']} cases, "
-           f"{totals['failed']} failed, {len(saved)} distinct bugs; {wall:.1f}s wall on {config['workers']} workers"
-           + (f" (cases {manifest['wall_s']:.1f}s, {spent})" if spent else ""),
-           f"replayed {replayed} saved reproducers: {len(still)} still fail", ""]
     several = len(targets_of(config)) > 1
+    head = f"fuzz run {manifest['run_id']}: {manifest['status']}"
+    counts = (f"{totals['cases']} cases, {totals['failed']} failed, {len(saved)} distinct bugs; {wall:.1f}s wall on "
+              f"{config['workers']} workers" + (f" (cases {manifest['wall_s']:.1f}s, {spent})" if spent else ""))
+    replays = f"replayed {replayed} saved reproducers: {len(still)} still fail"
+    out = [f"# {md_text(head)}", "",
+           (f"{len(targets_of(config))} targets" if several else f"target {md_code(config['target']['spec'])}")
+           + f", seed {config['seed']}, " + counts, replays, ""]
+    short = [head, (f"{len(targets_of(config))} targets" if several else f"target {config['target']['spec']}")
+             + f", seed {config['seed']}, " + counts, replays]
     if several:
-        out += _matrix(manifest.get("fuzz", {}).get("targets") or _target_rows(config, records, saved))
-    out += _differential_lines(manifest.get("fuzz", {}).get("differential") or _differential(config, records))
+        matrix = manifest.get("fuzz", {}).get("targets") or _target_rows(config, records, saved)
+        out += _matrix(matrix)
+        short.append(_matrix_table(matrix))
+    found = manifest.get("fuzz", {}).get("differential") or _differential(config, records)
+    out += _differential_lines(found)
+    short += [f"differential check: {line}" for line in _differential_lines(found, code=visible)]
     if saved:
         out += [f"## {len(saved)} distinct bugs", ""]
+        short.append(f"{len(saved)} distinct bugs (inputs in {run_dir.path}/summary.md):")
         for number, one in enumerate(saved, 1):
             state = (f"FLAKY: failed the same way in {one.confirmed} of 3 replays" if one.flaky
                      else "confirmed in 3 of 3 replays")
             if one.intermittent:
                 state += f"; intermittent ({one.intermittent})"
-            out.append(f"{number}. {f'`{one.target}`: ' if several else ''}**{one.signature}**: {one.cases} "
-                       f"case{'s' if one.cases != 1 else ''}; {one.detail} ({state})")
+            who = f"{one.target}: " if several else ""
+            cases = f"{one.cases} case{'s' if one.cases != 1 else ''}"
+            out.append(f"{number}. {md_code(who) if several else ''}**{md_text(one.signature)}**: {cases}; "
+                       f"{md_text(one.detail)} ({state})")
             if one.text:
-                text = shown_input(one.text)
-                out += ["", "   input:", "", "   ```"] + [f"   {line}" for line in text.split("\n")] + ["   ```", ""]
-            out.append(f"   replay: `{one.replay}`")
-            out.append("")
+                out += ["", "   input:", ""] + [f"   {line}" for line in md_block(shown_input(one.text)).split("\n")] \
+                    + [""]
+            out += [f"   replay: {md_code(one.replay)}", ""]
+            detail = one.detail if len(one.detail) <= 160 else one.detail[:157] + "..."
+            short += [f"{number:>3}. {who}{one.signature}: {cases}; {detail} ({state})",
+                      f"     replay: {one.replay}"]
     out += ["| family | cases | failed |", "|---|---:|---:|"]
     cases, fails = Counter(r["family"] for r in rows), Counter(r["family"] for r in rows if r["outcome"] == "failed")
-    out += [f"| {family} | {count} | {fails[family]} |" for family, count in sorted(cases.items())]
+    out += [f"| {md_text(family)} | {count} | {fails[family]} |" for family, count in sorted(cases.items())]
     oracles = Counter(o for r in rows if r["oracles_failed"] for o in r["oracles_failed"].split(","))
     out += ["", "| oracle | failures |", "|---|---:|"]
-    out += [f"| {oracle} | {count} |" for oracle, count in oracles.most_common()] or ["| (none) | 0 |"]
+    out += [f"| {md_text(oracle)} | {count} |" for oracle, count in oracles.most_common()] or ["| (none) | 0 |"]
+    short.append("failures per oracle: " + (", ".join(f"{oracle} {count}" for oracle, count in oracles.most_common())
+                                            or "none"))
     slips = Counter(s for r in rows if r["format_slips"] for s in r["format_slips"].split(","))
     if slips:
-        out += ["", "format slips (failures only with --strict): "
-                + ", ".join(f"{slip} {count}" for slip, count in slips.most_common())]
+        line = "format slips (failures only with --strict): " + ", ".join(
+            f"{slip} {count}" for slip, count in slips.most_common())
+        out += ["", md_text(line)]
+        short.append(line)
     notes = Counter(n for r in rows if r["notes"] for n in r["notes"].split(","))
     if notes:
-        out += ["", "notes (not failures): " + ", ".join(f"{note} {count}" for note, count in notes.most_common())]
+        line = "notes (not failures): " + ", ".join(f"{note} {count}" for note, count in notes.most_common())
+        out += ["", md_text(line)]
+        short.append(line)
     slowest = sorted((r for r in rows if r["target_s"] is not None), key=lambda r: -r["target_s"])[:5]
-    out += ["", "slowest cases: " + ", ".join(f"#{r['case']} {r['family']} {r['target_s'] * 1000:.1f} ms"
+    out += ["", "slowest cases: " + ", ".join(f"#{r['case']} {md_text(r['family'])} {r['target_s'] * 1000:.1f} ms"
                                              for r in slowest)]
-    out += ["", f"records: {run_dir.path}/parts, {run_dir.csv_path}",
-            f"summary: {run_dir.path}/summary.md (the full report: reports show {run_dir.path})",
-            f"corpus: {run_corpus}" + ("" if run_corpus.exists() else " (empty: nothing failed)")]
-    return "\n".join(out)
+    where = [f"records: {run_dir.path}/parts, {run_dir.csv_path}",
+             f"summary: {run_dir.path}/summary.md (with plots: reports show {run_dir.path} --html report.html)",
+             f"corpus: {run_corpus}" + ("" if run_corpus.exists() else " (empty: nothing failed)")]
+    return "\n".join(out + [""] + where), short + where
 
 
 def _write(path, text):

@@ -82,6 +82,9 @@ def _parser():
                           epilog="example:\n  sudoku-jobs show runs/today\n\n" + EXIT_CODES,
                           formatter_class=argparse.RawDescriptionHelpFormatter)
     show.add_argument("dir", help="run directory")
+    show.add_argument("--json", action="store_true", help="one JSON object (schema sudoku-jobs.show, version 1)")
+    show.add_argument("--md", metavar="FILE", help="write the summary as Markdown here ('-': to stdout instead)")
+    show.add_argument("--failures", type=int, default=10, metavar="N", help="cases not ok listed (default 10)")
     return parser
 
 
@@ -124,7 +127,7 @@ def _config(args):
     }
 
 
-RUN_ONLY = ("command", "resume", "verbose", "no_progress", "connect_timeout")
+RUN_ONLY = ("command", "resume", "verbose", "no_progress", "connect_timeout", "md", "json")
 
 
 def changed_options(parser, args, command="run"):
@@ -178,16 +181,36 @@ def _reread_input(config):
 def show(args):
     import pyarrow as pa
 
-    from jobs.summary import summarize
+    import json
 
+    from jobs.display import markdown, show as show_blocks
+    from jobs.summary import summary_blocks, summary_data
+
+    if args.failures < 0:
+        raise Usage("--failures must be 0 or more")
+    if args.json and args.md == "-":
+        raise Usage("--json and --md - both want stdout: write the Markdown to a file")
     run_dir = RunDir(args.dir)
     run_dir.read_config()  # a manifest this tool wrote, of any kind
     manifest = run_dir.read_manifest()
     try:  # through a dataset: only the columns and rows it shows, part by part
-        text = summarize(manifest, run_dir.dataset())
+        data = summary_data(manifest, run_dir.dataset(), failures_shown=args.failures)
     except (OSError, pa.ArrowException) as error:  # Arrow's message names the part
         raise RunDirError(f"{run_dir.path}: unreadable part ({error})") from None
-    print(text)
+    if args.md and args.md != "-":
+        try:
+            Path(args.md).write_text(markdown(summary_blocks(data)))
+        except OSError as error:
+            raise WriteError(f"cannot write {args.md}: {error.strerror or error}") from None
+    if args.json or args.md == "-":
+        try:
+            sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n" if args.json
+                             else markdown(summary_blocks(data)))
+            sys.stdout.flush()
+        except BrokenPipeError:  # `show --json | head` ends quietly
+            sys.stdout = open(os.devnull, "w")
+    else:
+        show_blocks(summary_blocks(data))
     return FAILED if manifest.get("totals", {}).get("failed") else OK
 
 

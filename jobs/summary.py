@@ -11,6 +11,7 @@ import pyarrow.compute as pc
 from jobs.schema import TIME_COLUMNS
 
 PERCENTILES = (0.5, 0.9, 0.99)
+JSON_VERSION = 1  # the shape of `sudoku-jobs show --json`; bump it on any change
 FAILURE_COLUMNS = ["case", "outcome", "reason", "puzzle"]
 
 
@@ -33,33 +34,58 @@ def _first_not_ok(records, count):
     return records.to_table(columns=FAILURE_COLUMNS, filter=not_ok & wanted).sort_by("case")
 
 
-def summarize(manifest, records, *, failures_shown=10):
+def summary_data(manifest, records, *, failures_shown=10):
+    """The figures of a run's summary as plain values: the JSON of ``sudoku-jobs show --json`` (schema
+    ``sudoku-jobs.show``, ``version`` 1) and the source of the text renderings."""
     config = manifest.get("config", {})
-    totals = manifest.get("totals", {})
-    lines = [
-        f"run {manifest.get('run_id')}: {manifest.get('status')}, {totals.get('cases', 0)} cases "
-        f"(ok {totals.get('ok', 0)}, failed {totals.get('failed', 0)}, rejected {totals.get('rejected', 0)}), "
-        f"wall {manifest.get('wall_s', 0):.1f}s",
-        f"seed {manifest.get('seed')}, size {config.get('size')}, engine {config.get('engine')}, check engine "
-        f"{config.get('check_engine')}, backend {config.get('backend')} x{config.get('workers')}, "
-        f"host {manifest.get('host', {}).get('cpu')}",
-        "",
-        f"{'phase':<10}{'n':>8}{'p50 ms':>10}{'p90 ms':>10}{'p99 ms':>10}{'max ms':>10}",
-    ]
+    timings = []
     narrow = _columns(records, [*TIME_COLUMNS, "outcome"])
     for column in TIME_COLUMNS:
         values = narrow.column(column).drop_null()
         if len(values) == 0:
             continue
         q = pc.quantile(values, q=list(PERCENTILES)).to_pylist()
-        top = pc.max(values).as_py()
-        lines.append(f"{column:<10}{len(values):>8}" + "".join(f"{v * 1000:>10.2f}" for v in (*q, top)))
+        timings.append({"phase": column, "n": len(values), **dict(zip(("p50_s", "p90_s", "p99_s"), q)),
+                        "max_s": pc.max(values).as_py()})
     outcomes = narrow.column("outcome")
     bad_count = len(outcomes) - (pc.sum(pc.equal(outcomes, "ok")).as_py() or 0)
     del narrow, outcomes
-    if bad_count:
-        shown = _first_not_ok(records, failures_shown)
-        lines += ["", f"not ok ({bad_count}; first {len(shown)}):"]
-        for row in shown.to_pylist():
-            lines.append(f"  case {row['case']} ({row['outcome']}): {row['reason']}  puzzle {row['puzzle']}")
-    return "\n".join(lines)
+    shown = _first_not_ok(records, failures_shown).to_pylist() if bad_count else []
+    totals = manifest.get("totals", {})
+    return {"schema": "sudoku-jobs.show", "version": JSON_VERSION, "run_id": manifest.get("run_id"),
+            "status": manifest.get("status"), "wall_s": manifest.get("wall_s", 0),
+            "totals": {key: totals.get(key, 0) for key in ("cases", "ok", "failed", "rejected")},
+            "seed": manifest.get("seed"), "git_sha": manifest.get("git_sha"),
+            "config": {key: config.get(key) for key in ("size", "engine", "check_engine", "backend", "workers",
+                                                        "input", "difficulty", "blanks")},
+            "host": manifest.get("host", {}), "timings": timings,
+            "not_ok": {"count": bad_count, "first": shown}}
+
+
+def summary_blocks(data):
+    """The summary as ``jobs.display`` blocks: two lines, the percentiles table, the first cases not ok."""
+    from jobs.display import Table
+
+    t, config = data["totals"], data["config"]
+    blocks = [f"run {data['run_id']}: {data['status']}, {t['cases']} cases (ok {t['ok']}, failed {t['failed']}, "
+              f"rejected {t['rejected']}), wall {data['wall_s']:.1f}s",
+              f"seed {data['seed']}, size {config['size']}, engine {config['engine']}, check engine "
+              f"{config['check_engine']}, backend {config['backend']} x{config['workers']}, "
+              f"host {data['host'].get('cpu')}"]
+    table = Table(["phase", "n:", "p50 ms:", "p90 ms:", "p99 ms:", "max ms:"])
+    for row in data["timings"]:
+        table.add(row["phase"], row["n"], *(f"{row[key] * 1000:.2f}" for key in ("p50_s", "p90_s", "p99_s", "max_s")))
+    blocks.append(table)
+    bad = data["not_ok"]
+    if bad["count"]:
+        blocks.append(f"not ok ({bad['count']}; first {len(bad['first'])}):")
+        blocks += [f"  case {row['case']} ({row['outcome']}): {row['reason']}  puzzle {row['puzzle']}"
+                   for row in bad["first"]]
+    return blocks
+
+
+def summarize(manifest, records, *, failures_shown=10):
+    """The summary as plain text (what ``sudoku-jobs show`` prints in a pipe)."""
+    from jobs.display import plain
+
+    return plain(summary_blocks(summary_data(manifest, records, failures_shown=failures_shown))).rstrip("\n")

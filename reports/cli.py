@@ -21,7 +21,8 @@ target), so no timing was compared, and no case failed (--fail-on none: 0).
 A RUN is a run directory (manifest.json, parts/*.parquet) or a directory of run directories (rounds of one
 configuration; --merge-unlike merges any), read as one run; rounds and chunks are resampled as blocks, and
 one run per side needs a change of 1.5x either way.
-The Markdown goes to stdout, and is appended to $GITHUB_STEP_SUMMARY when that is set."""
+stdout: a short summary (aligned tables; boxed on a terminal); --md - puts the whole Markdown there instead,
+--json a versioned JSON object (see README). The Markdown is appended to $GITHUB_STEP_SUMMARY when that is set."""
 
 
 HISTORY_EPILOG = """Each metric's median per commit, oldest first (runs ordered by their recorded start time; the
@@ -99,8 +100,10 @@ def parser():
         sub.add_argument("--merge-unlike", action="store_true",
                          help="merge a directory of runs even when their configurations differ (their timings "
                               "then compare with nothing)")
+        sub.add_argument("--json", action="store_true", help="stdout: one JSON object (schema reports.%s, version 1)"
+                         % sub.prog.split()[-1])
     for sub in (show, compare, history):
-        sub.add_argument("--md", metavar="FILE", help="write the Markdown here too")
+        sub.add_argument("--md", metavar="FILE", help="write the whole Markdown report here ('-': to stdout)")
         sub.add_argument("--html", metavar="FILE", help="write a self-contained HTML report with plots")
         sub.add_argument("-q", "--quiet", action="store_true", help="nothing on stdout")
     return top
@@ -114,14 +117,23 @@ def write(path, text):
         raise ReportError(f"{path}: cannot write ({error.strerror or error})") from None
 
 
-def publish(args, markdown, html_of):
-    """Markdown to stdout, --md, $GITHUB_STEP_SUMMARY; HTML to --html (rendered only when asked)."""
-    if not args.quiet:
-        sys.stdout.write(markdown)
-    if args.md:
+def publish(args, markdown, html_of, blocks_of=None, json_of=None):
+    """stdout: the short summary (``reports.terminal``), or the Markdown with --md -, or JSON with --json;
+    Markdown to --md FILE and $GITHUB_STEP_SUMMARY; HTML to --html (each rendered only when asked).
+    Without ``blocks_of`` (history: its table is the summary) stdout gets the Markdown."""
+    from jobs.display import show
+
+    if args.md and args.md != "-":  # the files first: the short summary names them
         write(args.md, markdown)
     if args.html:
         write(args.html, html_of())
+    if not args.quiet:
+        if getattr(args, "json", False):
+            sys.stdout.write(json_of())
+        elif args.md == "-" or blocks_of is None:
+            sys.stdout.write(markdown)
+        else:
+            show(blocks_of())
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary:
         try:
@@ -134,11 +146,14 @@ def publish(args, markdown, html_of):
 def run_show(args):
     from reports.load import load_run
     from reports.render_html import summary_html
+    from reports.render_json import summary_json
     from reports.render_md import summary_md
     from reports.summary import summarize
+    from reports.terminal import summary_blocks
 
     summary = summarize(load_run(args.run, merge_unlike=args.merge_unlike))
-    publish(args, summary_md(summary), lambda: summary_html(summary))
+    publish(args, summary_md(summary), lambda: summary_html(summary), lambda: summary_blocks(summary, args),
+            lambda: summary_json(summary))
     return REGRESSION if summary.failed else OK
 
 
@@ -146,16 +161,19 @@ def run_compare(args):
     from reports import verdict
     from reports.load import load_run
     from reports.render_html import comparison_html
+    from reports.render_json import comparison_json
     from reports.render_junit import comparison_junit
     from reports.render_md import comparison_md
+    from reports.terminal import comparison_blocks
 
     base = load_run(args.base, merge_unlike=args.merge_unlike)
     head = load_run(args.head, merge_unlike=args.merge_unlike)
     comparison = verdict.compare(base, head, threshold=args.threshold, min_samples=args.min_samples, seed=args.seed,
                                  resamples=args.resamples, confidence=args.confidence)
-    publish(args, comparison_md(comparison), lambda: comparison_html(comparison))
     if args.junit:
         write(args.junit, comparison_junit(comparison))
+    publish(args, comparison_md(comparison), lambda: comparison_html(comparison),
+            lambda: comparison_blocks(comparison, args), lambda: comparison_json(comparison))
     failing = {"any": comparison.regression, "correctness": comparison.correctness_regression, "none": False}
     if failing[args.fail_on]:
         return REGRESSION
@@ -177,6 +195,8 @@ def main(argv=None):
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `reports show RUN | head` ends quietly
     try:
         args = parser().parse_args(argv)
+        if getattr(args, "json", False) and args.md == "-":
+            raise UsageError("--json and --md - both want stdout: write the Markdown to a file")
         return {"show": run_show, "compare": run_compare, "history": run_history}[args.command](args)
     except UsageError as error:
         print(f"reports: {error} (see reports --help)", file=sys.stderr)

@@ -1,9 +1,11 @@
 """JUnit XML of a comparison, for CI dashboards: one test case per timing metric (a failure when it
 regressed and the A/A check holds, skipped when not comparable) and one ``correctness`` test case (a failure per failed case
-of the current run, listed in its message)."""
+of the current run, listed in its message). Every text goes through ``xml_text``, so the XML parses
+whatever a target printed."""
 
 import xml.etree.ElementTree as ET
 
+from jobs.display import xml_text
 from reports.text import fmt_ratio
 from reports.verdict import NOT_COMPARABLE, REGRESSION
 
@@ -39,5 +41,9 @@ def comparison_junit(comparison):
     suite.set("skipped", str(sum(m.verdict == NOT_COMPARABLE for m in c.metrics)))
     root = ET.Element("testsuites")
     root.append(suite)
+    for element in root.iter():  # a target's output may hold NUL, ESC or undecodable bytes: XML 1.0 forbids them
+        element.text = None if element.text is None else xml_text(element.text)
+        for key, value in element.attrib.items():
+            element.set(key, xml_text(value))
     ET.indent(root)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

@@ -2,7 +2,7 @@
 
 import json
 
-from reports.text import cell, fmt_change, fmt_ratio, fmt_size, fmt_time
+from reports.text import cell, code, fmt_change, fmt_ratio, fmt_size, fmt_time
 from reports.verdict import IMPROVEMENT, NOT_COMPARABLE, REGRESSION, UNCHANGED
 from reports.wording import change_text, verdict_text
 
@@ -11,13 +11,13 @@ VERDICT_MARK = {REGRESSION: "**regression**", IMPROVEMENT: "improvement", UNCHAN
                 NOT_COMPARABLE: "not comparable"}
 
 
-def describe_run(run):
-    """One line: name, git sha, cases, host."""
+def describe_run(run, *, code=code, cell=cell):
+    """One line: name, git sha, cases, host (escaped for Markdown; ``str`` for both gives plain text)."""
     manifest = run.manifest
     sha = (manifest.get("git_sha") or "")[:10] or "no git sha"
     host = manifest.get("host") or {}
     runs = f"{len(run.manifests)} runs merged, " if len(run.manifests) > 1 else ""
-    return (f"`{cell(run.name)}` ({runs}{sha}, {len(run.records)} cases, "
+    return (f"{code(run.name)} ({runs}{sha}, {len(run.records)} cases, "
             f"{cell(host.get('cpu', 'unknown host'))}, {host.get('cores', '?')} cores)")
 
 
@@ -25,9 +25,9 @@ def failures_table(failures, *, with_status=False):
     lines = ["| case | set | size | reason | oracles | reproducer |" + (" status |" if with_status else ""),
              "|---:|---|---|---|---|---|" + ("---|" if with_status else "")]
     for failure in failures[:FAILURES_SHOWN]:
-        reproducer = f"`{cell(failure.reproducer, 200)}`" if failure.reproducer else ""
+        reproducer = f"{code(failure.reproducer, 200)}" if failure.reproducer else ""
         if failure.corpus:
-            reproducer += f"<br>corpus: `{cell(failure.corpus)}`"
+            reproducer += f"<br>corpus: {code(failure.corpus)}"
         lines.append(f"| {failure.case} | {cell(failure.case_set)} | {fmt_size(failure.size)} | "
                      f"{cell(failure.reason, 120)} | {cell(', '.join(failure.oracles))} | {reproducer} |"
                      + (f" {failure.status} |" if with_status else ""))
@@ -63,8 +63,8 @@ def summary_md(summary):
             if bug.get("intermittent"):
                 state += f" (intermittent: {bug['intermittent']})"
             lines.append(f"| {bug.get('cases', '?')} | {cell(bug.get('signature', ''))}{state} | "
-                         f"{cell(bug.get('detail', ''), 160)} | `{cell(json.dumps(bug.get('input', '')), 120)}` | "
-                         f"`{cell(bug.get('replay', ''))}` |")
+                         f"{cell(bug.get('detail', ''), 160)} | {code(json.dumps(bug.get('input', '')), 120)} | "
+                         f"{code(bug.get('replay', ''))} |")
     if summary.by_oracle:
         lines += ["", "### Failures per oracle", "", "| oracle | failed cases |", "|---|---:|"]
         lines += [f"| {cell(name)} | {n} |" for name, n in summary.by_oracle]
@@ -83,7 +83,7 @@ def summary_md(summary):
         for row in summary.slowest:
             phase, value = max(row["phases"].items(), key=lambda item: item[1])
             lines.append(f"| {row['case']} | {cell(row['case_set'])} | {fmt_size(row['size'])} | {row['outcome']} | "
-                         f"{fmt_time(row['total_s'])} | {phase} {fmt_time(value)} | `{cell(row['reproducer'], 120)}` |")
+                         f"{fmt_time(row['total_s'])} | {phase} {fmt_time(value)} | {code(row['reproducer'], 120)} |")
     return "\n".join(lines) + "\n"
 
 
@@ -130,7 +130,7 @@ def metrics_table(metrics, confidence, reliable=True):
         verdict = VERDICT_MARK.get(words, cell(words)) + (f" ({cell(note)})" if note else "")
         if not reliable and m.verdict in (REGRESSION, IMPROVEMENT):
             verdict += " (unreliable: see the A/A check)"
-        lines.append(f"| `{cell(m.name)}` | {fmt_time(m.base_median)} | {fmt_time(m.head_median)} | {change} | "
+        lines.append(f"| {code(m.name)} | {fmt_time(m.base_median)} | {fmt_time(m.head_median)} | {change} | "
                      f"{interval} | {m.base.size} / {m.head.size} | {verdict} |")
     return lines
 
@@ -174,7 +174,7 @@ def comparison_md(comparison):
     lines += ["", f"### Counters ({c.counters_matched} cases matched by case, set, size and puzzle)", ""]
     if changed:
         lines.append("counters changed (not a timing regression): "
-                     + ", ".join(f"`{name}` in {n} case(s)" for name, n in sorted(changed.items())))
+                     + ", ".join(f"{code(name)} in {n} case(s)" for name, n in sorted(changed.items())))
         lines += ["", "| counter | case | set | size | baseline | current |", "|---|---:|---|---|---:|---:|"]
         for change in c.counter_changes[:20]:
             lines.append(f"| {change.counter} | {change.case} | {cell(change.case_set)} | {fmt_size(change.size)} | "

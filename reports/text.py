@@ -1,6 +1,9 @@
-"""Formatting helpers shared by the renderings: times, ratios, percentages, cell escaping."""
+"""Formatting helpers shared by the renderings: times, ratios, percentages; escaping of untrusted text
+comes from ``jobs.display`` (one escaping module for every renderer)."""
 
 import math
+
+from jobs.display import md_code, md_text
 
 
 def fmt_time(seconds):
@@ -33,10 +36,5 @@ def fmt_size(size):
     return "-" if size is None else f"{size}x{size}"
 
 
-def cell(text, limit=None):
-    """Text safe in a Markdown table cell: no pipes or newlines, optionally shortened."""
-    text = "" if text is None else str(text)
-    text = text.replace("|", "\\|").replace("\r", " ").replace("\n", " ")
-    if limit and len(text) > limit:
-        text = text[: limit - 3] + "..."
-    return text
+cell = md_text  # text in a Markdown table cell: HTML, pipes and line breaks escaped, optionally shortened
+code = md_code  # inline code in a Markdown table cell

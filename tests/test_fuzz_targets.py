@@ -312,7 +312,8 @@ def runs(tmp_path_factory):
             out, shared = root / "run", root / "corpus"
             options = TIMEOUTS.get(name, ["--timeout", "10"])
             done = fuzz("run", "-n", bug.n, "--seed", seed, "--workers", 2, "--chunk-size", 30, "--out", out,
-                        "--corpus", shared, "--target", spec(name), *options, *extra, cwd=root, timeout=600)
+                        "--corpus", shared, "--target", spec(name), *options, *extra, "--md", "-", cwd=root,
+                        timeout=600)  # stdout: the whole Markdown summary, which these tests read
             made[key] = (done, out, shared, seed)
         return made[key]
 

@@ -5,6 +5,7 @@ One reference run (9x9, 60 puzzles, 6 chunks, 2 workers) is shared by the read-o
 
 import os
 import platform
+import json
 import re
 import time
 from datetime import datetime
@@ -185,12 +186,26 @@ def test_show_prints_totals_and_percentiles(reference):
     assert f"seed {SEED}" in text and "complete" in text
     assert re.search(r"phase\s+n\s+p50 ms\s+p90 ms\s+p99 ms\s+max ms", text)
     for column in PHASES:
-        match = re.search(rf"^{column}\s+(\d+)((?:\s+[\d.]+){{4}})$", text, re.M)
+        match = re.search(rf"^\s*{column}\s+(\d+)((?:\s+[\d.]+){{4}})$", text, re.M)
         assert match, f"no percentile row for {column}:\n{text}"
         assert int(match.group(1)) == N
         p50, p90, p99, top = map(float, match.group(2).split())
         assert p50 <= p90 <= p99 <= top
     assert "not ok" not in text
+
+
+def test_show_json_is_versioned_with_totals_config_and_percentiles(reference):
+    result = run_jobs("show", reference[0], "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["schema"] == "sudoku-jobs.show" and data["version"] == 1
+    assert data["totals"] == {"cases": N, "ok": N, "failed": 0, "rejected": 0} and data["seed"] == SEED
+    assert data["status"] == "complete" and data["config"]["size"] == 9
+    phases = {row["phase"]: row for row in data["timings"]}
+    assert set(PHASES) <= set(phases)
+    for row in phases.values():
+        assert row["n"] == N and 0 <= row["p50_s"] <= row["p90_s"] <= row["p99_s"] <= row["max_s"]
+    assert data["not_ok"] == {"count": 0, "first": []}
 
 
 def test_show_of_a_directory_that_is_no_run(tmp_path):

@@ -35,29 +35,31 @@ def test_compare_identical_runs_exits_0_and_writes_md_html_junit(runs, tmp_path)
     md, html, junit = tmp_path / "summary.md", tmp_path / "report.html", tmp_path / "junit.xml"
     result = run_reports("compare", runs["base"], runs["same"], "--md", md, "--html", html, "--junit", junit)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("## Benchmark comparison: no regression")
-    assert md.read_text() == result.stdout and "metrics: 4 unchanged" in result.stdout
+    assert result.stdout.startswith("benchmark comparison: no regression")  # the short summary; Markdown in --md
+    assert f"full report: Markdown {md}, HTML {html}, JUnit {junit}" in result.stdout
+    assert md.read_text().startswith("## Benchmark comparison: no regression")
+    assert "metrics: 4 unchanged" in md.read_text()
     assert html.read_text().count("<svg") == 5
     cases = ET.parse(junit).getroot().iter("testcase")
     assert len(list(cases)) == 5
 
 
 def test_compare_a_2x_slowdown_exits_1_and_names_the_metric(runs):
-    result = run_reports("compare", runs["base"], runs["slow"])
+    result = run_reports("compare", runs["base"], runs["slow"], "--md", "-")
     assert result.returncode == 1
     assert "| `solve_s[9x9,create]` |" in result.stdout and "**regression**" in result.stdout
     assert result.stdout.count("**regression**") == 1
 
 
 def test_fail_on_correctness_shows_timing_but_exits_0(runs):
-    result = run_reports("compare", runs["base"], runs["slow"], "--fail-on", "correctness")
+    result = run_reports("compare", runs["base"], runs["slow"], "--fail-on", "correctness", "--md", "-")
     assert result.returncode == 0 and "**regression**" in result.stdout
     result = run_reports("compare", runs["base"], runs["wrong"], "--fail-on", "correctness")
     assert result.returncode == 1
 
 
 def test_compare_a_wrong_solution_exits_1_with_case_and_reproducer(runs):
-    result = run_reports("compare", runs["base"], runs["wrong"])
+    result = run_reports("compare", runs["base"], runs["wrong"], "--md", "-")
     assert result.returncode == 1
     assert "regression: 1 failed case(s)" in result.stdout
     assert "| 11 | create | 9x9 |" in result.stdout and records()[11]["puzzle"] in result.stdout
@@ -73,8 +75,8 @@ def test_show_a_fuzz_run_exits_1_and_writes_md_and_html(runs, tmp_path):
     md, html = tmp_path / "show.md", tmp_path / "show.html"
     result = run_reports("show", runs["fuzz"], "--md", md, "--html", html)
     assert result.returncode == 1
-    assert "### Failures per oracle" in result.stdout and "| unique_hard | 20 | 1 | 0 |" in result.stdout
-    assert md.read_text() == result.stdout and "<svg" in html.read_text()
+    assert "### Failures per oracle" in md.read_text() and "| unique_hard | 20 | 1 | 0 |" in md.read_text()
+    assert "<svg" in html.read_text() and "###" not in result.stdout
 
 
 def test_show_a_clean_batch_run_exits_0(runs):
@@ -85,7 +87,7 @@ def test_show_a_clean_batch_run_exits_0(runs):
 def test_markdown_is_appended_to_the_github_step_summary(runs, tmp_path):
     summary = tmp_path / "step-summary.md"
     summary.write_text("earlier step\n")
-    result = run_reports("compare", runs["base"], runs["same"], env={"GITHUB_STEP_SUMMARY": str(summary)})
+    result = run_reports("compare", runs["base"], runs["same"], "--md", "-", env={"GITHUB_STEP_SUMMARY": str(summary)})
     assert result.returncode == 0
     assert summary.read_text() == "earlier step\n" + result.stdout + "\n"
 
@@ -134,7 +136,7 @@ def test_compare_real_runs_of_the_runner(tmp_path):
         subprocess.run([sys.executable, "-m", "jobs", "run", "-n", "60", "--seed", "1", "--workers", "2",
                         "--no-progress", "--out", str(tmp_path / name)], check=True, env=env, cwd=tmp_path,
                        capture_output=True)
-    result = run_reports("compare", tmp_path / "a", tmp_path / "b", "--fail-on", "correctness", "--junit",
+    result = run_reports("compare", tmp_path / "a", tmp_path / "b", "--fail-on", "correctness", "--md", "-", "--junit",
                          tmp_path / "j.xml")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "0 failed case(s)" in result.stdout and "Counters unchanged." in result.stdout

@@ -1,0 +1,180 @@
+"""Text that reaches people: untrusted text escaped for each medium, and tables for terminals, pipes and
+Markdown files. Every renderer of ``jobs``, ``fuzz`` and ``reports`` goes through here.
+
+Untrusted text is anything a target or an input file wrote (a fuzz case's output, a reason quoting it, an
+input line): it may hold NUL, ESC, ``<script>``, ``|`` or bytes that are not UTF-8. For each medium:
+
+- ``visible(text)``: for terminals and plain text. Every character that does not print (controls, ESC,
+  NUL, surrogates from undecodable bytes) is shown as its escape (``\\x1b``, ``\\x00``, ``\\udcff``),
+  so no byte of a target ever reaches the terminal raw. Bytes are decoded with ``backslashreplace``.
+- ``xml_text(text)``: the ``visible`` text, checked against XML 1.0's character set: XML forbids most
+  controls even as character references, so they are shown as escapes too (ElementTree escapes ``<``,
+  ``>`` and ``&``), and the document always parses.
+- ``md_text(text)`` and ``md_code(text)``: Markdown table cells and inline code. HTML is escaped
+  (``&lt;script&gt;``) outside code spans; a code span's fence is longer than any run of backticks in
+  it, so the text cannot end it early; ``|`` and line breaks never break a table row.
+
+A ``Table`` (title, columns, rows) renders three ways: ``rich`` boxes on a terminal (imported only
+then), aligned plain text without ANSI codes when stdout is a pipe or a file, and Markdown. ``show``
+picks rich or plain by whether the stream is a terminal.
+"""
+
+import html
+import re
+import sys
+from dataclasses import dataclass, field
+
+# Characters XML 1.0 allows (https://www.w3.org/TR/xml/#charsets); the rest are shown as escapes.
+_XML_FORBIDDEN = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _as_text(text):
+    if text is None:
+        return ""
+    if isinstance(text, (bytes, bytearray)):
+        return bytes(text).decode("utf-8", "backslashreplace")
+    return str(text)
+
+
+def _escape(ch):
+    """A non-printing character as Python writes it in a string: '\\x1b', '\\x00', '\\t', '\\u200b'."""
+    return repr(ch)[1:-1]
+
+
+def visible(text, *, newlines=True):
+    """``text`` with every non-printing character shown as its escape; line breaks kept when
+    ``newlines`` (as ``\\n`` otherwise). Printable text, any script, passes unchanged."""
+    text = _as_text(text)
+    return "".join(ch if ch.isprintable() or (newlines and ch == "\n") else _escape(ch) for ch in text)
+
+
+def xml_text(text):
+    """Text fit for an XML 1.0 element or attribute: non-printing characters shown as escapes, so
+    the document always parses (ElementTree escapes the markup characters)."""
+    return _XML_FORBIDDEN.sub(lambda m: _escape(m.group()), visible(text))
+
+
+def md_text(text, limit=None):
+    """Text safe in Markdown and in a table cell: HTML escaped, ``|`` and ``[`` ``]`` escaped, line
+    breaks shown as spaces, non-printing characters as escapes; shortened to ``limit`` with '...'."""
+    text = visible(_as_text(text).replace("\r", " ").replace("\n", " "))
+    if limit and len(text) > limit:
+        text = text[: limit - 3] + "..."
+    text = html.escape(text, quote=False)
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("[", "\\[").replace("]", "\\]")
+
+
+def md_code(text, limit=None):
+    """``text`` as a Markdown code span safe in a table cell: non-printing characters and line breaks
+    shown as escapes, ``|`` escaped (GitHub's table rule), fenced by more backticks than it holds."""
+    text = visible(text, newlines=False)
+    if limit and len(text) > limit:
+        text = text[: limit - 3] + "..."
+    text = text.replace("|", "\\|")
+    if not text:
+        return ""
+    fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def md_block(text):
+    """``text`` as a fenced Markdown code block: lines kept, non-printing characters as escapes, a
+    fence longer than any run of backticks in it."""
+    text = visible(text)
+    fence = "`" * max(3, max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    return f"{fence}\n{text}\n{fence}"
+
+
+@dataclass
+class Table:
+    """Rows under named columns. A column whose name ends in ':' is right-aligned (numbers); cells are
+    any values, shown with ``str`` and escaped for the medium."""
+
+    columns: list
+    rows: list = field(default_factory=list)
+    title: str = ""
+
+    def add(self, *cells):
+        self.rows.append(list(cells))
+
+    def headers(self):
+        return [name.rstrip(":") for name in self.columns]
+
+    def right(self):
+        return [name.endswith(":") for name in self.columns]
+
+
+def _cell(value):
+    return "" if value is None else str(value)
+
+
+def plain(blocks):
+    """Blocks (Tables, and lines of text: a line break in one is shown as \\n) as plain text: tables
+    aligned with spaces, no ANSI codes."""
+    out = []
+    for block in blocks:
+        if not isinstance(block, Table):
+            out.append(visible(block, newlines=False))
+            continue
+        if block.title:
+            out.append(visible(block.title, newlines=False))
+        cells = [block.headers()] + [[visible(_cell(v), newlines=False) for v in row] for row in block.rows]
+        widths = [max(len(row[i]) for row in cells) for i in range(len(block.columns))]
+        for row in cells:
+            line = "  ".join(value.rjust(width) if right else value.ljust(width)
+                             for value, width, right in zip(row, widths, block.right()))
+            out.append("  " + line.rstrip())
+    return "\n".join(out) + "\n"
+
+
+def markdown(blocks):
+    """Blocks as Markdown, every line and cell escaped (``md_text``): a paragraph per line of text."""
+    out = []
+    for block in blocks:
+        if not isinstance(block, Table):
+            out += [md_text(block), ""]
+            continue
+        if block.title:
+            out += [f"### {md_text(block.title)}", ""]
+        out.append("| " + " | ".join(md_text(name) for name in block.headers()) + " |")
+        out.append("|" + "".join("---:|" if right else "---|" for right in block.right()))
+        out += ["| " + " | ".join(md_text(_cell(v)) for v in row) + " |" for row in block.rows]
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+def terminal(blocks, file):
+    """Blocks printed with rich to a terminal: boxed tables, text as given (never read as markup)."""
+    from rich.console import Console
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
+    console = Console(file=file, highlight=False, soft_wrap=True)
+    for block in blocks:
+        if not isinstance(block, Table):
+            console.print(Text(visible(block, newlines=False)))
+            continue
+        table = RichTable(title=Text(visible(block.title, newlines=False)) if block.title else None, title_justify="left",
+                          title_style="bold")
+        for name, right in zip(block.headers(), block.right()):
+            table.add_column(Text(name), justify="right" if right else "left", overflow="fold")
+        for row in block.rows:
+            table.add_row(*(Text(visible(_cell(v), newlines=False)) for v in row))
+        console.print(table)
+
+
+def show(blocks, file=None):
+    """Print blocks to ``file`` (stdout): rich tables on a terminal, plain aligned text otherwise. A
+    reader that went away (``... | head``) is not an error."""
+    file = sys.stdout if file is None else file
+    try:
+        if file.isatty():
+            terminal(blocks, file)
+        else:
+            file.write(plain(blocks))
+        file.flush()
+    except BrokenPipeError:
+        import os
+
+        sys.stdout = open(os.devnull, "w")

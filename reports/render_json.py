@@ -1,0 +1,76 @@
+"""JSON of a summary (``reports show --json``) and of a comparison (``reports compare --json``): one
+object, ``{"schema": "reports.show" | "reports.compare", "version": 1, ...}``, with snake_case keys and
+times in seconds (``_s``), as ``sudoku check --json`` writes. ``VERSION`` goes up on any change of
+shape; the README lists the keys. Numbers that are not numbers (NaN, inf) are ``null``."""
+
+import json
+import math
+
+import numpy as np
+
+VERSION = 1
+
+
+def _plain(value):
+    """A JSON-able value: numpy scalars as Python numbers, NaN and inf as None."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def run_json(run):
+    manifest = run.manifest
+    host = manifest.get("host") or {}
+    return {"name": run.name, "path": str(run.path), "runs": len(run.manifests), "git_sha": manifest.get("git_sha"),
+            "status": manifest.get("status"), "cases": len(run.records), "wall_s": manifest.get("wall_s"),
+            "host": {"cpu": host.get("cpu"), "cores": host.get("cores")}, "notes": list(run.notes)}
+
+
+def failure_json(f):
+    return {"case": f.case, "case_set": f.case_set, "size": f.size, "reason": f.reason, "oracles": f.oracles,
+            "target": f.target, "exit_code": f.exit_code, "reproducer": f.reproducer,
+            "corpus": None if f.corpus is None else str(f.corpus), "status": f.status}
+
+
+def summary_json(summary):
+    return _dump({
+        "schema": "reports.show", "version": VERSION, "run": run_json(summary.run), "failed": summary.failed,
+        "counts": summary.counts, "failures": [failure_json(f) for f in summary.failures],
+        "bugs": [{key: bug.get(key) for key in ("target", "signature", "cases", "detail", "flaky", "replay", "input")}
+                 for bug in summary.bugs],
+        "timings": [{"phase": t.phase, "size": t.size, "case_set": t.case_set, "n": t.n,
+                     **dict(zip(("p50_s", "p90_s", "p99_s"), t.quantiles)), "max_s": t.maximum}
+                    for t in summary.timings]})
+
+
+def comparison_json(comparison):
+    from reports.render_md import headline
+
+    c = comparison
+    metrics = []
+    for m in c.metrics:
+        ratio = {"ratio": m.ratio.point, "low": m.ratio.low, "high": m.ratio.high} if m.ratio else \
+            {"ratio": None, "low": None, "high": None}
+        metrics.append({"name": m.name, "phase": m.phase, "size": m.size, "case_set": m.case_set,
+                        "verdict": m.verdict, "note": m.note, **ratio, "base_median_s": m.base_median,
+                        "head_median_s": m.head_median, "base_n": int(m.base.size), "head_n": int(m.head.size)})
+    return _dump({
+        "schema": "reports.compare", "version": VERSION, "headline": headline(c), "regression": c.regression,
+        "correctness_regression": c.correctness_regression,
+        "timing_regressions": [m.name for m in c.timing_regressions], "timing_reliable": c.timing_reliable,
+        "base": run_json(c.base), "head": run_json(c.head), "threshold": c.threshold, "confidence": c.confidence,
+        "resamples": c.resamples, "seed": c.seed, "min_samples": c.min_samples, "metrics": metrics,
+        "failures": [failure_json(f) for f in c.failures], "fixed": c.fixed, "counters_matched": c.counters_matched,
+        "counter_changes": [{"counter": ch.counter, "case": ch.case, "case_set": ch.case_set, "size": ch.size,
+                             "base": ch.base, "head": ch.head} for ch in c.counter_changes],
+        "warnings": list(c.warnings)})
+
+
+def _dump(obj):
+    return json.dumps(_plain(obj), indent=2, default=str) + "\n"

@@ -1,0 +1,99 @@
+"""The short terminal view of a summary (``reports show``) and a comparison (``reports compare``): what a
+user acts on (counts, failures with the line that reproduces them, the verdict per metric, where the
+full report is), as ``jobs.display`` blocks: rich tables on a terminal, aligned plain text in a pipe.
+The whole report is the Markdown (``--md FILE`` or ``--md -``) and the HTML (``--html FILE``)."""
+
+from jobs.display import Table
+from reports.render_md import describe_run, headline
+from reports.text import fmt_change, fmt_ratio, fmt_size, fmt_time
+from reports.verdict import IMPROVEMENT, NOT_COMPARABLE, REGRESSION, UNCHANGED
+
+SHOWN = 10  # failures and bugs listed; the rest are counted
+
+
+def describe(run):
+    """One line about a run: name, git sha, cases, host."""
+    return describe_run(run, code=str, cell=str)
+
+
+def failures_table(failures, *, with_status=False):
+    table = Table(["case:", "set", "size", "reason", "reproducer"] + (["status"] if with_status else []),
+                  title=f"Failed cases ({len(failures)}" + (f", first {SHOWN})" if len(failures) > SHOWN else ")"))
+    for f in failures[:SHOWN]:
+        reproducer = f.reproducer if len(f.reproducer) <= 60 else f.reproducer[:57] + "..."
+        if f.corpus:
+            reproducer = f"{reproducer} (corpus {f.corpus})"
+        table.add(f.case, f.case_set, fmt_size(f.size), f.reason or "failed", reproducer,
+                  *([f.status] if with_status else []))
+    return table
+
+
+def files_line(args):
+    """Where the whole report is, or how to get it."""
+    written = [f"{what} {path}" for what, path in (("Markdown", args.md), ("HTML", args.html),
+                                                     ("JUnit", getattr(args, "junit", None)))
+               if path and path != "-"]
+    if written:
+        return "full report: " + ", ".join(written)
+    return "full report: add --md FILE (or --md - for stdout) and --html FILE"
+
+
+def summary_blocks(summary, args):
+    run = summary.run
+    status = f"{summary.failed} failed case(s)" if summary.failed else "no failed case"
+    counts = ", ".join(f"{k} {v}" for k, v in summary.counts.items()) or "no cases"
+    blocks = [f"run {describe(run)}: {status}", f"cases: {len(run.records)} ({counts})"]
+    blocks += [f"note: {note}" for note in run.notes]
+    if summary.bugs:  # lines, not a table: a replay line stays whole, to copy
+        blocks.append(f"{len(summary.bugs)} distinct bugs" + (f" (first {SHOWN})" if len(summary.bugs) > SHOWN else "")
+                      + ":")
+        for number, bug in enumerate(summary.bugs[:SHOWN], 1):
+            blocks += [f"{number:>3}. {bug.get('signature', '')}: {bug.get('cases', '?')} case(s)"
+                       + (" (flaky)" if bug.get("flaky") else ""), f"     replay: {bug.get('replay', '')}"]
+    if summary.failures and not summary.bugs:  # a fuzz run's bugs already name a reproducer each
+        blocks.append(failures_table(summary.failures))
+    if summary.timings:
+        timings = Table(["phase", "size", "set", "n:", "p50:", "p90:", "p99:", "max:"], title="Timing percentiles"
+                        + (f" (the {SHOWN} largest sets of {len(summary.timings)})" if len(summary.timings) > SHOWN
+                           else ""))
+        for t in sorted(summary.timings, key=lambda t: -t.n)[:SHOWN]:
+            timings.add(t.phase, fmt_size(t.size), t.case_set, t.n, *map(fmt_time, t.quantiles), fmt_time(t.maximum))
+        blocks.append(timings)
+    return blocks + [files_line(args)]
+
+
+def comparison_blocks(comparison, args):
+    c = comparison
+    order = {REGRESSION: 0, IMPROVEMENT: 1, NOT_COMPARABLE: 2, UNCHANGED: 3}
+    tally = ", ".join(f"{n} {v}" for v, n in ((v, sum(m.verdict == v for m in c.metrics)) for v in order) if n)
+    blocks = [f"benchmark comparison: {headline(c)}", f"baseline: {describe(c.base)}", f"current:  {describe(c.head)}"]
+    blocks += [f"warning: {w}" for w in c.warnings]
+    if c.metrics:
+        # every regression and improvement; unchanged and not comparable ones up to SHOWN rows in all
+        ranked = sorted(c.metrics, key=lambda m: order[m.verdict])
+        shown = [m for n, m in enumerate(ranked) if m.verdict in (REGRESSION, IMPROVEMENT) or n < SHOWN]
+        metrics = Table(["metric", "baseline:", "current:", "change:", f"{c.confidence:.0%} interval", "verdict"],
+                        title=f"Timing ({tally})" + (f", {len(shown)} of {len(ranked)} shown" if len(shown) < len(
+                            ranked) else ""))
+        for m in shown:
+            verdict = m.verdict + (f" ({m.note})" if m.note else "")
+            if not c.timing_reliable and m.verdict in (REGRESSION, IMPROVEMENT):
+                verdict += " (unreliable: the A/A check moved)"
+            interval = f"{fmt_ratio(m.ratio.low)} .. {fmt_ratio(m.ratio.high)}" if m.ratio else "-"
+            metrics.add(m.name, fmt_time(m.base_median), fmt_time(m.head_median),
+                        fmt_change(m.ratio.point) if m.ratio else "-", interval, verdict)
+        blocks.append(metrics)
+    else:
+        blocks.append("timing: no timed phase to compare")
+    if c.aa is not None:
+        blocks.append("A/A check of the current rounds: " + ("unchanged, timing verdicts reliable" if c.aa.reliable
+                      else "changed, timing verdicts unreliable (none fails)"))
+    fixed = f"; {c.fixed} fixed since the baseline" if c.fixed else ""
+    blocks.append(f"correctness: {len(c.failures)} failed case(s) in the current run{fixed}")
+    if c.failures:
+        blocks.append(failures_table(c.failures, with_status=True))
+    changed = c.changed_counters()
+    if changed:
+        blocks.append("counters changed (not a timing regression): "
+                      + ", ".join(f"{name} in {n} case(s)" for name, n in sorted(changed.items())))
+    return blocks + [files_line(args)]
