@@ -58,10 +58,11 @@ def comparison_json(comparison):
         ratio = {"ratio": m.ratio.point, "low": m.ratio.low, "high": m.ratio.high} if m.ratio else \
             {"ratio": None, "low": None, "high": None}
         metrics.append({"name": m.name, "phase": m.phase, "size": m.size, "case_set": m.case_set,
-                        "verdict": m.verdict, "note": m.note, **ratio, "base_median_s": m.base_median,
+                        "verdict": m.verdict, "reading": m.reading, "note": m.note, **ratio, "base_median_s": m.base_median,
                         "head_median_s": m.head_median, "base_n": int(m.base.size), "head_n": int(m.head.size)})
     return _dump({
-        "schema": "reports.compare", "version": VERSION, "headline": headline(c), "regression": c.regression,
+        "schema": "reports.compare", "version": VERSION, "headline": headline(c), "comparable": c.comparable,
+        "unlike": list(c.unlike), "regression": c.regression,
         "correctness_regression": c.correctness_regression,
         "timing_regressions": [m.name for m in c.timing_regressions], "timing_reliable": c.timing_reliable,
         "base": run_json(c.base), "head": run_json(c.head), "threshold": c.threshold, "confidence": c.confidence,

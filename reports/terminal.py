@@ -5,8 +5,9 @@ The whole report is the Markdown (``--md FILE`` or ``--md -``) and the HTML (``-
 
 from jobs.display import Table
 from reports.render_md import describe_run, headline
-from reports.text import fmt_change, fmt_ratio, fmt_size, fmt_time
+from reports.text import fmt_ratio, fmt_size, fmt_time
 from reports.verdict import IMPROVEMENT, NOT_COMPARABLE, REGRESSION, UNCHANGED
+from reports.wording import change_text, verdict_text
 
 SHOWN = 10  # failures and bugs listed; the rest are counted
 
@@ -76,12 +77,13 @@ def comparison_blocks(comparison, args):
                         title=f"Timing ({tally})" + (f", {len(shown)} of {len(ranked)} shown" if len(shown) < len(
                             ranked) else ""))
         for m in shown:
-            verdict = m.verdict + (f" ({m.note})" if m.note else "")
+            words, note = verdict_text(m)
+            verdict = words + (f" ({note})" if note else "")
             if not c.timing_reliable and m.verdict in (REGRESSION, IMPROVEMENT):
                 verdict += " (unreliable: the A/A check moved)"
             interval = f"{fmt_ratio(m.ratio.low)} .. {fmt_ratio(m.ratio.high)}" if m.ratio else "-"
             metrics.add(m.name, fmt_time(m.base_median), fmt_time(m.head_median),
-                        fmt_change(m.ratio.point) if m.ratio else "-", interval, verdict)
+                        change_text(m.ratio.point) if m.ratio else "-", interval, verdict)
         blocks.append(metrics)
     else:
         blocks.append("timing: no timed phase to compare")

@@ -1,6 +1,7 @@
 """Only like is compared with like: runs whose configurations differ on what shapes timing are 'not
 comparable' (said at the top, exit 4, never 1), and a directory of runs merges one configuration only."""
 
+import json
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -79,14 +80,20 @@ def test_fuzz_runs_of_other_target_commands_or_modes_are_not_comparable(tmp_path
 
 def test_compare_of_unlike_runs_exits_4_not_1_and_a_failed_case_still_exits_1(tmp_path):
     base, head = batch_run(tmp_path / "base"), batch_run(tmp_path / "head", engine="py", scale={"solve_s": 3.0})
-    result = run_reports("compare", base, head, "--junit", tmp_path / "j.xml")
+    short = run_reports("compare", base, head)  # the terminal summary says it first too
+    assert short.returncode == 4 and short.stdout.splitlines()[0] == (
+        "benchmark comparison: not comparable: the runs' configurations differ (engine nb vs py)")
+    shape = json.loads(run_reports("compare", base, head, "--json").stdout)
+    assert shape["comparable"] is False and shape["unlike"] == ["engine nb vs py"]
+    assert {m["verdict"] for m in shape["metrics"]} == {"not comparable"}
+    result = run_reports("compare", base, head, "--junit", tmp_path / "j.xml", "--md", "-")
     assert result.returncode == 4, result.stderr
     assert result.stdout.splitlines()[0] == ("## Benchmark comparison: not comparable: the runs' configurations "
                                              "differ (engine nb vs py)")
     assert "> **Warning:** not comparable: the runs' configurations differ (engine nb vs py" in result.stdout
     assert run_reports("compare", base, head, "--fail-on", "none").returncode == 0
     failing = batch_run(tmp_path / "failing", engine="py", failed=(4,))
-    result = run_reports("compare", base, failing)
+    result = run_reports("compare", base, failing, "--md", "-")
     assert result.returncode == 1
     assert result.stdout.splitlines()[0] == ("## Benchmark comparison: regression: 1 failed case(s); timings not "
                                              "comparable (engine nb vs py)")
@@ -104,11 +111,11 @@ def test_a_directory_of_unlike_runs_is_an_error_naming_the_odd_run_unless_asked_
                                      "(give --merge-unlike to merge anyway, or name one run)")
     with pytest.raises(ReportError, match="c-py"):
         load_run(tmp_path / "set")
-    merged = run_reports("show", tmp_path / "set", "--merge-unlike")
+    merged = run_reports("show", tmp_path / "set", "--merge-unlike", "--md", "-")
     assert merged.returncode == 0 and "3 runs merged" in merged.stdout
     assert "runs of unlike configurations merged on request" in merged.stdout
     base = batch_run(tmp_path / "base")
-    result = run_reports("compare", base, tmp_path / "set", "--merge-unlike")
+    result = run_reports("compare", base, tmp_path / "set", "--merge-unlike", "--md", "-")
     assert result.returncode == 4 and "the current merges runs of unlike configurations" in result.stdout
     assert run_reports("show", tmp_path / "set" / "c-py").returncode == 0
 
