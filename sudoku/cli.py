@@ -100,6 +100,8 @@ def _parser():
     create_p.add_argument("--difficulty", choices=DIFFICULTIES,
                           help="easy: naked singles solve it; medium: needs hidden singles; hard: needs guessing")
     create_p.add_argument("--minimal", action="store_true", help="remove clues until none can go")
+    create_p.add_argument("--symmetric", action="store_true",
+                          help="clue pattern symmetric under a half turn (blanks removed in pairs)")
     create_p.add_argument("--format", choices=formats.OUTPUT_FORMATS, default="grid", help="output format (default grid)")
     create_p.add_argument("--engine", default="py", help="engine that fills and proves uniqueness (default py)")
     create_p.add_argument("-v", "--verbose", action="store_true", help="say the seed and counts on stderr")
@@ -207,7 +209,7 @@ def run_create(args):
         puzzle_seed = derive_seed(seed, index) if index else seed
         try:
             puzzle = create(box, seed=puzzle_seed, blanks=args.blanks, difficulty=difficulty,
-                            minimal=args.minimal, engine=args.engine, budget=budget)
+                            minimal=args.minimal, engine=args.engine, budget=budget, symmetric=args.symmetric)
         except BudgetExceeded as error:
             raise _TimeLimit(f"{error} (making puzzle {index + 1} of {args.count})") from None
         if args.verbose:

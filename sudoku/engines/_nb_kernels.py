@@ -467,12 +467,38 @@ def _fill(rng, stack, meta, queue, grid, work):
     _search(masks, 1, rng, True, True, stack, meta, queue, grid, work)
 
 
+@njit(cache=True, inline="always")
+def _forced(puzzle, cell):
+    """Whether the givens among the peers of blank ``cell`` of ``puzzle`` hold 8 digits, so the
+    cell has one candidate left and its removal cannot make a second solution."""
+    seen = 0
+    for k in range(20):
+        v = puzzle[PEERS[cell, k]]
+        if v:
+            seen |= 1 << (v - 1)
+    return POPCOUNT[seen] == 8
+
+
 @njit(cache=True)
-def _carve(grid, rng, blanks, minimal, stack, meta, queue, puzzle, work):
+def _other(puzzle, grid, cell, masks, rng, stack, meta, queue, scratch, work):
+    """Whether ``puzzle`` (``grid`` with some cells blanked, ``cell`` among them) has a solution
+    that differs from ``grid`` at ``cell``."""
+    _masks_of(puzzle, masks)
+    masks[cell] = FULL & ~(1 << (grid[cell] - 1))
+    return _search(masks, 1, rng, False, True, stack, meta, queue, scratch, work) > 0
+
+
+@njit(cache=True)
+def _carve(grid, rng, blanks, minimal, symmetric, stack, meta, queue, puzzle, work):
     """Blank cells of the full ``grid`` in random order into ``puzzle``, keeping a removal only
-    if no other solution exists; stop at ``blanks`` blanks unless ``minimal``. Returns blanks."""
-    order = np.arange(N)
-    for k in range(N - 1, 0, -1):
+    if no other solution exists; stop at ``blanks`` blanks unless ``minimal``. With ``symmetric``
+    a cell and its half-turn partner (80 - cell) go together. Returns blanks.
+
+    A removal whose cells are each left with one candidate by the givens around them needs no
+    search (same answer, so the same puzzles)."""
+    size = N // 2 + 1 if symmetric else N
+    order = np.arange(size)
+    for k in range(size - 1, 0, -1):
         j = _below(rng, k + 1)
         t = order[k]
         order[k] = order[j]
@@ -481,20 +507,33 @@ def _carve(grid, rng, blanks, minimal, stack, meta, queue, puzzle, work):
     scratch = np.empty(N, np.uint8)
     puzzle[:] = grid
     made = 0
-    for k in range(N):
+    for k in range(size):
         if made >= blanks and not minimal:
             break
         cell = order[k]
-        _masks_of(puzzle, masks)
-        masks[cell] = FULL & ~(1 << (grid[cell] - 1))
-        if _search(masks, 1, rng, False, True, stack, meta, queue, scratch, work) == 0:
-            puzzle[cell] = 0
-            made += 1
+        twin = N - 1 - cell if symmetric else cell
+        puzzle[cell] = 0
+        puzzle[twin] = 0
+        if _forced(puzzle, cell) and _forced(puzzle, twin):
+            keep = True
+        elif twin == cell:
+            keep = not _other(puzzle, grid, cell, masks, rng, stack, meta, queue, scratch, work)
+        else:  # another solution differs at cell, or agrees there and differs at twin
+            keep = not _other(puzzle, grid, cell, masks, rng, stack, meta, queue, scratch, work)
+            if keep:
+                puzzle[cell] = grid[cell]
+                keep = not _other(puzzle, grid, twin, masks, rng, stack, meta, queue, scratch, work)
+                puzzle[cell] = 0
+        if keep:
+            made += 1 if twin == cell else 2
+        else:
+            puzzle[cell] = grid[cell]
+            puzzle[twin] = grid[twin]
     return made
 
 
 @njit(cache=True)
-def generate_batch(seeds, blanks, minimal, puzzles, solutions):
+def generate_batch(seeds, blanks, minimal, symmetric, puzzles, solutions):
     """One puzzle per seed into ``puzzles`` (and its solution): at least ``blanks`` blanks (a grid
     whose minimal puzzle has fewer is dropped and the next grid from the same stream is drawn)."""
     stack, meta, queue = _buffers()
@@ -504,7 +543,7 @@ def generate_batch(seeds, blanks, minimal, puzzles, solutions):
         rng[0] = seeds[i]
         while True:
             _fill(rng, stack, meta, queue, solutions[i], work)
-            if _carve(solutions[i], rng, blanks, minimal, stack, meta, queue,
+            if _carve(solutions[i], rng, blanks, minimal, symmetric, stack, meta, queue,
                       puzzles[i], work) >= blanks:
                 break
 

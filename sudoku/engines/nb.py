@@ -62,6 +62,7 @@ from sudoku.grid import Grid
 BOX = 3
 CELLS = 81
 MAX_BLANKS = 58  # minimal puzzles drawn here have 52-60 blanks; a higher target would rarely be met
+MAX_BLANKS_SYMMETRIC = 56  # symmetric minimal ones have fewer
 
 _DIGITS = np.frombuffer(b"0123456789", dtype=np.uint8)
 
@@ -118,28 +119,33 @@ def seeds_from(seed, n):
     return (np.uint64(seed % 2**64) + np.arange(n, dtype=np.uint64)).astype(np.uint64)
 
 
-def generate_batch(seeds, *, blanks=40, minimal=False, solutions=False):
+def generate_batch(seeds, *, blanks=40, minimal=False, solutions=False, symmetric=False):
     """One puzzle per seed (uint8[k, 81]), unique solution and at least ``blanks`` blanks.
 
     Clues are removed in random order; a removal is kept only if the puzzle keeps its one solution.
     Without ``minimal`` removal stops at ``blanks`` blanks; with it every clue is tried, so no clue
-    left can go. With ``solutions`` the result is ``(puzzles, solutions)``.
+    left can go. With ``symmetric`` cells are removed in pairs (cell i with cell 80 - i), so the
+    clue pattern is the same turned by 180 degrees (then ``minimal`` means no such pair can go, and
+    ``blanks`` is at most MAX_BLANKS_SYMMETRIC). With ``solutions`` the result is
+    ``(puzzles, solutions)``.
     """
     seeds = np.ascontiguousarray(np.asarray(seeds).reshape(-1), dtype=np.uint64)
-    if not isinstance(blanks, (int, np.integer)) or not 0 <= blanks <= MAX_BLANKS:
-        raise ValueError(f"blanks must be an integer 0..{MAX_BLANKS}, not {blanks!r}")
+    most = MAX_BLANKS_SYMMETRIC if symmetric else MAX_BLANKS
+    if not isinstance(blanks, (int, np.integer)) or not 0 <= blanks <= most:
+        raise ValueError(f"blanks must be an integer 0..{most}, not {blanks!r}")
     k = seeds.shape[0]
     puzzles = np.zeros((k, CELLS), np.uint8)
     grids = np.zeros((k, CELLS), np.uint8)
-    _k.generate_batch(seeds, np.int64(blanks), bool(minimal), puzzles, grids)
+    _k.generate_batch(seeds, np.int64(blanks), bool(minimal), bool(symmetric), puzzles, grids)
     return (puzzles, grids) if solutions else puzzles
 
 
-def generate(box, *, seed, blanks=None, minimal=False):
+def generate(box, *, seed, blanks=None, minimal=False, symmetric=False):
     """One unique puzzle from ``seed`` (the ``generate`` capability); ValueError if ``blanks`` is out
-    of reach (above MAX_BLANKS)."""
+    of reach (above MAX_BLANKS, or MAX_BLANKS_SYMMETRIC with ``symmetric``)."""
     _check_box(box)
-    puzzles = generate_batch(np.array([seed % 2**64], np.uint64), blanks=max(blanks or 0, 40), minimal=minimal)
+    puzzles = generate_batch(np.array([seed % 2**64], np.uint64), blanks=max(blanks or 0, 40), minimal=minimal,
+                             symmetric=symmetric)
     return Grid(BOX, puzzles[0].tolist())
 
 
