@@ -55,6 +55,34 @@ STACKS = np.array([sum(1 << k for k in range(3) if m >> (3 * k) & 7) for m in ra
 FULL = 0x1FF
 
 
+def _pattern_tables():
+    """A digit takes one mini-row (where a row crosses a box, index row * 3 + box) per row and per
+    box of a band: one of six permutation patterns. FIT[mini-rows present] = the mini-rows of the
+    patterns made only of present ones (0: none fits, a contradiction); KEEP = the same as a plane
+    mask. Turned 90 degrees the same holds for a stack: one mini-column (band * 3 + column in the
+    stack) per band and per column; DROP[stack * 8 + columns kept] = the plane mask of the stack's
+    other columns."""
+    patterns = [sum(1 << (r * 3 + p[r]) for r in range(3))
+                for p in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))]
+    fit = np.zeros(512, np.int64)
+    keep = np.zeros(512, np.int64)
+    for present in range(512):
+        for pattern in patterns:
+            if pattern & ~present == 0:
+                fit[present] |= pattern
+        for mini in range(9):
+            if fit[present] >> mini & 1:
+                keep[present] |= 7 << (9 * (mini // 3) + 3 * (mini % 3))
+    drop = np.zeros(24, np.int64)
+    for stack in range(3):
+        for kept in range(8):
+            drop[stack * 8 + kept] = sum(COL_OF[stack * 3 + j] for j in range(3) if not kept >> j & 1)
+    return fit, keep, drop
+
+
+FIT, KEEP, DROP = _pattern_tables()
+
+
 def _peers():
     peers = np.zeros((N, 20), np.int32)
     for cell in range(N):
@@ -196,6 +224,75 @@ def _hidden(s):
 
 
 @njit(cache=True, inline="always")
+def _dirty(s, plane):
+    s[NAKED] |= np.int64(1) << plane
+    s[HIDDEN] |= np.int64(1) << plane
+
+
+@njit(cache=True, inline="always")
+def _digits(s):
+    """For each digit with a changed plane: keep the mini-rows of each band and the mini-columns of
+    each stack that fit a pattern (hidden singles in boxes, pointing and claiming, along rows and
+    columns), then place it where a row or column has one place left. -1 on a contradiction, else
+    whether anything changed."""
+    changed = 0
+    todo = s[HIDDEN]
+    s[HIDDEN] = 0
+    for d in range(9):
+        i = d * 3
+        if not todo >> i & 7:
+            continue
+        for b in range(3):
+            x = s[i + b]
+            keep = KEEP[STACKS[x & 0x1FF] | STACKS[(x >> 9) & 0x1FF] << 3 | STACKS[x >> 18] << 6]
+            if keep == 0:
+                return -1
+            if x & ~keep:
+                s[i + b] = x & keep
+                _dirty(s, i + b)
+                changed = 1
+        f0 = _fold(s[i])
+        f1 = _fold(s[i + 1])
+        f2 = _fold(s[i + 2])
+        for k in range(3):
+            shift = 3 * k
+            present = (f0 >> shift & 7) | (f1 >> shift & 7) << 3 | (f2 >> shift & 7) << 6
+            fit = FIT[present]
+            if fit == 0:
+                return -1
+            if fit != present:
+                for b in range(3):
+                    drop = DROP[k * 8 + (fit >> (3 * b) & 7)]
+                    if s[i + b] & drop:
+                        s[i + b] &= ~drop
+                        _dirty(s, i + b)
+                        changed = 1
+        for b in range(3):
+            for r in range(3):
+                row = s[i + b] & ROW_OF[r]
+                if row == 0:
+                    return -1
+                if row & (row - 1) == 0 and not row & s[PLACED + b]:
+                    _place(s, d, b, _low_index(row))
+                    changed = 1
+        f0 = _fold(s[i])
+        f1 = _fold(s[i + 1])
+        f2 = _fold(s[i + 2])
+        if f0 | f1 | f2 != 0x1FF:
+            return -1
+        lone = (f0 ^ f1 ^ f2) & ~(f0 & f1 & f2)  # columns in exactly one band
+        while lone:
+            c = _low_index(lone)
+            lone &= lone - 1
+            b = 0 if f0 >> c & 1 else (1 if f1 >> c & 1 else 2)
+            cells = s[i + b] & COL_OF[c]
+            if cells & (cells - 1) == 0 and cells and not cells & s[PLACED + b]:
+                _place(s, d, b, _low_index(cells))
+                changed = 1
+    return changed
+
+
+@njit(cache=True, inline="always")
 def _locked(s):
     """Locked candidates for every digit: pointing (a box's places in one row or column clear the
     rest of that line) and claiming (a line's places in one box clear the rest of that box).
@@ -263,12 +360,10 @@ def _settle(s, locked):
             continue
         if s[COUNT] == N:
             return N
-        made = _hidden(s)
+        made = _digits(s) if locked else _hidden(s)
         if made < 0:
             return -1
-        if made:
-            continue
-        if not locked or not _locked(s):
+        if not made:
             return s[COUNT]
 
 
