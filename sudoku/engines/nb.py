@@ -43,7 +43,27 @@ locked passes over every unit instead of dirty ones 3,540 / 29,588 / 263,000; no
 candidates 5,372 / 28,771 / 385,000 (215 / 37.8 guesses). Not tried: tdoku's band-wise digit
 bitboards (the next step for hardest1106, whose 7,000/s target this build misses by ~15 %).
 
-Generation: 18,800 puzzles/s with ``blanks=40``, 4,200/s with ``minimal`` (52-60 blanks, mean
+Band-wise digit bitboards (issue 17; kernels rewritten, ``sudoku.engines._nb_kernels``). Ratios
+new / 38e1222 on a 2-core VM at load 11-16 (other helpers), so only ratios count: rounds
+alternating in one process, both kernels loaded (the base from ``git worktree add /work/nb-base
+38e1222``), median of 3-5 rounds; ``bench/bench_nb_vs_base.py`` does the same with each side in its
+own worker process.
+
+| step (each adds to the one above)                                  | hardest1106 | top1465 | kaggle | serg (count 2) | guesses hardest / top |
+|--------------------------------------------------------------------|------:|------:|------:|------:|-----------:|
+| 27 planes (digit x band, 27-bit words); naked singles by bit-sliced counts; hidden singles by masks and column folds; pointing and claiming along rows and columns; per-rule dirty planes | 1.13-1.47 | 1.11-1.18 | 1.21-1.46 | 0.91-1.04 | 141.5 / 12.8 |
+| + mini-row / mini-column permutation patterns (one table lookup per plane and per stack) in place of pointing and claiming | 1.85 | 1.47 | 1.36 | 1.42 | 141.5 / 12.8 |
+
+Measured on top of the last row (CPU time, A/B in one process) and not committed: branching on
+the digit of a band with the fewest fitting patterns (tdoku's choice) 1.10 / 0.96 / 1.00 / 1.00
+(133.3 / 14.4 guesses), but without tdoku's triad rule (three digits per mini-row) sparse grids
+thrash (a grid with 10 givens: over 200,000 guesses), so dropped; the cell, unless a pattern has
+fewer options: no change; building the planes from the digits instead of cell masks: kaggle
+1.10, serg 1.08; the column rules only when the rows stall: top1465 1.14, hardest 1.05, serg
+0.93. Generation: the carve skips the search when the givens leave a blanked cell one candidate
+(same puzzles as 38e1222): 1.04x; with the new kernels 1.08x.
+
+Generation (38e1222): 18,800 puzzles/s with ``blanks=40``, 4,200/s with ``minimal`` (52-60 blanks, mean
 56.6, over 3,000 seeds).
 
 Seed space: puzzle ``i`` is a pure function of ``(seeds[i], blanks, minimal)``: ``seeds[i]`` (any
