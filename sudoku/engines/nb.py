@@ -54,6 +54,11 @@ own worker process.
 | 27 planes (digit x band, 27-bit words); naked singles by bit-sliced counts; hidden singles by masks and column folds; pointing and claiming along rows and columns; per-rule dirty planes | 1.13-1.47 | 1.11-1.18 | 1.21-1.46 | 0.91-1.04 | 141.5 / 12.8 |
 | + mini-row / mini-column permutation patterns (one table lookup per plane and per stack) in place of pointing and claiming | 1.85 | 1.47 | 1.36 | 1.42 | 141.5 / 12.8 |
 
+Committed build, ``PYTHONPATH=. python3 bench/bench_nb_vs_base.py --quick --rounds 3`` (load 1.5,
+worker processes, first 375 / 1,465 / 20,000 / 10,000 puzzles / 500 minimal puzzles): hardest1106
+11,283/s vs 5,723 (1.94x), top1465 69,614 vs 44,003 (1.64x), kaggle 522,506 vs 306,153 (1.71x),
+serg 200,384 vs 132,003 (1.36x), minimal generation 5,100 vs 3,756 (1.49x).
+
 Measured on top of the last row (CPU time, A/B in one process) and not committed: branching on
 the digit of a band with the fewest fitting patterns (tdoku's choice) 1.10 / 0.96 / 1.00 / 1.00
 (133.3 / 14.4 guesses), but without tdoku's triad rule (three digits per mini-row) sparse grids
