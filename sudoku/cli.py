@@ -110,6 +110,8 @@ def _parser():
                                "about 1 try in 5 is medium, 1 in 9 hard, 1 in 3 expert, and extreme is rare "
                                "(none in 300 tries: bench/README.md)")
     create_p.add_argument("--minimal", action="store_true", help="remove clues until none can go")
+    create_p.add_argument("--symmetric", action="store_true",
+                          help="clue pattern symmetric under a half turn (blanks removed in pairs)")
     create_p.add_argument("--format", choices=formats.OUTPUT_FORMATS, default="grid", help="output format (default grid)")
     create_p.add_argument("--engine", help="engine that fills and proves uniqueness "
                           "(default py up to 9x9, big from 16x16)")
@@ -235,7 +237,8 @@ def run_create(args):
         puzzle_seed = derive_seed(seed, index) if index else seed
         try:
             puzzle = create(box, seed=puzzle_seed, blanks=args.blanks, difficulty=difficulty,
-                            minimal=args.minimal, engine=engine, budget=budget, attempts=args.attempts)
+                            minimal=args.minimal, engine=engine, budget=budget, attempts=args.attempts,
+                            symmetric=args.symmetric)
         except BudgetExceeded as error:
             raise _TimeLimit(f"{error} (making puzzle {index + 1} of {args.count})") from None
         except GenerationFailed as error:

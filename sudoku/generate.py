@@ -65,7 +65,8 @@ def new_seed() -> int:
 
 
 def create(box: int = 3, *, seed: int, blanks: int | None = None, difficulty: str | None = None,
-           minimal: bool = False, engine: str | None = None, attempts: int = ATTEMPTS, budget: Budget | None = None) -> Grid:
+           minimal: bool = False, engine: str | None = None, attempts: int = ATTEMPTS, budget: Budget | None = None,
+           symmetric: bool = False) -> Grid:
     """A puzzle with a unique solution and at least ``max(blanks, min_blanks(box))`` blanks.
 
     ``budget`` (a sudoku.budget.Budget) bounds the work: BudgetExceeded past it; only engines
@@ -75,6 +76,8 @@ def create(box: int = 3, *, seed: int, blanks: int | None = None, difficulty: st
     ``difficulty`` is one of DIFFICULTIES or None (any). ``minimal`` keeps removing until no clue can
     go. Otherwise removal stops once the blanks wanted are reached, except at 9x9 and for medium and
     hard puzzles, which are made minimal (they need every removal they can get).
+    ``symmetric`` blanks cells in pairs turned 180 degrees into each other (cell i and cells - 1 - i),
+    so the clue pattern has rotational symmetry, as in puzzle books.
     Raises GenerationFailed when no attempt succeeds.
     """
     if engine is None:
@@ -96,16 +99,17 @@ def create(box: int = 3, *, seed: int, blanks: int | None = None, difficulty: st
     # big makes any or easy puzzles in compiled code (its easy: naked singles alone, as ``_cap``'s from
     # 16x16 up); its own medium and hard are the engine's old scale, so human levels above easy are made
     # below, with its fill and has_other, and graded
-    if "graded" in capabilities and box in info(engine).boxes and difficulty in (None, "easy"):
+    if "graded" in capabilities and box in info(engine).boxes and difficulty in (None, "easy") and not symmetric:
         try:
             made: Grid = solver.generate(box, seed=seed, blanks=wanted, minimal=minimal, difficulty=difficulty,
                                          budget=budget, attempts=attempts)
             return made
         except ValueError as error:
             raise GenerationFailed(str(error)) from None
-    if difficulty is None and "generate" in capabilities:
+    if difficulty is None and "generate" in capabilities and (not symmetric or "symmetric" in capabilities):
         try:
-            made = solver.generate(box, seed=seed, blanks=wanted, minimal=minimal or box == 3)
+            extra = {"symmetric": True} if symmetric else {}  # only engines with the capability take it
+            made = solver.generate(box, seed=seed, blanks=wanted, minimal=minimal or box == 3, **extra)
             return made
         except ValueError as error:
             raise GenerationFailed(str(error)) from None
@@ -117,7 +121,7 @@ def create(box: int = 3, *, seed: int, blanks: int | None = None, difficulty: st
     stop = None if minimal or difficulty not in (None, "easy") or (difficulty is None and box == 3) else wanted
     for _ in range(attempts):
         solution = solver.fill(box, rng, budget) if budget is not None else solver.fill(box, rng)
-        puzzle = _remove(solution, rng, solver, rater, cap, stop, budget)
+        puzzle = _remove(solution, rng, solver, rater, cap, stop, budget, symmetric)
         if puzzle.blanks >= wanted and _graded(puzzle, solution, difficulty, rater, budget):
             return puzzle
     what = f"{difficulty} puzzle" if difficulty else "puzzle"
@@ -149,32 +153,51 @@ def _graded(puzzle: Grid, solution: Grid, difficulty: str | None, rater: ModuleT
 
 
 def _remove(solution: Grid, rng: random.Random, solver: ModuleType, rater: ModuleType, cap: str | None,
-            stop: int | None, budget: Budget | None = None) -> Grid:
+            stop: int | None, budget: Budget | None = None, symmetric: bool = False) -> Grid:
     """Blank cells of ``solution`` in random order while the puzzle stays unique; stop early once
     ``stop`` blanks are reached, if ``stop`` is given.
 
     With a ``cap`` ("naked" or "hidden"), a removal is kept only while singles of that kind still
     fill the grid; that also proves uniqueness, with no search. It keeps big grids fast: half-blank
     puzzles are where searches for a second solution thrash. Without a cap, uniqueness is proved
-    by the engine's ``has_other``.
+    by the engine's ``has_other``. With ``symmetric`` a cell and its turn by 180 degrees go together.
     """
+    last = len(solution.cells) - 1
     order = list(range(len(solution.cells)))
+    if symmetric:
+        order = order[: last // 2 + 1]  # one cell of each pair; the centre pairs with itself
     rng.shuffle(order)
     cells = list(solution.cells)
     blanks = 0
     for cell in order:
         if stop is not None and blanks >= stop:
             break
-        cells[cell] = 0
-        candidate = Grid(solution.box, cells)
+        group = sorted({cell, last - cell}) if symmetric else [cell]
+        for blank in group:
+            cells[blank] = 0
         if cap is not None:
-            keep = _RANK[rater.rate(candidate, budget)] <= _RANK[cap]
-        elif budget is not None:
-            keep = not solver.has_other(candidate, solution, cell, budget)
+            keep = _RANK[rater.rate(Grid(solution.box, cells), budget)] <= _RANK[cap]
         else:
-            keep = not solver.has_other(candidate, solution, cell)
+            keep = _unique_without(cells, group, solution, solver, budget)
         if keep:
-            blanks += 1
+            blanks += len(group)
         else:
-            cells[cell] = solution.cells[cell]
+            for blank in group:
+                cells[blank] = solution.cells[blank]
     return Grid(solution.box, cells)
+
+
+def _unique_without(cells: list[int], group: list[int], solution: Grid, solver: ModuleType,
+                    budget: Budget | None) -> bool:
+    """Whether ``cells`` (``solution`` with the cells of ``group`` blanked, and others) still has
+    ``solution`` as its one solution: another one differs at some cell of the group, so ask
+    ``has_other`` once per cell of the group, with the cells before it given back."""
+    trial = list(cells)
+    for blank in group:
+        puzzle = Grid(solution.box, trial)
+        other = (solver.has_other(puzzle, solution, blank, budget) if budget is not None
+                 else solver.has_other(puzzle, solution, blank))
+        if other:
+            return False
+        trial[blank] = solution.cells[blank]
+    return True

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from helpers import PUZZLE, REPO, SOLUTION, run_cli
 from sudoku.engines import dlx, py
+from sudoku.generate import min_blanks
 from sudoku.formats import parse, parse_line, render
 from sudoku.grade import grade
 from sudoku.grid import Grid, find_clash, is_solution
@@ -157,6 +158,17 @@ def test_create_formats(fmt):
 def test_create_blanks():
     puzzle = grid_of(run_cli("create", "--seed", "1", "--blanks", "50").stdout)
     assert puzzle.blanks >= 50
+
+
+@pytest.mark.parametrize("size", ["9", "4"])
+def test_create_symmetric(size):
+    done = run_cli("create", "--seed", "4", "--size", size, "--symmetric", "--format", "line")
+    assert done.returncode == 0 and done.stderr == ""
+    puzzle = grid_of(done.stdout)
+    blank = [v == 0 for v in puzzle.cells]
+    assert blank == blank[::-1] and puzzle.blanks >= min_blanks(puzzle.box)
+    assert py.solve(puzzle, limit=2).count == 1
+    assert grid_of(run_cli("create", "--seed", "4", "--size", size, "--format", "line").stdout) != puzzle
 
 
 @pytest.mark.parametrize(

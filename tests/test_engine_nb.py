@@ -173,3 +173,32 @@ def test_importing_sudoku_does_not_import_numba():
     code = "import sys, sudoku, sudoku.engines, sudoku.engines.py; print('numba' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_symmetric_generation_is_symmetric_unique_and_minimal():
+    seeds = nb.seeds_from(11, 30)
+    puzzles, grids = nb.generate_batch(seeds, minimal=True, symmetric=True, solutions=True)
+    blank = puzzles == 0
+    assert (blank == blank[:, ::-1]).all()
+    assert (blank.sum(axis=1) >= 40).all()
+    counts, solutions, _, _ = nb.solve_batch(puzzles, limit=2)
+    assert (counts == 1).all() and (solutions == grids).all()
+    for row in puzzles[:3]:  # minimal among symmetric puzzles: no pair of clues can go
+        assert py.solve(_grid(row), limit=2).count == 1
+        for cell in np.flatnonzero(row[:41]):
+            trial = row.copy()
+            trial[[cell, 80 - cell]] = 0
+            assert py.solve(_grid(trial), limit=2).count == 2
+    assert (nb.generate_batch(seeds, minimal=True, symmetric=True) == puzzles).all()
+    assert not (nb.generate_batch(seeds, minimal=True) == puzzles).all()
+    with pytest.raises(ValueError):
+        nb.generate_batch(seeds, blanks=nb.MAX_BLANKS_SYMMETRIC + 1, symmetric=True)
+
+
+def test_symmetric_create_through_the_engine_path():
+    from sudoku.generate import create
+
+    puzzle = create(3, seed=3, engine="nb", symmetric=True, blanks=50)
+    blank = [v == 0 for v in puzzle.cells]
+    assert blank == blank[::-1] and puzzle.blanks >= 50
+    assert py.solve(puzzle, limit=2).count == 1

@@ -182,3 +182,30 @@ def test_4x4_above_easy_is_refused_at_once(difficulty):
 def test_an_engine_without_fill_cannot_create():
     with pytest.raises(ValueError, match="cannot create puzzles"):
         create(3, seed=1, engine="dlx")
+
+
+def assert_symmetric(puzzle):
+    """The clue pattern is the same turned by 180 degrees: cell i is blank exactly when cell n - 1 - i is."""
+    blank = [value == 0 for value in puzzle.cells]
+    assert blank == blank[::-1]
+
+
+@pytest.mark.parametrize("box, difficulty", [(2, None), (3, None), (3, "easy"), (3, "hard"), (4, "easy")])
+def test_symmetric_puzzles_are_symmetric_and_unique(box, difficulty):
+    for seed in (1, 2):
+        puzzle = create(box, seed=seed, symmetric=True, difficulty=difficulty)
+        assert_proper(puzzle, box)
+        assert_symmetric(puzzle)
+        if difficulty:
+            assert py.rate(puzzle) == RATING[difficulty]
+    assert create(3, seed=1, symmetric=True) == create(3, seed=1, symmetric=True)
+    assert create(3, seed=1, symmetric=True) != create(3, seed=1)
+
+
+def test_symmetric_minimal_9x9_keeps_no_removable_pair():
+    puzzle = create(3, seed=5, symmetric=True, minimal=True)
+    assert_symmetric(puzzle)
+    for cell in range(41):
+        if puzzle.cells[cell]:
+            trial = puzzle.with_cell(cell, 0).with_cell(80 - cell, 0)
+            assert py.solve(trial, limit=2).count == 2

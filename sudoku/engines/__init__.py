@@ -19,7 +19,10 @@ Optional capabilities, named in the registry:
 - ``generate``: ``generate(box, *, seed, blanks, minimal) -> Grid``, a whole unique puzzle made
   inside the engine (its own seed space: the same seed gives other puzzles than ``py``'s).
 - ``graded``: ``generate(box, *, seed, blanks, minimal, difficulty, budget, attempts) -> Grid`` follows
-  every rule of ``sudoku.generate.create`` (difficulty, budget, attempts) in compiled code (``big``).
+  every rule of ``sudoku.generate.create`` (difficulty, budget, attempts) in compiled code (``big``;
+  difficulty None or easy: the human levels above easy are graded by ``sudoku.generate``).
+- ``symmetric``: ``generate`` also takes ``symmetric=True``: a clue pattern symmetric under a half turn
+  (``nb``; other engines' puzzles are made symmetric by ``sudoku.generate``'s own removal loop).
 - ``budget``: ``solve`` takes ``budget=`` (see above); the CLI's ``--timeout`` needs it.
 - ``batch``: ``solve_batch`` on numpy arrays, for the batch paths; with ``generate`` too, also
   ``generate_batch(seeds, *, blanks, minimal)``, whose puzzle for a seed is ``generate``'s (``nb``).
@@ -84,7 +87,7 @@ ENGINES = {
         "nb",
         "sudoku.engines.nb",
         range(3, 4),
-        frozenset({"solve", "count", "fill", "other", "generate", "batch"}),
+        frozenset({"solve", "count", "fill", "other", "generate", "symmetric", "batch"}),
         "numba, 9x9: bitsets, naked and hidden singles, locked candidates, fewest-candidates branching; "
         "batch solve and generate on numpy arrays (imports numba: batch paths only)",
     ),

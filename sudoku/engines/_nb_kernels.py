@@ -1,88 +1,457 @@
-"""Compiled kernels of the ``nb`` engine (9x9 only); imported by ``sudoku.engines.nb`` alone.
+"""Compiled kernels of the ``nb`` engine (9x9 only): digit bitboards split by band; imported by
+``sudoku.engines.nb`` alone.
 
-Vocabulary as in ``sudoku.engines.py``: a *mask* is a cell's candidate bitset (bit d-1 = digit d),
-a cell is *placed* when one bit is left, a *unit* is a row (0-8), column (9-17) or box (18-26), a
-*segment* is where a row or column crosses a box. A state is one ``uint16[108]`` row of a
-preallocated stack (one row per search depth): 81 cell masks, then per unit the digits placed in
-it. The inner loop never allocates and never recurses.
+Vocabulary (as in tdoku's write-up): a *band* is three rows (0-2, 3-5, 6-8); cell ``c`` lies in
+band ``c // 27`` at *position* ``c % 27`` (row-in-band * 9 + column). A *plane* is a 27-bit word:
+the positions of one band where one digit may still go. A state is one ``int64[WIDTH]`` row of a
+preallocated stack: 27 planes (index ``digit * 3 + band``, digit 0-8), then per band the positions
+*placed* (3 words), then the count of placed cells.
 
-- ``_start``: remove the givens from their units in one sweep (a clash is a contradiction), then
-  settle.
-- ``_settle``: naked singles through a queue of newly placed cells, hidden singles over the units
-  changed since the last pass ("dirty" units, a 27-bit set), locked candidates (pointing and
-  claiming) over the segments whose line or box changed, until nothing changes; -1 on a
-  contradiction.
-- ``_branch_cell``: fewest candidates; among two-candidate cells, the one whose units hold the
-  fewest placed cells.
-- ``_search``: depth first over the stack; the last option at a branch is tried in place, without
-  a copy. Counts solutions up to a limit and keeps the first.
+- ``_place``: a digit at a position: the cell leaves the other eight digits' planes, the digit's
+  plane of that band loses the rest of the row and box, its other two planes lose the column.
+- ``_settle``: full band-wise passes to a fixpoint, cheapest rule first: naked singles (cells with
+  one digit left, by bit-sliced counts over a band's nine planes), then hidden singles (a digit
+  with one place in a row, box or column, by masks and folds of its planes), then locked
+  candidates (pointing and claiming, rows inside a band and columns across bands). A cell with no
+  digit, or a unit with no place for a digit, is a contradiction: -1.
+- ``_branch``: a two-candidate cell (the one whose units hold the fewest placed cells), else the
+  first cell with the fewest candidates; every option of the cell is tried.
+- ``_search``: depth first over the stack; the last option at a branch is tried in place. Counts
+  solutions up to a limit and keeps the first.
 - ``_fill`` / ``_carve``: a random full grid (search with random option order), then clue removal
   in random order, a removal kept only if forbidding the removed digit leaves no solution.
 
 Randomness is splitmix64 on a one-element ``uint64`` array, so a seed rebuilds a puzzle exactly.
+
 The measurements behind each choice are in ``sudoku.engines.nb``.
 """
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 N = 81
+BAND = (1 << 27) - 1
+PLACED = 27  # state[PLACED + band]: positions placed in that band
+COUNT = 30  # state[COUNT]: cells placed
+NAKED = 31  # state[NAKED], [HIDDEN], [LOCKED]: planes changed since that rule last looked (bit digit * 3 + band)
+HIDDEN = 32
+LOCKED = 33
+WIDTH = 34
+ALL_PLANES = (1 << 27) - 1
+BAND_PLANES = np.array([sum(1 << (d * 3 + b) for d in range(9)) for b in range(3)], np.int64)
+MAX_DEPTH = 82
+
+ROW_OF = np.array([(0x1FF << (9 * r)) for r in range(3)], np.int64)  # row r of a band
+BOX_OF = np.array([sum(7 << (9 * r + 3 * k) for r in range(3)) for k in range(3)], np.int64)  # box k of a band
+COL_OF = np.array([sum(1 << (9 * r + c) for r in range(3)) for c in range(9)], np.int64)  # column c of a band
+# position -> the rest of its row and box in its band; its column; its column index
+NEAR = np.array([(ROW_OF[p // 9] | BOX_OF[(p % 9) // 3]) & ~(1 << p) for p in range(27)], np.int64)
+COLUMN = np.array([COL_OF[p % 9] for p in range(27)], np.int64)
+# 9-bit set of columns -> 3-bit set of the boxes (stacks) they touch
+STACKS = np.array([sum(1 << k for k in range(3) if m >> (3 * k) & 7) for m in range(512)], np.int64)
 FULL = 0x1FF
-MAX_DEPTH = 82  # a placement per level at most, plus the root
-USED = N  # a state is N cell masks, then for each unit the digits placed in it (27 masks)
-WIDTH = N + 27
 
 
-def _tables():
-    rows = [[r * 9 + c for c in range(9)] for r in range(9)]
-    cols = [[r * 9 + c for r in range(9)] for c in range(9)]
-    boxes = [[(br * 3 + r) * 9 + bc * 3 + c for r in range(3) for c in range(3)] for br in range(3) for bc in range(3)]
-    units = np.array(rows + cols + boxes, dtype=np.int32)
-    peers = np.zeros((N, 20), dtype=np.int32)
+def _pattern_tables():
+    """A digit takes one mini-row (where a row crosses a box, index row * 3 + box) per row and per
+    box of a band: one of six permutation patterns. FIT[mini-rows present] = the mini-rows of the
+    patterns made only of present ones (0: none fits, a contradiction); KEEP = the same as a plane
+    mask. Turned 90 degrees the same holds for a stack: one mini-column (band * 3 + column in the
+    stack) per band and per column; DROP[stack * 8 + columns kept] = the plane mask of the stack's
+    other columns."""
+    patterns = [sum(1 << (r * 3 + p[r]) for r in range(3))
+                for p in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))]
+    fit = np.zeros(512, np.int64)
+    keep = np.zeros(512, np.int64)
+    for present in range(512):
+        for pattern in patterns:
+            if pattern & ~present == 0:
+                fit[present] |= pattern
+        for mini in range(9):
+            if fit[present] >> mini & 1:
+                keep[present] |= 7 << (9 * (mini // 3) + 3 * (mini % 3))
+    drop = np.zeros(24, np.int64)
+    for stack in range(3):
+        for kept in range(8):
+            drop[stack * 8 + kept] = sum(COL_OF[stack * 3 + j] for j in range(3) if not kept >> j & 1)
+    return fit, keep, drop
+
+
+FIT, KEEP, DROP = _pattern_tables()
+
+
+def _peers():
+    peers = np.zeros((N, 20), np.int32)
     for cell in range(N):
         r, c = divmod(cell, 9)
-        b = (r // 3) * 3 + c // 3
-        peers[cell] = sorted((set(rows[r]) | set(cols[c]) | set(boxes[b])) - {cell})
-    # Segments: where a row (ids 0..26, row * 3 + part) or column (27..53) crosses a box, 3 cells
-    # each. For segment s, SEG_LINE and SEG_BOX hold the other 2 segments of its line and its box.
-    seg_cells = np.zeros((54, 3), dtype=np.int32)
-    seg_line = np.zeros((54, 2), dtype=np.int32)
-    seg_box = np.zeros((54, 2), dtype=np.int32)
-    seg_units = np.zeros(54, dtype=np.int64)
-    for s in range(54):
-        orient, rest = divmod(s, 27)
-        line, part = divmod(rest, 3)
-        if orient == 0:
-            cells = [line * 9 + part * 3 + k for k in range(3)]
-        else:
-            cells = [(part * 3 + k) * 9 + line for k in range(3)]
-        seg_cells[s] = cells
-        first = line - line % 3
-        seg_line[s] = [orient * 27 + line * 3 + j for j in range(3) if j != part]
-        seg_box[s] = [orient * 27 + (first + j) * 3 + part for j in range(3) if first + j != line]
-        box = (line // 3) * 3 + part if orient == 0 else part * 3 + line // 3
-        seg_units[s] = (1 << (orient * 9 + line)) | (1 << (18 + box))
-    cell_used = np.zeros((N, 3), dtype=np.int32)
+        near = {r * 9 + k for k in range(9)} | {k * 9 + c for k in range(9)}
+        near |= {(r - r % 3 + i) * 9 + c - c % 3 + j for i in range(3) for j in range(3)}
+        peers[cell] = sorted(near - {cell})
+    return peers
+
+
+PEERS = _peers()  # for generation only: the 20 cells that share a unit with a cell
+
+
+@intrinsic
+def _popcount(typingctx, value):
+    """Set bits of an int64 (LLVM ctpop)."""
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def _low_index(typingctx, value):
+    """Index of the lowest set bit of a non-zero int64 (LLVM cttz)."""
+    def codegen(context, builder, signature, args):
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(1)]),
+                                            "llvm.cttz.i64")
+        return builder.call(fn, [args[0], ir.Constant(ir.IntType(1), 1)])
+    return types.int64(types.int64), codegen
+
+
+@njit(cache=True, inline="always")
+def _fold(plane):
+    """The 9-bit set of columns where a plane has a bit."""
+    return (plane | plane >> 9 | plane >> 18) & 0x1FF
+
+
+@njit(cache=True, inline="always")
+def _place(s, d, b, p):
+    """Put digit ``d`` (0-8) at position ``p`` of band ``b``."""
+    bit = np.int64(1) << p
+    mark = np.int64(0)
+    for e in range(9):
+        x = s[e * 3 + b]
+        mark |= ((x >> p) & 1) << (e * 3 + b)
+        s[e * 3 + b] = x & ~bit
+    i = d * 3
+    s[i + b] = (s[i + b] & ~NEAR[p]) | bit
+    col = ~COLUMN[p]
+    if b != 0:
+        s[i] &= col
+    if b != 1:
+        s[i + 1] &= col
+    if b != 2:
+        s[i + 2] &= col
+    mark |= np.int64(7) << i
+    s[PLACED + b] |= bit
+    s[COUNT] += 1
+    s[NAKED] |= mark
+    s[HIDDEN] |= mark
+    s[LOCKED] |= mark
+
+
+@njit(cache=True, inline="always")
+def _naked(s):
+    """Place every cell left with one digit; -1 on a contradiction, else cells placed."""
+    made = 0
+    todo = s[NAKED]
+    s[NAKED] = 0
+    for b in range(3):
+        if not todo & BAND_PLANES[b]:
+            continue
+        once = np.int64(0)
+        twice = np.int64(0)
+        for d in range(9):
+            x = s[d * 3 + b]
+            twice |= once & x
+            once |= x
+        if once != BAND:
+            return -1
+        single = once & ~twice & ~s[PLACED + b]
+        while single:
+            p = _low_index(single)
+            single &= single - 1
+            bit = np.int64(1) << p
+            d = 0
+            while d < 9 and not s[d * 3 + b] & bit:
+                d += 1
+            if d == 9:
+                return -1  # a cell placed just before in this band took its last digit
+            _place(s, d, b, p)
+            made += 1
+    return made
+
+
+@njit(cache=True, inline="always")
+def _hidden(s):
+    """Place every digit that has one place left in a row, box or column; -1 on a contradiction
+    (a unit with no place for a digit), else cells placed."""
+    made = 0
+    todo = s[HIDDEN]
+    s[HIDDEN] = 0
+    for d in range(9):
+        i = d * 3
+        if not todo >> i & 7:
+            continue
+        for b in range(3):
+            if not todo >> (i + b) & 1:
+                continue
+            for r in range(3):
+                row = s[i + b] & ROW_OF[r]
+                if row == 0:
+                    return -1
+                if row & (row - 1) == 0 and not row & s[PLACED + b]:
+                    _place(s, d, b, _low_index(row))
+                    made += 1
+            for k in range(3):
+                box = s[i + b] & BOX_OF[k]
+                if box == 0:
+                    return -1
+                if box & (box - 1) == 0 and not box & s[PLACED + b]:
+                    _place(s, d, b, _low_index(box))
+                    made += 1
+        f0 = _fold(s[i])
+        f1 = _fold(s[i + 1])
+        f2 = _fold(s[i + 2])
+        if f0 | f1 | f2 != 0x1FF:
+            return -1
+        lone = (f0 ^ f1 ^ f2) & ~(f0 & f1 & f2)  # columns in exactly one band
+        while lone:
+            c = _low_index(lone)
+            lone &= lone - 1
+            b = 0 if f0 >> c & 1 else (1 if f1 >> c & 1 else 2)
+            cells = s[i + b] & COL_OF[c]
+            if cells & (cells - 1) == 0 and cells and not cells & s[PLACED + b]:
+                _place(s, d, b, _low_index(cells))
+                made += 1
+    return made
+
+
+@njit(cache=True, inline="always")
+def _dirty(s, plane):
+    s[NAKED] |= np.int64(1) << plane
+    s[HIDDEN] |= np.int64(1) << plane
+
+
+@njit(cache=True, inline="always")
+def _digits(s):
+    """For each digit with a changed plane: keep the mini-rows of each band and the mini-columns of
+    each stack that fit a pattern (hidden singles in boxes, pointing and claiming, along rows and
+    columns), then place it where a row or column has one place left. -1 on a contradiction, else
+    whether anything changed."""
+    changed = 0
+    todo = s[HIDDEN]
+    s[HIDDEN] = 0
+    for d in range(9):
+        i = d * 3
+        if not todo >> i & 7:
+            continue
+        for b in range(3):
+            x = s[i + b]
+            keep = KEEP[STACKS[x & 0x1FF] | STACKS[(x >> 9) & 0x1FF] << 3 | STACKS[x >> 18] << 6]
+            if keep == 0:
+                return -1
+            if x & ~keep:
+                s[i + b] = x & keep
+                _dirty(s, i + b)
+                changed = 1
+        f0 = _fold(s[i])
+        f1 = _fold(s[i + 1])
+        f2 = _fold(s[i + 2])
+        for k in range(3):
+            shift = 3 * k
+            present = (f0 >> shift & 7) | (f1 >> shift & 7) << 3 | (f2 >> shift & 7) << 6
+            fit = FIT[present]
+            if fit == 0:
+                return -1
+            if fit != present:
+                for b in range(3):
+                    drop = DROP[k * 8 + (fit >> (3 * b) & 7)]
+                    if s[i + b] & drop:
+                        s[i + b] &= ~drop
+                        _dirty(s, i + b)
+                        changed = 1
+        for b in range(3):
+            for r in range(3):
+                row = s[i + b] & ROW_OF[r]
+                if row == 0:
+                    return -1
+                if row & (row - 1) == 0 and not row & s[PLACED + b]:
+                    _place(s, d, b, _low_index(row))
+                    changed = 1
+        f0 = _fold(s[i])
+        f1 = _fold(s[i + 1])
+        f2 = _fold(s[i + 2])
+        if f0 | f1 | f2 != 0x1FF:
+            return -1
+        lone = (f0 ^ f1 ^ f2) & ~(f0 & f1 & f2)  # columns in exactly one band
+        while lone:
+            c = _low_index(lone)
+            lone &= lone - 1
+            b = 0 if f0 >> c & 1 else (1 if f1 >> c & 1 else 2)
+            cells = s[i + b] & COL_OF[c]
+            if cells & (cells - 1) == 0 and cells and not cells & s[PLACED + b]:
+                _place(s, d, b, _low_index(cells))
+                changed = 1
+    return changed
+
+
+@njit(cache=True, inline="always")
+def _locked(s):
+    """Locked candidates for every digit: pointing (a box's places in one row or column clear the
+    rest of that line) and claiming (a line's places in one box clear the rest of that box).
+    Returns whether any plane changed."""
+    changed = False
+    todo = s[LOCKED]
+    s[LOCKED] = 0
+    for d in range(9):
+        i = d * 3
+        if not todo >> i & 7:
+            continue
+        for b in range(3):
+            x = s[i + b]
+            for k in range(3):
+                box = x & BOX_OF[k]
+                rows = (1 if box & ROW_OF[0] else 0) | (2 if box & ROW_OF[1] else 0) | (4 if box & ROW_OF[2] else 0)
+                if rows and rows & (rows - 1) == 0:
+                    x &= ~(ROW_OF[_low_index(rows)] & ~BOX_OF[k])
+                cols = _fold(box)
+                if cols and cols & (cols - 1) == 0:
+                    c = _low_index(cols)
+                    for b2 in range(3):
+                        if b2 != b and s[i + b2] & COL_OF[c]:
+                            s[i + b2] &= ~COL_OF[c]
+                            changed = True
+                            s[NAKED] |= 1 << (i + b2)
+                            s[HIDDEN] |= 1 << (i + b2)
+                            s[LOCKED] |= 1 << (i + b2)
+            for r in range(3):
+                stacks = STACKS[(x >> (9 * r)) & 0x1FF]
+                if stacks and stacks & (stacks - 1) == 0:
+                    x &= ~(BOX_OF[_low_index(stacks)] & ~ROW_OF[r])
+            if x != s[i + b]:
+                s[i + b] = x
+                changed = True
+                s[NAKED] |= 1 << (i + b)
+                s[HIDDEN] |= 1 << (i + b)
+                s[LOCKED] |= 1 << (i + b)
+        f0 = _fold(s[i])
+        f1 = _fold(s[i + 1])
+        f2 = _fold(s[i + 2])
+        for b in range(3):
+            only = (f0 if b == 0 else (f1 if b == 1 else f2)) & ~((f1 | f2) if b == 0 else ((f0 | f2) if b == 1 else (f0 | f1)))
+            while only:
+                c = _low_index(only)
+                only &= only - 1
+                drop = BOX_OF[c // 3] & ~COL_OF[c]
+                if s[i + b] & drop:
+                    s[i + b] &= ~drop
+                    changed = True
+                    s[NAKED] |= 1 << (i + b)
+                    s[HIDDEN] |= 1 << (i + b)
+                    s[LOCKED] |= 1 << (i + b)
+    return changed
+
+
+@njit(cache=True)
+def _settle(s, locked):
+    """Propagate to a fixpoint; -1 on a contradiction, else the cells placed."""
+    while True:
+        made = _naked(s)
+        if made < 0:
+            return -1
+        if made:
+            continue
+        if s[COUNT] == N:
+            return N
+        made = _digits(s) if locked else _hidden(s)
+        if made < 0:
+            return -1
+        if not made:
+            return s[COUNT]
+
+
+@njit(cache=True, inline="always")
+def _branch(s):
+    """(band, position) of the cell to branch on: a two-candidate cell whose row, column and box
+    hold the fewest placed cells, else the first cell with the fewest candidates."""
+    best_b = -1
+    best_p = -1
+    score = 99
+    for b in range(3):
+        once = np.int64(0)
+        twice = np.int64(0)
+        thrice = np.int64(0)
+        for d in range(9):
+            x = s[d * 3 + b]
+            thrice |= twice & x
+            twice |= once & x
+            once |= x
+        pairs = twice & ~thrice
+        while pairs:
+            p = _low_index(pairs)
+            pairs &= pairs - 1
+            c = p % 9
+            here = (_popcount(s[PLACED + b] & (ROW_OF[p // 9] | BOX_OF[c // 3]))
+                    + _popcount((s[PLACED] | s[PLACED + 1] | s[PLACED + 2]) & COL_OF[c]))
+            if here < score:
+                score = here
+                best_b = b
+                best_p = p
+    if best_b >= 0:
+        return best_b, best_p
+    fewest = 10
+    for b in range(3):
+        open_ = ~s[PLACED + b] & BAND
+        while open_:
+            p = _low_index(open_)
+            open_ &= open_ - 1
+            bit = np.int64(1) << p
+            n = 0
+            for d in range(9):
+                if s[d * 3 + b] & bit:
+                    n += 1
+            if n < fewest:
+                fewest = n
+                best_b = b
+                best_p = p
+    return best_b, best_p
+
+
+@njit(cache=True, inline="always")
+def _options(s, b, p):
+    """The digits (9-bit set) still possible at position ``p`` of band ``b``."""
+    opts = 0
+    for d in range(9):
+        if s[d * 3 + b] >> p & 1:
+            opts |= 1 << d
+    return opts
+
+
+@njit(cache=True)
+def _load(masks, s):
+    """A state from 81 cell masks (bit d-1 = digit d possible); nothing placed yet."""
+    for i in range(WIDTH):
+        s[i] = 0
     for cell in range(N):
-        r, c = divmod(cell, 9)
-        cell_used[cell] = [N + r, N + 9 + c, N + 18 + (r // 3) * 3 + c // 3]
-    unit_mask = np.zeros(N, dtype=np.int64)
-    for u, unit in enumerate(rows + cols + boxes):
-        for cell in unit:
-            unit_mask[cell] |= 1 << u
-    popcount = np.array([bin(m).count("1") for m in range(512)], dtype=np.int32)
-    digit = np.array([m.bit_length() for m in range(512)], dtype=np.uint8)
-    return units, peers, cell_used, unit_mask, seg_cells, seg_line, seg_box, seg_units, popcount, digit
+        m = np.int64(masks[cell])
+        b = cell // 27
+        bit = np.int64(1) << (cell - b * 27)
+        while m:
+            d = _low_index(m)
+            m &= m - 1
+            s[d * 3 + b] |= bit
+    s[NAKED] = ALL_PLANES
+    s[HIDDEN] = ALL_PLANES
+    s[LOCKED] = ALL_PLANES
 
 
-UNITS, PEERS, CELL_USED, UNIT_MASK, SEG_CELLS, SEG_LINE, SEG_BOX, SEG_UNITS, POPCOUNT, DIGIT = _tables()
-
-ALL_UNITS = (1 << 27) - 1
-# lowest set bit -> its index, by de Bruijn multiplication (numba has no portable ctz)
-DEBRUIJN = 0x03F79D71B4CB0A89
-BIT_INDEX = np.zeros(64, dtype=np.int32)
-for _i in range(64):
-    BIT_INDEX[((1 << _i) * DEBRUIJN) % 2**64 >> 58] = _i
+@njit(cache=True, inline="always")
+def _write(s, solution):
+    """The digits of a solved state into ``solution`` (uint8[81])."""
+    for d in range(9):
+        for b in range(3):
+            x = s[d * 3 + b]
+            while x:
+                p = _low_index(x)
+                x &= x - 1
+                solution[b * 27 + p] = d + 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -104,254 +473,20 @@ def _below(rng, n):
 
 
 # ---------------------------------------------------------------------------------------------
-# Propagation.
-
-@njit(cache=True, inline="always")
-def _naked(c, queue, qn, dirty):
-    """Eliminate each queued placed cell's digit from its peers; -1 on a contradiction, else the
-    number of cells this placed; and the units ``dirty`` (changed) after."""
-    pushed = 0
-    while qn > 0:
-        qn -= 1
-        cell = queue[qn]
-        bit = c[cell]
-        for k in range(3):
-            c[CELL_USED[cell, k]] |= bit
-        for k in range(20):
-            p = PEERS[cell, k]
-            m = c[p]
-            if m & bit:
-                m ^= bit
-                if m == 0:
-                    return -1, dirty
-                c[p] = m
-                dirty |= UNIT_MASK[p]
-                if m & (m - 1) == 0:
-                    queue[qn] = p
-                    qn += 1
-                    pushed += 1
-    return pushed, dirty
-
-
-@njit(cache=True, inline="always")
-def _hidden(c, queue, dirty):
-    """One pass of hidden singles over the ``dirty`` units (a bit per unit: the others are known
-    to have none); -1 on a contradiction, else cells queued; and the units dirty after."""
-    qn = 0
-    todo = dirty
-    dirty = 0
-    while todo:
-        low = todo & -todo
-        todo ^= low
-        u = BIT_INDEX[(low * DEBRUIJN) >> 58 & 63]
-        once = 0
-        twice = 0
-        for k in range(9):
-            m = np.int64(c[UNITS[u, k]])
-            twice |= once & m
-            once |= m
-        if once != FULL:
-            return -1, dirty
-        # digits with one place in the unit, where that place is not yet placed
-        lone = once & ~twice & ~c[USED + u]
-        if lone == 0:
-            continue
-        for k in range(9):
-            cell = UNITS[u, k]
-            m = c[cell]
-            hit = m & lone
-            if hit and m & (m - 1):
-                if hit & (hit - 1):
-                    return -1, dirty
-                c[cell] = hit
-                dirty |= UNIT_MASK[cell]
-                queue[qn] = cell
-                qn += 1
-    return qn, dirty
-
-
-@njit(cache=True, inline="always")
-def _drop(c, cells, drop, queue, qn, dirty):
-    """Remove the digits ``drop`` from the 3 cells of a segment; -1 as qn on a contradiction."""
-    for k in range(3):
-        cell = cells[k]
-        m = c[cell]
-        if m & drop:
-            m &= ~drop
-            if m == 0:
-                return -1, dirty
-            c[cell] = m
-            dirty |= UNIT_MASK[cell]
-            if m & (m - 1) == 0:
-                queue[qn] = cell
-                qn += 1
-    return qn, dirty
-
-
-@njit(cache=True, inline="always")
-def _locked(c, queue, seg, since):
-    """One pass of locked candidates (pointing and claiming) on segment unions ``seg``, over the
-    segments whose line or box is in ``since`` (units changed since the last pass); -1 on a
-    contradiction, else the number of segments that lost digits; newly placed cells are queued
-    from index 0 (count in queue[81]); and the units this pass changed."""
-    dirty_before = since
-    dirty = 0
-    for s in range(27):  # row segments: 3 consecutive cells
-        seg[s] = c[3 * s] | c[3 * s + 1] | c[3 * s + 2]
-    for col in range(9):  # column segments: 3 cells a row apart
-        for part in range(3):
-            top = part * 27 + col
-            seg[27 + col * 3 + part] = c[top] | c[top + 9] | c[top + 18]
-    changed = 0
-    qn = 0
-    for s in range(54):
-        if not SEG_UNITS[s] & dirty_before:
-            continue  # its line and box are as they were at the last pass, which dropped nothing
-        here = np.int64(seg[s])
-        l0 = SEG_LINE[s, 0]
-        l1 = SEG_LINE[s, 1]
-        b0 = SEG_BOX[s, 0]
-        b1 = SEG_BOX[s, 1]
-        line = np.int64(seg[l0] | seg[l1])
-        box = np.int64(seg[b0] | seg[b1])
-        # a digit of this segment absent from the rest of its line leaves the rest of its box,
-        # and the other way round
-        drop = here & ~line & box
-        if drop:
-            for t in (b0, b1):
-                if seg[t] & drop:
-                    qn, dirty = _drop(c, SEG_CELLS[t], drop, queue, qn, dirty)
-                    if qn < 0:
-                        return -1, dirty
-                    seg[t] &= ~drop
-                    changed += 1
-        drop = here & ~box & line
-        if drop:
-            for t in (l0, l1):
-                if seg[t] & drop:
-                    qn, dirty = _drop(c, SEG_CELLS[t], drop, queue, qn, dirty)
-                    if qn < 0:
-                        return -1, dirty
-                    seg[t] &= ~drop
-                    changed += 1
-    queue[N] = qn
-    return changed, dirty
-
-
-@njit(cache=True)
-def _settle(c, queue, seg, qn, placed, dirty, locked):
-    """Propagate to a fixpoint from ``qn`` newly placed cells on ``queue``, ``placed`` cells
-    placed before them, ``dirty`` units changed since the last fixpoint; returns the cells placed
-    after, or -1 on a contradiction."""
-    placed += qn
-    since = dirty  # units changed since the last locked-candidates pass
-    while True:
-        qn, dirty = _naked(c, queue, qn, dirty)
-        if qn < 0:
-            return -1
-        placed += qn
-        if placed == N:
-            return N
-        since |= dirty
-        qn, dirty = _hidden(c, queue, dirty)
-        if qn < 0:
-            return -1
-        since |= dirty
-        if qn > 0:
-            placed += qn
-            continue
-        if not locked:
-            return placed
-        changed, dirty = _locked(c, queue, seg, since)
-        if changed < 0:
-            return -1
-        if changed == 0:
-            return placed
-        since = dirty
-        qn = queue[N]
-        placed += qn
-
-
-@njit(cache=True)
-def _start(init, c, queue, seg, locked):
-    """Settle the masks ``init`` into ``c``: the digits of cells placed in ``init`` are removed
-    from their units in one sweep (a digit placed twice in a unit is a contradiction), then
-    ``_settle`` goes on from the cells this placed. Returns cells placed, or -1."""
-    used = c[USED:]
-    for u in range(27):
-        used[u] = 0
-    placed = 0
-    for cell in range(N):
-        m = np.int64(init[cell])
-        if m == 0:
-            return -1
-        if m & (m - 1) == 0:
-            placed += 1
-            r = cell // 9
-            col = cell - r * 9
-            b = 18 + (r // 3) * 3 + col // 3
-            if (used[r] | used[9 + col] | used[b]) & m:
-                return -1
-            used[r] |= m
-            used[9 + col] |= m
-            used[b] |= m
-    qn = 0
-    for cell in range(N):
-        m = np.int64(init[cell])
-        if m & (m - 1):
-            r = cell // 9
-            col = cell - r * 9
-            m &= ~(used[r] | used[9 + col] | used[18 + (r // 3) * 3 + col // 3])
-            if m == 0:
-                return -1
-            if m & (m - 1) == 0:
-                queue[qn] = cell
-                qn += 1
-        c[cell] = m
-    return _settle(c, queue, seg, qn, placed, ALL_UNITS, locked)
-
-
-@njit(cache=True, inline="always")
-def _branch_cell(c):
-    """The unplaced cell with the fewest candidates, or -1 when all are placed. Among cells with
-    two, the one whose row, column and box hold the fewest placed cells (it cuts the most)."""
-    best = -1
-    fewest = 10
-    score = 99
-    for cell in range(N):
-        m = c[cell]
-        rest = m & (m - 1)
-        if rest == 0:
-            continue
-        if rest & (rest - 1) == 0:
-            here = (POPCOUNT[c[CELL_USED[cell, 0]]] + POPCOUNT[c[CELL_USED[cell, 1]]]
-                    + POPCOUNT[c[CELL_USED[cell, 2]]])
-            if here < score:
-                best = cell
-                fewest = 2
-                score = here
-        elif fewest > 2:
-            n = POPCOUNT[m]
-            if n < fewest:
-                best = cell
-                fewest = n
-    return best
-
-
-# ---------------------------------------------------------------------------------------------
 # Search.
 
 @njit(cache=True)
-def _search(init, limit, rng, randomize, locked, stack, meta, queue, solution, work):
-    """Count solutions of the candidate masks ``init`` up to ``limit``; the first goes to
-    ``solution`` (digits). ``work`` gets guesses and nodes added. With ``randomize`` the options at
-    a branch are tried in random order drawn from ``rng``.
+def _search(masks, limit, rng, randomize, locked, stack, meta, solution, work):
+    """Count solutions of the cell masks ``masks`` up to ``limit``; the first goes to ``solution``
+    (digits). ``work`` gets guesses and nodes added. With ``randomize`` the options at a branch
+    are tried in random order drawn from ``rng``.
 
-    ``stack[depth]`` is the state at a depth; ``meta[depth]`` its branch cell, the options not yet
-    tried there, and its count of placed cells. The last option at a branch is tried in place."""
-    seg = queue[N + 1 :]
+    ``stack[depth]`` is the state at a depth; ``meta[depth]`` its branch band, position and the
+    options not yet tried there. The last option at a branch is tried in place."""
     work[1] += 1
-    placed = _start(init, stack[0], queue, seg, locked)
+    s = stack[0]
+    _load(masks, s)
+    placed = _settle(s, locked)
     if placed < 0:
         return 0
     count = 0
@@ -359,43 +494,40 @@ def _search(init, limit, rng, randomize, locked, stack, meta, queue, solution, w
     guesses = 0
     while True:
         cur = stack[depth]
-        cell = -1 if placed == N else _branch_cell(cur)
-        if cell < 0:
+        if placed == N:
             if count == 0:
-                for k in range(N):
-                    solution[k] = DIGIT[cur[k]]
+                _write(cur, solution)
             count += 1
             if count >= limit:
                 break
             depth -= 1  # a solved level has no options left: back up
         else:
-            meta[depth, 0] = cell
-            meta[depth, 1] = cur[cell]
-            meta[depth, 2] = placed
+            b, p = _branch(cur)
+            meta[depth, 0] = b
+            meta[depth, 1] = p
+            meta[depth, 2] = _options(cur, b, p)
         # try the next option of the deepest level that has one
         advanced = False
         while depth >= 0:
-            opts = np.int64(meta[depth, 1])
+            opts = meta[depth, 2]
             if opts == 0:
                 depth -= 1
                 continue
             rest = opts
             if randomize:
-                for _ in range(_below(rng, POPCOUNT[opts])):
+                for _ in range(_below(rng, _popcount(opts))):
                     rest &= rest - 1
             bit = rest & -rest
             opts ^= bit
-            meta[depth, 1] = opts
+            meta[depth, 2] = opts
             guesses += 1
-            branch = meta[depth, 0]
             if opts == 0:
                 nxt = stack[depth]
             else:
                 nxt = stack[depth + 1]
                 nxt[:] = stack[depth]
-            nxt[branch] = bit
-            queue[0] = branch
-            placed = _settle(nxt, queue, seg, 1, meta[depth, 2], UNIT_MASK[branch], locked)
+            _place(nxt, _low_index(bit), meta[depth, 0], meta[depth, 1])
+            placed = _settle(nxt, locked)
             if placed >= 0:
                 if opts != 0:
                     depth += 1
@@ -412,7 +544,7 @@ def _search(init, limit, rng, randomize, locked, stack, meta, queue, solution, w
 
 @njit(cache=True)
 def _buffers():
-    return np.empty((MAX_DEPTH, WIDTH), np.uint16), np.empty((MAX_DEPTH, 3), np.int32), np.empty(N + 1 + 54, np.int32)
+    return np.empty((MAX_DEPTH, WIDTH), np.int64), np.empty((MAX_DEPTH, 3), np.int64)
 
 
 @njit(cache=True)
@@ -426,15 +558,14 @@ def _masks_of(puzzle, masks):
 @njit(cache=True)
 def solve_masks_batch(masks, limit, locked, counts, solutions, guesses, nodes):
     """Solve each row of candidate masks ``masks`` (uint16[k, 81]); outputs filled in place."""
-    stack, meta, queue = _buffers()
+    stack, meta = _buffers()
     rng = np.zeros(1, np.uint64)
     work = np.zeros(2, np.int64)
     for i in range(masks.shape[0]):
         work[0] = 0
         work[1] = 0
         solutions[i, :] = 0
-        counts[i] = _search(masks[i], limit, rng, False, locked, stack, meta, queue,
-                            solutions[i], work)
+        counts[i] = _search(masks[i], limit, rng, False, locked, stack, meta, solutions[i], work)
         guesses[i] = work[0]
         nodes[i] = work[1]
 
@@ -442,7 +573,7 @@ def solve_masks_batch(masks, limit, locked, counts, solutions, guesses, nodes):
 @njit(cache=True)
 def solve_batch(puzzles, limit, locked, counts, solutions, guesses, nodes):
     """Solve each row of ``puzzles`` (uint8[k, 81], 0 = blank); outputs filled in place."""
-    stack, meta, queue = _buffers()
+    stack, meta = _buffers()
     rng = np.zeros(1, np.uint64)
     work = np.zeros(2, np.int64)
     masks = np.empty(N, np.uint16)
@@ -451,8 +582,7 @@ def solve_batch(puzzles, limit, locked, counts, solutions, guesses, nodes):
         work[0] = 0
         work[1] = 0
         solutions[i, :] = 0
-        counts[i] = _search(masks, limit, rng, False, locked, stack, meta, queue,
-                            solutions[i], work)
+        counts[i] = _search(masks, limit, rng, False, locked, stack, meta, solutions[i], work)
         guesses[i] = work[0]
         nodes[i] = work[1]
 
@@ -461,18 +591,44 @@ def solve_batch(puzzles, limit, locked, counts, solutions, guesses, nodes):
 # Generation.
 
 @njit(cache=True)
-def _fill(rng, stack, meta, queue, grid, work):
+def _fill(rng, stack, meta, grid, work):
     """A random complete grid into ``grid``: search the empty grid with random digit order."""
     masks = np.full(N, FULL, np.uint16)
-    _search(masks, 1, rng, True, True, stack, meta, queue, grid, work)
+    _search(masks, 1, rng, True, True, stack, meta, grid, work)
+
+
+@njit(cache=True, inline="always")
+def _forced(puzzle, cell):
+    """Whether the givens among the peers of blank ``cell`` of ``puzzle`` hold 8 digits, so the
+    cell has one candidate left and its removal cannot make a second solution."""
+    seen = 0
+    for k in range(20):
+        v = puzzle[PEERS[cell, k]]
+        if v:
+            seen |= 1 << (v - 1)
+    return _popcount(seen) == 8
 
 
 @njit(cache=True)
-def _carve(grid, rng, blanks, minimal, stack, meta, queue, puzzle, work):
+def _other(puzzle, grid, cell, masks, rng, stack, meta, scratch, work):
+    """Whether ``puzzle`` (``grid`` with some cells blanked, ``cell`` among them) has a solution
+    that differs from ``grid`` at ``cell``."""
+    _masks_of(puzzle, masks)
+    masks[cell] = FULL & ~(1 << (grid[cell] - 1))
+    return _search(masks, 1, rng, False, True, stack, meta, scratch, work) > 0
+
+
+@njit(cache=True)
+def _carve(grid, rng, blanks, minimal, symmetric, stack, meta, puzzle, work):
     """Blank cells of the full ``grid`` in random order into ``puzzle``, keeping a removal only
-    if no other solution exists; stop at ``blanks`` blanks unless ``minimal``. Returns blanks."""
-    order = np.arange(N)
-    for k in range(N - 1, 0, -1):
+    if no other solution exists; stop at ``blanks`` blanks unless ``minimal``. With ``symmetric``
+    a cell and its half-turn partner (80 - cell) go together. Returns blanks.
+
+    A removal whose cells are each left with one candidate by the givens around them needs no
+    search (same answer, so the same puzzles)."""
+    size = N // 2 + 1 if symmetric else N
+    order = np.arange(size)
+    for k in range(size - 1, 0, -1):
         j = _below(rng, k + 1)
         t = order[k]
         order[k] = order[j]
@@ -481,30 +637,43 @@ def _carve(grid, rng, blanks, minimal, stack, meta, queue, puzzle, work):
     scratch = np.empty(N, np.uint8)
     puzzle[:] = grid
     made = 0
-    for k in range(N):
+    for k in range(size):
         if made >= blanks and not minimal:
             break
         cell = order[k]
-        _masks_of(puzzle, masks)
-        masks[cell] = FULL & ~(1 << (grid[cell] - 1))
-        if _search(masks, 1, rng, False, True, stack, meta, queue, scratch, work) == 0:
-            puzzle[cell] = 0
-            made += 1
+        twin = N - 1 - cell if symmetric else cell
+        puzzle[cell] = 0
+        puzzle[twin] = 0
+        if _forced(puzzle, cell) and _forced(puzzle, twin):
+            keep = True
+        elif twin == cell:
+            keep = not _other(puzzle, grid, cell, masks, rng, stack, meta, scratch, work)
+        else:  # another solution differs at cell, or agrees there and differs at twin
+            keep = not _other(puzzle, grid, cell, masks, rng, stack, meta, scratch, work)
+            if keep:
+                puzzle[cell] = grid[cell]
+                keep = not _other(puzzle, grid, twin, masks, rng, stack, meta, scratch, work)
+                puzzle[cell] = 0
+        if keep:
+            made += 1 if twin == cell else 2
+        else:
+            puzzle[cell] = grid[cell]
+            puzzle[twin] = grid[twin]
     return made
 
 
 @njit(cache=True)
-def generate_batch(seeds, blanks, minimal, puzzles, solutions):
+def generate_batch(seeds, blanks, minimal, symmetric, puzzles, solutions):
     """One puzzle per seed into ``puzzles`` (and its solution): at least ``blanks`` blanks (a grid
     whose minimal puzzle has fewer is dropped and the next grid from the same stream is drawn)."""
-    stack, meta, queue = _buffers()
+    stack, meta = _buffers()
     rng = np.zeros(1, np.uint64)
     work = np.zeros(2, np.int64)
     for i in range(seeds.shape[0]):
         rng[0] = seeds[i]
         while True:
-            _fill(rng, stack, meta, queue, solutions[i], work)
-            if _carve(solutions[i], rng, blanks, minimal, stack, meta, queue,
+            _fill(rng, stack, meta, solutions[i], work)
+            if _carve(solutions[i], rng, blanks, minimal, symmetric, stack, meta,
                       puzzles[i], work) >= blanks:
                 break
 
@@ -512,9 +681,9 @@ def generate_batch(seeds, blanks, minimal, puzzles, solutions):
 @njit(cache=True)
 def fill_batch(seeds, grids):
     """One random complete grid per seed into ``grids``."""
-    stack, meta, queue = _buffers()
+    stack, meta = _buffers()
     rng = np.zeros(1, np.uint64)
     work = np.zeros(2, np.int64)
     for i in range(seeds.shape[0]):
         rng[0] = seeds[i]
-        _fill(rng, stack, meta, queue, grids[i], work)
+        _fill(rng, stack, meta, grids[i], work)

@@ -43,7 +43,32 @@ locked passes over every unit instead of dirty ones 3,540 / 29,588 / 263,000; no
 candidates 5,372 / 28,771 / 385,000 (215 / 37.8 guesses). Not tried: tdoku's band-wise digit
 bitboards (the next step for hardest1106, whose 7,000/s target this build misses by ~15 %).
 
-Generation: 18,800 puzzles/s with ``blanks=40``, 4,200/s with ``minimal`` (52-60 blanks, mean
+Band-wise digit bitboards (issue 17; kernels rewritten, ``sudoku.engines._nb_kernels``). Ratios
+new / 38e1222 on a 2-core VM at load 11-16 (other helpers), so only ratios count: rounds
+alternating in one process, both kernels loaded (the base from ``git worktree add /work/nb-base
+38e1222``), median of 3-5 rounds; ``bench/bench_nb_vs_base.py`` does the same with each side in its
+own worker process.
+
+| step (each adds to the one above)                                  | hardest1106 | top1465 | kaggle | serg (count 2) | guesses hardest / top |
+|--------------------------------------------------------------------|------:|------:|------:|------:|-----------:|
+| 27 planes (digit x band, 27-bit words); naked singles by bit-sliced counts; hidden singles by masks and column folds; pointing and claiming along rows and columns; per-rule dirty planes | 1.13-1.47 | 1.11-1.18 | 1.21-1.46 | 0.91-1.04 | 141.5 / 12.8 |
+| + mini-row / mini-column permutation patterns (one table lookup per plane and per stack) in place of pointing and claiming | 1.85 | 1.47 | 1.36 | 1.42 | 141.5 / 12.8 |
+
+Committed build, ``PYTHONPATH=. python3 bench/bench_nb_vs_base.py --quick --rounds 3`` (load 1.5,
+worker processes, first 375 / 1,465 / 20,000 / 10,000 puzzles / 500 minimal puzzles): hardest1106
+11,283/s vs 5,723 (1.94x), top1465 69,614 vs 44,003 (1.64x), kaggle 522,506 vs 306,153 (1.71x),
+serg 200,384 vs 132,003 (1.36x), minimal generation 5,100 vs 3,756 (1.49x).
+
+Measured on top of the last row (CPU time, A/B in one process) and not committed: branching on
+the digit of a band with the fewest fitting patterns (tdoku's choice) 1.10 / 0.96 / 1.00 / 1.00
+(133.3 / 14.4 guesses), but without tdoku's triad rule (three digits per mini-row) sparse grids
+thrash (a grid with 10 givens: over 200,000 guesses), so dropped; the cell, unless a pattern has
+fewer options: no change; building the planes from the digits instead of cell masks: kaggle
+1.10, serg 1.08; the column rules only when the rows stall: top1465 1.14, hardest 1.05, serg
+0.93. Generation: the carve skips the search when the givens leave a blanked cell one candidate
+(same puzzles as 38e1222): 1.04x; with the new kernels 1.08x.
+
+Generation (38e1222): 18,800 puzzles/s with ``blanks=40``, 4,200/s with ``minimal`` (52-60 blanks, mean
 56.6, over 3,000 seeds).
 
 Seed space: puzzle ``i`` is a pure function of ``(seeds[i], blanks, minimal)``: ``seeds[i]`` (any
@@ -62,6 +87,7 @@ from sudoku.grid import Grid
 BOX = 3
 CELLS = 81
 MAX_BLANKS = 58  # minimal puzzles drawn here have 52-60 blanks; a higher target would rarely be met
+MAX_BLANKS_SYMMETRIC = 56  # symmetric minimal ones have fewer
 
 _DIGITS = np.frombuffer(b"0123456789", dtype=np.uint8)
 
@@ -118,28 +144,33 @@ def seeds_from(seed, n):
     return (np.uint64(seed % 2**64) + np.arange(n, dtype=np.uint64)).astype(np.uint64)
 
 
-def generate_batch(seeds, *, blanks=40, minimal=False, solutions=False):
+def generate_batch(seeds, *, blanks=40, minimal=False, solutions=False, symmetric=False):
     """One puzzle per seed (uint8[k, 81]), unique solution and at least ``blanks`` blanks.
 
     Clues are removed in random order; a removal is kept only if the puzzle keeps its one solution.
     Without ``minimal`` removal stops at ``blanks`` blanks; with it every clue is tried, so no clue
-    left can go. With ``solutions`` the result is ``(puzzles, solutions)``.
+    left can go. With ``symmetric`` cells are removed in pairs (cell i with cell 80 - i), so the
+    clue pattern is the same turned by 180 degrees (then ``minimal`` means no such pair can go, and
+    ``blanks`` is at most MAX_BLANKS_SYMMETRIC). With ``solutions`` the result is
+    ``(puzzles, solutions)``.
     """
     seeds = np.ascontiguousarray(np.asarray(seeds).reshape(-1), dtype=np.uint64)
-    if not isinstance(blanks, (int, np.integer)) or not 0 <= blanks <= MAX_BLANKS:
-        raise ValueError(f"blanks must be an integer 0..{MAX_BLANKS}, not {blanks!r}")
+    most = MAX_BLANKS_SYMMETRIC if symmetric else MAX_BLANKS
+    if not isinstance(blanks, (int, np.integer)) or not 0 <= blanks <= most:
+        raise ValueError(f"blanks must be an integer 0..{most}, not {blanks!r}")
     k = seeds.shape[0]
     puzzles = np.zeros((k, CELLS), np.uint8)
     grids = np.zeros((k, CELLS), np.uint8)
-    _k.generate_batch(seeds, np.int64(blanks), bool(minimal), puzzles, grids)
+    _k.generate_batch(seeds, np.int64(blanks), bool(minimal), bool(symmetric), puzzles, grids)
     return (puzzles, grids) if solutions else puzzles
 
 
-def generate(box, *, seed, blanks=None, minimal=False):
+def generate(box, *, seed, blanks=None, minimal=False, symmetric=False):
     """One unique puzzle from ``seed`` (the ``generate`` capability); ValueError if ``blanks`` is out
-    of reach (above MAX_BLANKS)."""
+    of reach (above MAX_BLANKS, or MAX_BLANKS_SYMMETRIC with ``symmetric``)."""
     _check_box(box)
-    puzzles = generate_batch(np.array([seed % 2**64], np.uint64), blanks=max(blanks or 0, 40), minimal=minimal)
+    puzzles = generate_batch(np.array([seed % 2**64], np.uint64), blanks=max(blanks or 0, 40), minimal=minimal,
+                             symmetric=symmetric)
     return Grid(BOX, puzzles[0].tolist())
 
 
