@@ -31,9 +31,14 @@ case is about (what a target's answer is read as); ``verdict`` the right word fo
 
 SIZES = (4, 9, 16, 25)
 POOL_SPAN = 200
-# The difficulties our generator makes at each box size in a second or so (16x16 hard takes ~50 s,
-# 25x25 medium ~16 s); a family asking for another level takes one of these.
+# What a target's solver must do, the levels of the unique_* families: easy = singles alone solve it,
+# medium = only with hidden singles (the engine's rating, sudoku.engines.py.rate), hard = a search.
+# This is the solver's scale, not `sudoku grade`'s human levels (grading a pool's puzzles took 30x
+# longer and finds no more bugs). The levels each size makes in a second or so: a family asking for
+# another takes one of these.
 LEVELS = {2: ("easy",), 3: ("easy", "medium", "hard"), 4: ("easy", "medium"), 5: ("easy",)}
+_RATING = {"medium": "hidden", "hard": "guess"}
+_TRIES = 40  # made puzzles looked at for a rating: at 9x9 about 6 in 10 minimal ones need search
 CORPUS = Path(__file__).with_name("data") / "hard.txt"
 
 # family -> relative weight in a run; every family is made by the function of the same name below.
@@ -242,9 +247,23 @@ def _pool(seed, box=3):
     """One generated unique puzzle per difficulty our generator makes at ``box``, with its solution."""
     pool = {}
     for level in LEVELS[box]:
-        puzzle = create(box, seed=derive_seed(seed, level), difficulty=level)
-        pool[level] = (puzzle, engines.solve(puzzle, limit=1).solution)
+        puzzle = _rated(box, derive_seed(seed, level), level)
+        if puzzle is not None:
+            pool[level] = (puzzle, engines.solve(puzzle, limit=1).solution)
     return pool
+
+
+def _rated(box, seed, level):
+    """A puzzle of ``box`` at ``level`` of LEVELS' scale (None if _TRIES made none): easy ones made
+    so, the others the first made puzzle the engine rates so."""
+    if level == "easy":
+        return create(box, seed=seed, difficulty="easy")
+    rate = engines.load("py").rate
+    for tries in range(_TRIES):
+        puzzle = create(box, seed=derive_seed(seed, tries))
+        if rate(puzzle) == _RATING[level]:
+            return puzzle
+    return None
 
 
 @lru_cache(maxsize=1)
