@@ -572,7 +572,8 @@ def clean_runs(tmp_path_factory):
     return run
 
 
-@pytest.mark.parametrize("name", ["boxed", "strict_whitespace", "slow_correct", "setsid_daemon"])
+@pytest.mark.parametrize("name", ["boxed", "strict_whitespace", pytest.param("slow_correct", marks=pytest.mark.slow),
+                                  "setsid_daemon"])
 def test_a_messy_but_correct_program_has_no_failure(clean_runs, name):
     done, out = clean_runs(name)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
