@@ -238,3 +238,20 @@ def test_jobs_run_at_16x16_defaults_to_big(tmp_path):
     assert done.returncode == 0, done.stderr
     config = manifest(out)["config"]
     assert (config["engine"], config["check_engine"]) == ("big", "py")
+
+
+def test_counting_a_big_grid_that_stalls_one_engine_ends_by_the_other():
+    """Found by `fuzz run --size 25 --target cli`: a near-empty 25x25 grid with several solutions that
+    big's complete search (counting cannot restart) did not count in minutes, and py counts in under a
+    second. The default solve takes turns between the two, so it ends (exit 0, well within the limit)."""
+    from helpers import TESTS, run_cli
+
+    from sudoku import engines
+    from sudoku.formats import parse
+
+    text = (TESTS / "data" / "multiple_25x25.txt").read_text()
+    puzzle = next(parse(text.splitlines()))
+    assert engines.solve_default(puzzle, limit=2).count == 2
+    done = run_cli("solve", "--timeout", "100", input=text, timeout=200)
+    assert done.returncode == 0 and done.stderr == "sudoku: several solutions; printing one\n", done.stderr
+    assert engines.solve_default(puzzle, limit=1).count == 1
