@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.common import cpu_model, load_lines
+from bench.common import cpu_model, load_lines, valid_solutions
 from sudoku.engines import band, nb
 
 # set -> puzzles (full run, --quick)
@@ -33,17 +33,6 @@ SETS = {
     "17clue": (5000, 1000),
 }
 GENERATED = (5000, 1500)  # minimal puzzles from nb.generate_batch
-
-
-def valid(puzzles, solutions):
-    """Per row: a complete valid grid that keeps the givens."""
-    keeps = ((puzzles == 0) | (puzzles == solutions)).all(axis=1)
-    grids = solutions.reshape(-1, 9, 9).astype(np.int64)
-    boxes = grids.reshape(-1, 3, 3, 3, 3).transpose(0, 1, 3, 2, 4).reshape(-1, 9, 9)
-    ok = keeps & (solutions > 0).all(axis=1)
-    for units in (grids, grids.transpose(0, 2, 1), boxes):
-        ok &= (np.bitwise_or.reduce(1 << units, axis=2) == 0b1111111110).all(axis=1)
-    return ok
 
 
 def timed(run):
@@ -69,7 +58,7 @@ def compare(name, puzzles, rounds):
     assert (counts == nb_counts).all(), f"{name}: counts differ at {np.flatnonzero(counts != nb_counts)[:5]}"
     unique = counts == 1
     assert (solutions[unique] == nb_solutions[unique]).all(), f"{name}: unique solutions differ"
-    assert valid(puzzles[counts > 0], solutions[counts > 0]).all(), f"{name}: band gave an invalid solution"
+    assert valid_solutions(puzzles[counts > 0], solutions[counts > 0]).all(), f"{name}: band gave an invalid solution"
     n = len(puzzles)
     ratios = [nb_s / band_s for nb_s, band_s in zip(times["nb"], times["band"])]
     return {

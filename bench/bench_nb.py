@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.common import cpu_model
+from bench.common import cpu_model, valid_solutions
 from sudoku.engines import nb, py
 from sudoku.grid import Grid
 
@@ -47,18 +47,6 @@ def median_time(run, rounds):
         result = run()
         times.append(time.perf_counter() - start)
     return statistics.median(times), result
-
-
-def valid_solutions(puzzles, solutions):
-    """Per row: a complete valid grid that keeps the givens (vectorised)."""
-    keeps = ((puzzles == 0) | (puzzles == solutions)).all(axis=1)
-    grids = solutions.reshape(-1, 9, 9).astype(np.int64)
-    boxes = grids.reshape(-1, 3, 3, 3, 3).transpose(0, 1, 3, 2, 4).reshape(-1, 9, 9)
-    ok = keeps & (solutions > 0).all(axis=1)
-    for units in (grids, grids.transpose(0, 2, 1), boxes):
-        bits = np.bitwise_or.reduce(1 << units, axis=2)  # a unit is valid when it holds all 9 digits
-        ok &= (bits == 0b1111111110).all(axis=1)
-    return ok
 
 
 def load(data, name):
