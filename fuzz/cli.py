@@ -14,7 +14,8 @@ from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
 
-OK, FAILED, USAGE, IO_ERROR, LOST, INTERRUPTED = 0, 1, 2, 3, 4, 130
+from jobs.entry import FAILED, INTERRUPTED, OK, USAGE, dispatch
+
 EXIT_CODES = """exit codes:
   0    no failure
   1    failures found (reproducers saved to the corpus)
@@ -686,24 +687,4 @@ def _print(text):
 
 
 def main(argv=None):
-    from jobs.backends import BackendError, BackendLost
-    from jobs.store import RunDirError, WriteError
-
-    parser = _parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        print("fuzz: a command is needed: run, replay or probe (see fuzz --help)", file=sys.stderr)
-        return USAGE
-    try:
-        return {"run": run, "replay": replay, "probe": probe}[args.command](args)
-    except WriteError as error:
-        print(f"fuzz: {error}", file=sys.stderr)
-        return IO_ERROR
-    except BackendLost as error:
-        print(f"fuzz: {error}", file=sys.stderr)
-        return LOST
-    except (Usage, RunDirError, BackendError) as error:
-        print(f"fuzz: {error}", file=sys.stderr)
-        return USAGE
-    except KeyboardInterrupt:
-        return INTERRUPTED
+    return dispatch("fuzz", {"run": run, "replay": replay, "probe": probe}, _parser().parse_args(argv), (Usage,))
