@@ -14,7 +14,8 @@ from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
 
-OK, FAILED, USAGE, IO_ERROR, LOST, INTERRUPTED = 0, 1, 2, 3, 4, 130
+from jobs.entry import FAILED, INTERRUPTED, OK, USAGE, dispatch
+
 EXIT_CODES = """exit codes:
   0    no failure
   1    failures found (reproducers saved to the corpus)
@@ -145,6 +146,8 @@ def _parser():
     replay.add_argument("corpus", metavar="PATH", help="reproducers to replay: a corpus, a target's, oracle's or "
                         "bug's folder in it, or a run directory")
     _target_options(replay)
+    replay.add_argument("--reference", metavar="CMD", help="a trusted program whose answers are the expected ones, "
+                        "as in `fuzz run --reference` (the replay line of a run with one names it)")
     return parser
 
 
@@ -172,17 +175,28 @@ def targets_of(config):
     return config.get("targets") or [config["target"]]
 
 
-def _replay_entries(entries, target, *, strict, into=None, quiet=False, words=None, exits=None):
-    """Run saved reproducers; [(folder, signature now)] of those that still fail."""
+def _replay_entries(entries, target, *, strict, into=None, quiet=False, words=None, exits=None, reference=None):
+    """Run saved reproducers; [(folder, signature now)] of those that still fail. With a ``reference``
+    target its answers are the expected ones, as in the run; a case it fails on is judged only for
+    hangs, floods and crashes."""
     from fuzz import corpus as store
     from fuzz.cases import from_text
-    from fuzz.oracles import oracles_of
+    from fuzz.oracles import judge_contained, oracles_of
+    from fuzz.reference import answer, asks
     from fuzz.tasks import run_case, signature_of
 
     still = []
     for folder, meta, data in entries:
         case = from_text(meta.get("family", "replay"), meta.get("command", "solve"), data, side=meta.get("side", 9))
-        verdict, result = run_case(case, target, strict=strict, words=words, exits=exits)
+        expected = case
+        if reference is not None and asks(case):
+            expected = answer(case, reference, header=target.header, words=words, exits=exits)
+        if expected is None:  # the reference failed on it: nothing to compare with
+            result = target.check(case.text) if case.command == "check" else target.solve(case.text)
+            verdict = judge_contained(result)
+        else:
+            case = expected
+            verdict, result = run_case(case, target, strict=strict, words=words, exits=exits)
         now = signature_of(case, verdict, result)
         if now:
             still.append((folder, now))
@@ -192,7 +206,8 @@ def _replay_entries(entries, target, *, strict, into=None, quiet=False, words=No
                            target=target, result=result, extra={"replayed_from": str(folder)})
         if not quiet:
             if now is None:
-                state = "passes"
+                state = "passes" + (" (the reference failed on it: judged only for hangs, floods and crashes)"
+                                    if expected is None else "")
             elif now == meta.get("signature"):
                 state = f"FAILS the same way: {now}"
             else:
@@ -218,7 +233,13 @@ def replay(args):
             raise Usage(f"{path} holds reproducers of {len(keys)} targets ({', '.join(keys)}), none of them "
                         f"{target.name}; name the folder of the one to replay")
         entries = [entry for entry in entries if entry[1].get("target_key") in (mine, None)]
-    still = _replay_entries(entries, target, strict=args.strict, words=args.verdict_words, exits=args.verdict_exit)
+    reference = None
+    if args.reference:
+        reference = _make_target(_target_spec(args, args.reference))
+        if (problem := _preflight(reference, entries[0][1].get("side", 9))) is not None:
+            raise Usage(f"reference {args.reference} cannot start: {problem}")
+    still = _replay_entries(entries, target, strict=args.strict, words=args.verdict_words, exits=args.verdict_exit,
+                            reference=reference)
     print(f"replayed {len(entries)} reproducers against {target.name}: {len(still)} still fail", file=sys.stderr)
     return FAILED if still else OK
 
@@ -376,8 +397,10 @@ def _replay_own(config, target, run_corpus):
 
     own = Path(config["corpus"]) / store.target_key(target)
     entries = store.load(own) if own.exists() else []
+    reference = _make_target(config["reference"]) if config.get("reference") else None
     return len(entries), _replay_entries(entries, target, strict=config["strict"], into=run_corpus, quiet=True,
-                                         words=config.get("verdict_words"), exits=config.get("verdict_exit"))
+                                         words=config.get("verdict_words"), exits=config.get("verdict_exit"),
+                                         reference=reference)
 
 
 def chunk_cases(n, targets, workers, chunk_size=None):
@@ -664,24 +687,4 @@ def _print(text):
 
 
 def main(argv=None):
-    from jobs.backends import BackendError, BackendLost
-    from jobs.store import RunDirError, WriteError
-
-    parser = _parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        print("fuzz: a command is needed: run, replay or probe (see fuzz --help)", file=sys.stderr)
-        return USAGE
-    try:
-        return {"run": run, "replay": replay, "probe": probe}[args.command](args)
-    except WriteError as error:
-        print(f"fuzz: {error}", file=sys.stderr)
-        return IO_ERROR
-    except BackendLost as error:
-        print(f"fuzz: {error}", file=sys.stderr)
-        return LOST
-    except (Usage, RunDirError, BackendError) as error:
-        print(f"fuzz: {error}", file=sys.stderr)
-        return USAGE
-    except KeyboardInterrupt:
-        return INTERRUPTED
+    return dispatch("fuzz", {"run": run, "replay": replay, "probe": probe}, _parser().parse_args(argv), (Usage,))

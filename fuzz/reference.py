@@ -17,7 +17,7 @@ Creates and round trips are the target's own puzzles: our engine judges them, re
 
 from collections import namedtuple
 
-from sudoku import Grid, find_clash
+from sudoku import Grid, find_clash, render
 
 from fuzz.oracles import VERDICTS, exit_class, said_verdict
 from fuzz.read import find_grid
@@ -40,6 +40,20 @@ def expect(case, reference, *, words=VERDICTS, exits=None):
     if case.command == "check":
         return _expect_check(case, reference.check(case.text), words, exits)
     return _expect_solve(case, reference.solve(case.text), reference.header)
+
+
+def answer(case, reference, *, header=False, words=VERDICTS, exits=None, tries=3):
+    """``case`` as ``reference`` says it should be answered (in the text of a target whose format is
+    ``header``), or None when the reference failed on it ``tries`` times: a reference that failed
+    once is asked again, as its failure is not the target's (triage and ``fuzz replay``)."""
+    text = case.text
+    if reference.header != header and case.puzzle is not None:
+        text = render(case.puzzle, "header" if reference.header else "grid").encode()  # its own format
+    for _ in range(tries):
+        expected = expect(case._replace(text=text), reference, words=words or VERDICTS, exits=exits).case
+        if expected is not None:
+            return expected._replace(text=case.text)
+    return None
 
 
 def _abnormal(result):

@@ -13,12 +13,10 @@ from collections import namedtuple
 
 import pyarrow.compute as pc
 
-from sudoku import render
-
 from fuzz import corpus as store
 from fuzz.cases import create_case, from_text
-from fuzz.oracles import VERDICTS, oracles_of
-from fuzz.reference import asks, expect
+from fuzz.oracles import oracles_of
+from fuzz.reference import answer, asks
 from fuzz.shrink import shrink
 from fuzz.tasks import case_of, run_case, signature_of, target_of
 from jobs import backends
@@ -59,10 +57,13 @@ def create_calls_in(records):
     return sum(value or 0 for value in creates.column("calls").to_pylist())
 
 
-def replay_command(folder, target_options):
-    """The exact ``fuzz replay`` line for a reproducer, with the options that make the same target."""
+def replay_command(folder, target_options, reference=None):
+    """The exact ``fuzz replay`` line for a reproducer, with the options that make the same target (and
+    the run's reference, whose answers were the expected ones)."""
     spec = target_options
     words = ["fuzz", "replay", str(folder), "--target", spec["spec"]]
+    if reference:
+        words += ["--reference", reference["spec"]]
     if spec.get("create_args", "create") != "create":
         words += ["--create-args", spec["create_args"]]
     if spec.get("solve_args", "solve") != "solve":
@@ -96,16 +97,8 @@ def _same(signature, case, target, config):
 
 def _expected(case, config):
     """``case`` as the run's reference says it should be answered, or None when the reference fails on it."""
-    reference = target_of(config["reference"])
-    text = case.text
-    if reference.header != config["target"].get("header", False) and case.puzzle is not None:
-        text = render(case.puzzle, "header" if reference.header else "grid").encode()  # its own format
-    for _ in range(CONFIRMATIONS):  # a reference that failed once is asked again: its failure is not the target's
-        expected = expect(case._replace(text=text), reference, words=config.get("verdict_words") or VERDICTS,
-                          exits=config.get("verdict_exit")).case
-        if expected is not None:
-            return expected._replace(text=case.text)
-    return None
+    return answer(case, target_of(config["reference"]), header=config["target"].get("header", False),
+                  words=config.get("verdict_words"), exits=config.get("verdict_exit"), tries=CONFIRMATIONS)
 
 
 def _confirm(signature, case, target, config):
@@ -190,10 +183,10 @@ def triage(records, config, target, corpora, *, shrink_them=True, progress=None)
         folders = []
         for root in corpora:
             folder = store.folder_for(root, target, oracle, group.signature)
-            extra["replay"] = replay_command(folder, config["target"])
+            extra["replay"] = replay_command(folder, config["target"], config.get("reference"))
             folders.append(store.save(root, case, signature=group.signature, oracle=oracle, detail=detail,
                                       target=target, result=result, extra=extra))
         saved.append(Saved(group.signature, group.cases, group.representative, folders[0], detail, hits,
-                           hits < CONFIRMATIONS, intermittent, replay_command(folders[0], config["target"]),
+                           hits < CONFIRMATIONS, intermittent, replay_command(folders[0], config["target"], config.get("reference")),
                            case.text, config["target"]["spec"]))
     return saved

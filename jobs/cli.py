@@ -14,10 +14,10 @@ from pathlib import Path
 from sudoku import DIFFICULTIES, engines, new_seed
 
 from jobs import backends, columnar, runner, tasks
+from jobs.entry import FAILED, INTERRUPTED, OK, USAGE, dispatch
 from jobs.inputs import InputError, read_input
 from jobs.store import RunDir, RunDirError, WriteError
 
-OK, FAILED, USAGE, IO_ERROR, LOST, INTERRUPTED = 0, 1, 2, 3, 4, 130
 SIZES = {4: 2, 9: 3, 16: 4, 25: 5}
 EXIT_CODES = """exit codes:
   0    every case ok
@@ -215,21 +215,4 @@ def show(args):
 
 
 def main(argv=None):
-    parser = _parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        print("sudoku-jobs: a command is needed: run or show (see sudoku-jobs --help)", file=sys.stderr)
-        return USAGE
-    try:
-        return {"run": run, "show": show}[args.command](args)
-    except WriteError as error:
-        print(f"sudoku-jobs: {error}", file=sys.stderr)
-        return IO_ERROR
-    except backends.BackendLost as error:
-        print(f"sudoku-jobs: {error}", file=sys.stderr)
-        return LOST
-    except (Usage, InputError, RunDirError, backends.BackendError) as error:
-        print(f"sudoku-jobs: {error}", file=sys.stderr)
-        return USAGE
-    except KeyboardInterrupt:
-        return INTERRUPTED
+    return dispatch("sudoku-jobs", {"run": run, "show": show}, _parser().parse_args(argv), (Usage, InputError))

@@ -90,18 +90,22 @@ class History:
 
 
 def run_units(path):
-    """The runs under ``path``: itself when it holds a manifest; else each member that is a run or a
-    directory of runs (a run set: the rounds of one commit)."""
+    """The runs under ``path`` as (run directory, its run set's name or None): itself
+    when it holds a manifest; else each member that is a run, and each run of a member that is a run
+    set (the rounds of one commit, named by the set). Each run is read on its own, so a run set that
+    mixes configurations gives one series per configuration instead of an error."""
     path = Path(path)
     if not path.is_dir():
         raise ReportError(f"{path}: no such run directory")
     if (path / "manifest.json").exists():
-        return [path]
+        return [(path, None)]
     units = []
     for member in sorted(p for p in path.iterdir() if p.is_dir()):
-        if (member / "manifest.json").exists() or any((m / "manifest.json").exists() for m in member.iterdir()
-                                                      if m.is_dir()):
-            units.append(member)
+        if (member / "manifest.json").exists():
+            units.append((member, None))
+        else:
+            units.extend((run, member.name) for run in sorted(member.iterdir())
+                         if run.is_dir() and (run / "manifest.json").exists())
     if not units:
         raise ReportError(f"{path}: no manifest.json: not a run directory (nor a directory of runs)")
     return units
@@ -129,11 +133,12 @@ def merge_rounds(runs, label):
 
 def load_history(paths):
     """The commits of the runs under ``paths``, oldest first (runs of one sha and configuration merged)."""
-    runs = [load_run(unit) for path in paths for unit in run_units(path)]
     groups = {}
-    for run in runs:
-        sha = run.manifest.get("git_sha") or run.name
-        groups.setdefault((sha, _key(run.configuration)), []).append(run)
+    for path in paths:
+        for unit, name in run_units(path):
+            run = load_run(unit)
+            sha = run.manifest.get("git_sha") or name or run.name  # no sha: a commit per run set or run
+            groups.setdefault((sha, _key(run.configuration)), []).append(run)
     commits = []
     for (sha, _), members in groups.items():
         started = min(str(m.get("started") or "") for r in members for m in r.manifests)

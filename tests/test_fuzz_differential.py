@@ -2,6 +2,7 @@
 
 import csv
 import json
+import shlex
 import sys
 from collections import Counter
 
@@ -222,6 +223,8 @@ def test_a_reference_stands_in_for_our_engine(tmp_path):
     assert f"it overruled our engine on {len(overruled)}" in done.stdout
     reference = json.loads((tmp_path / "run" / "manifest.json").read_text())["fuzz"]["differential"]["reference"]
     assert reference["overruled"] == len(overruled) and reference["failed"] == 0
+    groups = json.loads((tmp_path / "run" / "manifest.json").read_text())["fuzz"]["groups"]
+    assert groups and all(f"--reference {shlex.quote(spec('rejects_full'))}" in group["replay"] for group in groups)
     # without the reference our engine is the oracle, and the program to the other contract fails instead
     alone = fuzz("run", "-n", 40, "--seed", seed, "--workers", 2, "--timeout", 20, "--no-shrink", "--out",
                  tmp_path / "alone", "--corpus", tmp_path / "corpus", "--target", spec("rejects_full"), cwd=tmp_path)
@@ -263,3 +266,22 @@ def test_a_reference_that_cannot_start_is_one_line_and_exit_2(tmp_path):
                 "--reference", f"{sys.executable} -S /nonexistent/ref.py", cwd=tmp_path)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "reference" in done.stderr
     assert "Traceback" not in done.stderr and not (tmp_path / "run").exists()
+
+
+def test_replay_with_the_reference_judges_as_the_run_did(tmp_path):
+    # a reproducer found under --reference rejects_full: a full grid, which that reference rejects; the
+    # correct target solves it, which is wrong by the reference and right by our engine
+    folder = tmp_path / "corpus" / "correct" / "rejects_unsolvable" / "abc"
+    folder.mkdir(parents=True)
+    full = render(engines.solve(create(3, seed=7), limit=1).solution, "grid").encode()
+    (folder / "input.txt").write_bytes(full)
+    (folder / "case.json").write_text(json.dumps({"family": "full", "command": "solve", "side": 9,
+                                                  "signature": "rejects_unsolvable on full"}))
+    judged = fuzz("replay", tmp_path / "corpus", "--target", spec("correct"), "--reference", spec("rejects_full"),
+                  cwd=tmp_path)
+    assert judged.returncode == 1 and "FAILS" in judged.stderr and "rejects_unsolvable" in judged.stderr
+    alone = fuzz("replay", tmp_path / "corpus", "--target", spec("correct"), cwd=tmp_path)
+    assert alone.returncode == 0 and f"{folder}: passes" in alone.stderr
+    broken = fuzz("replay", tmp_path / "corpus", "--target", spec("correct"), "--reference",
+                  f"{sys.executable} -S /nonexistent/ref.py", cwd=tmp_path)
+    assert broken.returncode == 2 and broken.stderr.count("\n") == 1 and "reference" in broken.stderr

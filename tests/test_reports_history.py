@@ -82,3 +82,19 @@ def test_history_command_writes_md_and_html_and_refuses_what_it_cannot_read(tmp_
         missing.stderr
     bad = run_reports("history", tmp_path / "runs", "--threshold", "2")
     assert bad.returncode == 2 and "must lie between 0 and 1" in bad.stderr
+
+
+def test_a_run_set_that_mixes_configurations_gives_a_series_each_instead_of_an_error(tmp_path):
+    # one commit's run set holding an nb round and a py round: `show` refuses it without --merge-unlike,
+    # history reads each run on its own and keeps the configurations apart
+    for name, engine in (("round01", "nb"), ("round02", "py")):
+        write_run(tmp_path / "runs" / "c0" / name, records(40, noise_seed=len(name + engine)),
+                  manifest_extra={"started": f"2026-11-10T10:00:0{name[-1]}", "config": dict(BATCH, engine=engine)})
+    assert run_reports("show", tmp_path / "runs" / "c0").returncode == 2
+    commits = load_history([tmp_path / "runs"])
+    assert sorted((c.sha[:2], c.configuration["engine"], c.run.rounds) for c in commits) == [("00", "nb", 1),
+                                                                                            ("00", "py", 1)]
+    result = run_reports("history", tmp_path / "runs")
+    assert result.returncode == 0, result.stderr
+    assert "## History: 2 commit(s)" in result.stdout
+    assert "{engine nb}" in result.stdout and "{engine py}" in result.stdout

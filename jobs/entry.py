@@ -1,0 +1,33 @@
+"""What the entry points of ``sudoku-jobs`` and ``fuzz`` do around a command: the exit codes they
+share (DESIGN.md), the named command run, and each expected error turned into one line on stderr
+with its exit code, never a traceback."""
+
+import sys
+
+OK, FAILED, USAGE, IO_ERROR, LOST, INTERRUPTED = 0, 1, 2, 3, 4, 130
+
+
+def dispatch(prog, commands, args, usage_errors):
+    """Run ``commands[args.command](args)``; a missing command, a ``usage_errors`` error, a failed write
+    (``jobs.store.WriteError``), a lost backend and Ctrl-C each end with their exit code."""
+    from jobs.backends import BackendError, BackendLost
+    from jobs.store import RunDirError, WriteError
+
+    if args.command is None:
+        *rest, last = commands
+        names = f"{', '.join(rest)} or {last}" if rest else last
+        print(f"{prog}: a command is needed: {names} (see {prog} --help)", file=sys.stderr)
+        return USAGE
+    try:
+        return commands[args.command](args)
+    except WriteError as error:
+        print(f"{prog}: {error}", file=sys.stderr)
+        return IO_ERROR
+    except BackendLost as error:
+        print(f"{prog}: {error}", file=sys.stderr)
+        return LOST
+    except (*usage_errors, RunDirError, BackendError) as error:
+        print(f"{prog}: {error}", file=sys.stderr)
+        return USAGE
+    except KeyboardInterrupt:
+        return INTERRUPTED
