@@ -184,7 +184,7 @@ def _needs_search():
     return Grid(5, [0 if rng.random() < 0.5 else value for value in full.cells])
 
 
-def test_the_cli_picks_big_from_16x16_up_and_never_loads_numba_at_9x9():
+def test_the_cli_picks_big_or_sat_from_16x16_up_and_never_loads_numba_at_9x9():
     from helpers import PUZZLE
 
     from sudoku.formats import render
@@ -197,8 +197,13 @@ def test_the_cli_picks_big_from_16x16_up_and_never_loads_numba_at_9x9():
     modules, done = _imports("solve", input=sixteen)  # propagation solves it: py's quick try, no numba
     assert done.returncode == 0 and "numba" not in modules
     assert done.stdout.decode() == render(py.solve(big.generate(4, seed=3)).solution, "grid")
-    modules, done = _imports("solve", input=render(_needs_search(), "grid"))  # past py's quick try: big
-    assert done.returncode == 0 and {"numba", "sudoku.engines._big_kernels"} <= modules
+    modules, done = _imports("solve", input=render(_needs_search(), "grid"))  # past py's quick try: sat
+    assert done.returncode == 0 and "pysat.solvers" in modules and "numba" not in modules
+    from helpers import TESTS
+
+    near_empty = (TESTS / "data" / "multiple_25x25.txt").read_text()  # a fill: py's and big's turns, not sat
+    modules, done = _imports("solve", input=near_empty)
+    assert done.returncode == 0 and "numba" in modules and "pysat.solvers" not in modules
     modules, done = _imports("solve", "--engine", "py", input=sixteen)  # --engine still overrides
     assert done.returncode == 0 and "numba" not in modules
     assert done.stdout.decode() == render(py.solve(big.generate(4, seed=3)).solution, "grid")

@@ -132,6 +132,12 @@ def default_for(box: int) -> str:
 QUICK_SECONDS = 0.3  # py's first try on a big grid, before a compiled engine or the SAT solver is loaded
 SAT = "sat"
 SAT_MAX_LITERALS = 150_000  # blanks x side: above it (near-empty 64x64 and up) encoding in Python takes 8 s and more
+SAT_MAX_BLANK = 0.85  # near-empty grids are fills: CaDiCaL needs ~4,000 decisions and 2.3 s for an empty 25x25 grid
+
+
+def _suits_sat(puzzle: Grid) -> bool:
+    """Whether the default solve hands ``puzzle`` to ``sat`` after py's quick try (see solve_default)."""
+    return puzzle.blanks <= SAT_MAX_BLANK * len(puzzle.cells) and puzzle.blanks * puzzle.side <= SAT_MAX_LITERALS
 
 
 def solve_default(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None) -> Answer:
@@ -142,8 +148,8 @@ def solve_default(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None)
     needs real search pays for a load. What is left goes to ``sat`` (CaDiCaL, which learns from
     its dead ends: 36x36 and 49x49 random grids at 45-70 % blank that depth-first search does not
     finish in 10 s), for one solution and for counting (blocking clauses), unless the grid is
-    too big to encode quickly (``SAT_MAX_LITERALS``: near-empty 64x64 and 81x81 grids), where
-    the old order stays: ``big`` with its restarts finds one solution, and counting takes turns
+    near-empty (``SAT_MAX_BLANK``: a fill, where encoding costs more than search) or too big to
+    encode quickly (``SAT_MAX_LITERALS``), where the old order stays: ``big`` with its restarts finds one solution, and counting takes turns
     between ``py`` and ``big`` with a doubling time slice (each one's complete search can stall
     where the other's does not). Counts are the same either way; which of several solutions comes
     first may differ. The caller's ``budget`` covers every try (bench/README.md has the figures).
@@ -154,7 +160,7 @@ def solve_default(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None)
     from sudoku.budget import Budget, BudgetExceeded  # here, not at the top: 9x9 solves never need it
 
     seconds = QUICK_SECONDS
-    if puzzle.blanks * puzzle.side <= SAT_MAX_LITERALS:
+    if _suits_sat(puzzle):
         engine = SAT
         turns = [DEFAULT]
     else:

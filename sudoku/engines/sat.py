@@ -22,7 +22,8 @@ is used as it is; only the encoding is ours:
   search: 36x36 at 60 % blank went from 4 s to over 60 s with ~50 ms slices, 11 s with doubling
   ones).
 
-Counters: ``guesses`` are the solver's decisions, ``nodes`` its conflicts plus the propagation calls.
+Counters: ``guesses`` are the solver's decisions, ``nodes`` one more (a propagation after each, and
+the first); a node budget caps the solver's conflicts.
 """
 
 import os
@@ -112,11 +113,11 @@ def solve(puzzle, *, limit=1, budget=None, solver=SOLVER, pairwise_up_to=PAIRWIS
             raise RuntimeError("the SAT child stopped before the deadline")  # charge raises first
         count, first, stats = done
     if budget is not None:
-        budget.charge(stats[1])
+        budget.charge(stats[1])  # conflicts: what a node cap bounds
     if count < 0:  # the conflict cap was reached: charging past it above has raised
         raise RuntimeError("conflict budget reached without BudgetExceeded")
     grid = _py._to_grid(puzzle.box, first) if first is not None else None
-    return Answer(count, grid, Counters(stats[0], stats[1] + count + 1))
+    return Answer(count, grid, Counters(stats[0], stats[0] + 1))
 
 
 def _count(cands, geo, limit, *, solver, conflicts, pairwise_up_to, amo):
