@@ -22,6 +22,23 @@ is used as it is; only the encoding is ours:
   search: 36x36 at 60 % blank went from 4 s to over 60 s with ~50 ms slices, 11 s with doubling
   ones).
 
+Measured to choose (one process per run, seconds with propagation and encoding, cap 20 s, the
+``bench/bigset.py`` instances, 2026-11-24 on the shared 2-core VM at load ~7; one run each, and
+CDCL times scatter, so only the large gaps count):
+
+| instance | pairwise <= 6, seqcounter | pairwise (all) | pairwise <= 6, ladder | pairwise <= 12, seqcounter |
+|---|---:|---:|---:|---:|
+| 36x36 60 % | 10.27 | 5.21 | 8.10 | 5.47 |
+| 36x36 70 % | 1.77 | 2.10 | 4.76 | 8.53 |
+| 49x49 60 % | >20 | 3.24 | >20 | >20 |
+| 49x49 70 % | >20 | 5.99 | 6.23 | >20 |
+
+Pairwise needs more clauses (405,204 against 155,811 at 36x36 70 %; encoding 0.8 s against 0.7 s)
+but CaDiCaL needs far fewer decisions with it; above 49 literals (near-empty 64x64 and up) it
+would be millions of clauses, so a sequential counter there. Solvers on 36x36 60 %: glucose4 30 s,
+CaDiCaL 1.9.5 4-5 s (so CaDiCaL). On an empty 25x25 grid a sequential counter above 10 literals
+wins (0.9 s against 2.3 s): near-empty grids are left to search by the default solve.
+
 Counters: ``guesses`` are the solver's decisions, ``nodes`` one more (a propagation after each, and
 the first); a node budget caps the solver's conflicts.
 """
