@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import random_puzzle
+from helpers import assert_agrees_with_py, random_puzzle
 from sudoku import engines
 from sudoku.budget import Budget, BudgetExceeded
 from sudoku.engines import Counters, py
@@ -33,14 +33,7 @@ def test_big_and_py_agree_at_16x16(seed, ratio, limit, change):
     if change:
         rng = random.Random(seed)
         puzzle = puzzle.with_cell(rng.randrange(256), rng.randint(1, 16))
-    ours, reference = big.solve(puzzle, limit=limit), py.solve(puzzle, limit=limit)
-    assert ours.count == reference.count
-    if ours.count:
-        assert is_solution(puzzle, ours.solution)
-    else:
-        assert ours.solution is None
-    if ours.count == 1 and limit > 1:
-        assert ours.solution == reference.solution
+    assert_agrees_with_py(big, puzzle, limit)
 
 
 def test_limits_and_clashes_at_16x16():

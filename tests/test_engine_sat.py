@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import random_puzzle
+from helpers import assert_agrees_with_py, random_puzzle
 from sudoku import engines
 from sudoku.budget import Budget, BudgetExceeded
 from sudoku.engines import Counters, py
@@ -34,14 +34,7 @@ def test_sat_and_py_agree(box, seed, ratio, limit, change, data):
     if change:  # one cell set to a random digit: often a clash or a dead end (count 0)
         side = box * box
         puzzle = puzzle.with_cell(data.draw(st.integers(0, side * side - 1)), data.draw(st.integers(1, side)))
-    ours, reference = sat.solve(puzzle, limit=limit), py.solve(puzzle, limit=limit)
-    assert ours.count == reference.count
-    if ours.count:
-        assert is_solution(puzzle, ours.solution)
-    else:
-        assert ours.solution is None
-    if ours.count == 1 and limit > 1:
-        assert ours.solution == reference.solution
+    assert_agrees_with_py(sat, puzzle, limit)
 
 
 def test_counting_by_blocking_clauses_is_exact():
