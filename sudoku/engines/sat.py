@@ -44,6 +44,7 @@ the first); a node budget caps the solver's conflicts.
 """
 
 import os
+import time
 from itertools import combinations
 
 from sudoku.engines import Answer, Counters
@@ -126,13 +127,12 @@ def solve(puzzle, *, limit=1, budget=None, solver=SOLVER, pairwise_up_to=PAIRWIS
     else:
         done = _in_child(work, seconds)
         if done is None:
-            budget.charge(1)  # past the deadline: the caller's BudgetExceeded
-            raise RuntimeError("the SAT child stopped before the deadline")  # charge raises first
+            budget.charge(1)  # past the deadline (``_in_child`` waited it out): the caller's BudgetExceeded
         count, first, stats = done
+    if count < 0:  # the conflict cap ran out: past the node cap, the caller's BudgetExceeded
+        budget.charge(max(stats[1], budget.nodes - budget.spent + 1))
     if budget is not None:
         budget.charge(stats[1])  # conflicts: what a node cap bounds
-    if count < 0:  # the conflict cap was reached: charging past it above has raised
-        raise RuntimeError("conflict budget reached without BudgetExceeded")
     grid = _py._to_grid(puzzle.box, first) if first is not None else None
     return Answer(count, grid, Counters(stats[0], stats[0] + 1))
 
@@ -195,8 +195,10 @@ def _in_child(work, seconds):
     os.close(write)
     try:
         with os.fdopen(read, "rb") as answer:
-            if not select.select([answer], [], [], max(seconds, 0.0))[0]:
-                return None
+            end = time.monotonic() + seconds
+            while not select.select([answer], [], [], max(end - time.monotonic(), 0.0))[0]:
+                if time.monotonic() >= end:  # select may wake a little early: wait the deadline out
+                    return None
             data = answer.read()
     finally:
         if not os.waitpid(pid, os.WNOHANG)[0]:
