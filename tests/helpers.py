@@ -44,6 +44,20 @@ def random_puzzle(box, seed, blank_ratio):
     return Grid(box, cells), full
 
 
+def assert_agrees_with_py(engine, puzzle, limit):
+    """``engine.solve`` counts as ``py`` does, its solution is one, and a unique one is py's."""
+    from sudoku.grid import is_solution
+
+    ours, reference = engine.solve(puzzle, limit=limit), py.solve(puzzle, limit=limit)
+    assert ours.count == reference.count
+    if ours.count:
+        assert is_solution(puzzle, ours.solution)
+    else:
+        assert ours.solution is None
+    if ours.count == 1 and limit > 1:
+        assert ours.solution == reference.solution
+
+
 def run_cli(*args, input=b"", timeout=60):
     """Run ``python -m sudoku ARGS`` with ``input`` (bytes or str) on stdin; the CompletedProcess,
     with stdout and stderr as text."""

@@ -631,12 +631,12 @@ def test_help_shows_an_example_and_the_exit_codes(command):
 # --- imports --------------------------------------------------------------------------------------
 
 
-HEAVY = ("numpy", "numba", "pandas", "dask", "pyarrow")
+HEAVY = ("numpy", "numba", "pandas", "dask", "pyarrow", "pysat")
 
 
 @pytest.mark.parametrize("command, stdin", [("create --seed 1", ""), ("solve", PUZZLE), ("check", PUZZLE)])
 def test_cli_loads_no_heavy_module(command, stdin):
-    """A single create, solve or check starts in milliseconds: no numpy, numba, pandas, Dask or Arrow."""
+    """A single create, solve or check starts in milliseconds: no numpy, numba, pandas, Dask, Arrow or pysat."""
     code = (
         "import sys, sudoku.cli\n"
         f"code = sudoku.cli.main({command.split()!r})\n"

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import random_puzzle
+from helpers import assert_agrees_with_py, random_puzzle
 from sudoku import engines
 from sudoku.budget import Budget, BudgetExceeded
 from sudoku.engines import Counters, py
@@ -33,14 +33,7 @@ def test_big_and_py_agree_at_16x16(seed, ratio, limit, change):
     if change:
         rng = random.Random(seed)
         puzzle = puzzle.with_cell(rng.randrange(256), rng.randint(1, 16))
-    ours, reference = big.solve(puzzle, limit=limit), py.solve(puzzle, limit=limit)
-    assert ours.count == reference.count
-    if ours.count:
-        assert is_solution(puzzle, ours.solution)
-    else:
-        assert ours.solution is None
-    if ours.count == 1 and limit > 1:
-        assert ours.solution == reference.solution
+    assert_agrees_with_py(big, puzzle, limit)
 
 
 def test_limits_and_clashes_at_16x16():
@@ -184,7 +177,7 @@ def _needs_search():
     return Grid(5, [0 if rng.random() < 0.5 else value for value in full.cells])
 
 
-def test_the_cli_picks_big_from_16x16_up_and_never_loads_numba_at_9x9():
+def test_the_cli_picks_big_or_sat_from_16x16_up_and_never_loads_numba_at_9x9():
     from helpers import PUZZLE
 
     from sudoku.formats import render
@@ -197,8 +190,13 @@ def test_the_cli_picks_big_from_16x16_up_and_never_loads_numba_at_9x9():
     modules, done = _imports("solve", input=sixteen)  # propagation solves it: py's quick try, no numba
     assert done.returncode == 0 and "numba" not in modules
     assert done.stdout.decode() == render(py.solve(big.generate(4, seed=3)).solution, "grid")
-    modules, done = _imports("solve", input=render(_needs_search(), "grid"))  # past py's quick try: big
-    assert done.returncode == 0 and {"numba", "sudoku.engines._big_kernels"} <= modules
+    modules, done = _imports("solve", input=render(_needs_search(), "grid"))  # past py's quick try: sat
+    assert done.returncode == 0 and "pysat.solvers" in modules and "numba" not in modules
+    from helpers import TESTS
+
+    near_empty = (TESTS / "data" / "multiple_25x25.txt").read_text()  # a fill: py's and big's turns, not sat
+    modules, done = _imports("solve", input=near_empty)
+    assert done.returncode == 0 and "numba" in modules and "pysat.solvers" not in modules
     modules, done = _imports("solve", "--engine", "py", input=sixteen)  # --engine still overrides
     assert done.returncode == 0 and "numba" not in modules
     assert done.stdout.decode() == render(py.solve(big.generate(4, seed=3)).solution, "grid")

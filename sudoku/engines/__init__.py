@@ -108,6 +108,14 @@ ENGINES = {
         "fewest-candidates branching, resumable slices for budgets, restarts when finding one solution; "
         "compiled puzzle creation; the default from 16x16 up (imports numba: ~0.6 s with a warm cache)",
     ),
+    "sat": EngineInfo(
+        "sat",
+        "sudoku.engines.sat",
+        range(2, 10),
+        frozenset({"solve", "count", "budget"}),
+        "python-sat (CaDiCaL 1.9.5): py's propagation, then the open cells' candidates as CNF; counts by "
+        "blocking clauses; a time budget runs the solver in a forked child (imports pysat: ~30 ms)",
+    ),
 }
 
 DEFAULT = "py"
@@ -121,7 +129,15 @@ def default_for(box: int) -> str:
     return BIG if box >= BIG_FROM_BOX else DEFAULT
 
 
-QUICK_SECONDS = 0.3  # py's first try on a big grid, before the compiled engine is loaded
+QUICK_SECONDS = 0.3  # py's first try on a big grid, before a compiled engine or the SAT solver is loaded
+SAT = "sat"
+SAT_MAX_LITERALS = 150_000  # blanks x side: above it (near-empty 64x64 and up) encoding in Python takes 8 s and more
+SAT_MAX_BLANK = 0.85  # near-empty grids are fills: CaDiCaL needs ~4,000 decisions and 2.3 s for an empty 25x25 grid
+
+
+def _suits_sat(puzzle: Grid) -> bool:
+    """Whether the default solve hands ``puzzle`` to ``sat`` after py's quick try (see solve_default)."""
+    return puzzle.blanks <= SAT_MAX_BLANK * len(puzzle.cells) and puzzle.blanks * puzzle.side <= SAT_MAX_LITERALS
 
 
 def solve_default(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None) -> Answer:
@@ -129,13 +145,14 @@ def solve_default(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None)
 
     From 16x16 up, ``py`` first gets QUICK_SECONDS: a typical generated puzzle falls to its
     propagation in milliseconds, while loading ``big`` costs a second or more, so only a grid that
-    needs real search pays for the load. Finding one solution then goes to ``big``, whose restarts
-    keep it from stalling. Counting (``limit`` >= 2, as `sudoku solve` does to warn of several
-    solutions) cannot restart, and each engine's one complete search can stall where the other's
-    does not (fuzz found a 25x25 puzzle with several solutions that py counts in 0.6 s and big not
-    in minutes), so the two take turns with a doubling time slice: at most about 3x the faster.
-    Counts are the same either way; which of several solutions comes first may differ. The
-    caller's ``budget`` covers every try.
+    needs real search pays for a load. What is left goes to ``sat`` (CaDiCaL, which learns from
+    its dead ends: 36x36 and 49x49 random grids at 45-70 % blank that depth-first search does not
+    finish in 10 s), for one solution and for counting (blocking clauses), unless the grid is
+    near-empty (``SAT_MAX_BLANK``: a fill, where encoding costs more than search) or too big to
+    encode quickly (``SAT_MAX_LITERALS``), where the old order stays: ``big`` with its restarts finds one solution, and counting takes turns
+    between ``py`` and ``big`` with a doubling time slice (each one's complete search can stall
+    where the other's does not). Counts are the same either way; which of several solutions comes
+    first may differ. The caller's ``budget`` covers every try (bench/README.md has the figures).
     """
     engine = default_for(puzzle.box)
     if engine == DEFAULT:
@@ -143,7 +160,11 @@ def solve_default(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None)
     from sudoku.budget import Budget, BudgetExceeded  # here, not at the top: 9x9 solves never need it
 
     seconds = QUICK_SECONDS
-    turns = [DEFAULT, engine] if limit >= 2 else [DEFAULT]
+    if _suits_sat(puzzle):
+        engine = SAT
+        turns = [DEFAULT]
+    else:
+        turns = [DEFAULT, engine] if limit >= 2 else [DEFAULT]
     while True:
         for name in turns:
             left = None if budget is None else budget.remaining()
@@ -155,7 +176,7 @@ def solve_default(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None)
             except BudgetExceeded:
                 if budget is not None:
                     budget.charge(quick.spent)
-        if limit < 2:
+        if limit < 2 or engine == SAT:
             return solve(puzzle, limit=limit, engine=engine, budget=budget)
         seconds *= 2
 

@@ -1,0 +1,124 @@
+"""The SAT engine ``sat`` (python-sat's CaDiCaL after py's propagation) against ``py``: the same
+counts on random 4x4, 9x9 and 16x16 puzzles (several solutions and none included), the contract's
+limits and clashes, budgets that stop it (a forked child killed at the deadline), and the default
+solve handing big grids to it. (The known-puzzles file runs against it too, in test_engines.py.)"""
+
+import sys
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from helpers import assert_agrees_with_py, random_puzzle
+from sudoku import engines
+from sudoku.budget import Budget, BudgetExceeded
+from sudoku.engines import Counters, py
+from sudoku.grid import Grid, geometry, is_solution
+
+sat = pytest.importorskip("sudoku.engines.sat", reason="python-sat is needed for the sat engine")
+
+
+def test_registry_entry():
+    info = engines.info("sat")
+    assert list(info.boxes) == list(range(2, 10))
+    assert {"solve", "count", "budget"} <= info.capabilities
+    assert "sat" in engines.bounded()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([2, 3, 4]), st.integers(0, 2**32), st.sampled_from([0.3, 0.5, 0.6, 0.7, 0.8, 0.95, 1.0]),
+       st.sampled_from([1, 2, 3, 10]), st.booleans(), st.data())
+def test_sat_and_py_agree(box, seed, ratio, limit, change, data):
+    puzzle, _ = random_puzzle(box, seed, min(ratio, 0.6) if box == 4 else ratio)  # py counts a near-empty 16x16 slowly
+    if change:  # one cell set to a random digit: often a clash or a dead end (count 0)
+        side = box * box
+        puzzle = puzzle.with_cell(data.draw(st.integers(0, side * side - 1)), data.draw(st.integers(1, side)))
+    assert_agrees_with_py(sat, puzzle, limit)
+
+
+def test_counting_by_blocking_clauses_is_exact():
+    """Every 4x4 grid: 288; a 9x9 grid with two rows' worth of digits open has a known count."""
+    assert sat.solve(Grid.empty(2), limit=10_000).count == 288
+    assert sat.solve(Grid.empty(2), limit=10_000, budget=Budget(seconds=60)).count == 288  # through the child
+    full = py.fill(3, __import__("random").Random(4))
+    for cells in ([0, 1], [0, 1, 9, 10]):  # a deadly pattern can leave 2 solutions; counts must match py
+        puzzle = Grid(3, [0 if i in cells else v for i, v in enumerate(full.cells)])
+        assert sat.solve(puzzle, limit=5).count == py.solve(puzzle, limit=5).count
+
+
+def test_the_encoding_holds_only_open_cells_candidates():
+    puzzle, _ = random_puzzle(3, 7, 0.7)
+    geo = geometry(3)
+    cands, queue = py.candidates(puzzle)
+    assert py.settle(cands, queue, geo)
+    clauses, top, meaning = sat.encode(cands, geo)
+    literals = sum(mask.bit_count() for mask in cands if mask & (mask - 1))
+    assert len(meaning) - 1 == literals <= top
+    assert all(cands[cell] & (cands[cell] - 1) and cands[cell] & bit for cell, bit in meaning[1:])
+
+
+def test_limits_clashes_and_filled_grids():
+    empty = Grid.empty(3)
+    for limit in (0, -1):
+        with pytest.raises(ValueError, match="limit"):
+            sat.solve(empty, limit=limit)
+    clash = Grid(3, [5, 5] + [0] * 79)
+    assert sat.solve(clash, limit=2) == (0, None, Counters(0, 1))
+    full = py.fill(4, __import__("random").Random(2))
+    assert sat.solve(full.with_cell(0, 0), limit=2) == (1, full, Counters(0, 1))  # singles fill it: no solver
+
+
+def test_a_grid_that_singles_fill_never_loads_the_solver():
+    import subprocess
+
+    code = ("import sys, random\nfrom sudoku.engines import sat, py\n"
+            "full = py.fill(4, random.Random(1))\n"
+            "assert sat.solve(full.with_cell(3, 0), limit=2).count == 1\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'pysat'))\n")
+    from helpers import REPO
+
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_a_node_budget_caps_conflicts():
+    """An empty 25x25 grid counted to a million needs many conflicts: a cap of 5 stops it."""
+    with pytest.raises(BudgetExceeded, match="node budget of 5 reached"):
+        sat.solve(Grid.empty(3), limit=10**6, budget=Budget(nodes=5))
+
+
+def test_a_time_budget_kills_the_child_at_the_deadline():
+    with pytest.raises(BudgetExceeded, match="time limit of 0.5 s reached") as caught:
+        sat.solve(Grid.empty(3), limit=10**9, budget=Budget(seconds=0.5))
+    assert caught.value.seconds < 10  # generous: the parent waits on the pipe with the deadline
+
+
+def test_the_child_runner_answers_or_is_killed():
+    assert sat._in_child(lambda: ("answer", [1, 2]), 30) == ("answer", [1, 2])
+    start = time.perf_counter()
+    assert sat._in_child(lambda: time.sleep(30), 0.2) is None
+    assert time.perf_counter() - start < 10
+
+
+def test_the_default_solve_counts_big_grids_with_it():
+    """From 16x16 up, what py's quick try leaves goes to sat (counting included): a near-empty
+    16x16 grid has many solutions, counted to the limit."""
+    grid = Grid.empty(4).with_cell(0, 1)
+    answer = engines.solve_default(grid, limit=3, budget=Budget(seconds=60))
+    assert answer.count == 3 and is_solution(grid, answer.solution)
+
+
+@pytest.mark.slow
+def test_the_cli_bounds_a_hard_36x36_grid_with_timeout():
+    """A random 36x36 grid with half its cells blank sits at the phase transition: the SAT child is
+    killed at the limit, one line, exit 124."""
+    from helpers import run_cli
+
+    from sudoku.formats import render
+
+    puzzle, _ = random_puzzle(6, 11, 0.5)
+    done = run_cli("solve", "--engine", "sat", "--timeout", "1", input=render(puzzle, "grid"), timeout=120)
+    assert done.returncode == 124 and done.stdout == ""
+    assert done.stderr == "sudoku: time limit of 1 s reached (solving the 36x36 puzzle)\n"
