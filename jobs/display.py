@@ -54,14 +54,21 @@ def xml_text(text):
     return _XML_FORBIDDEN.sub(lambda m: _escape(m.group()), visible(text))
 
 
+# An underscore between two letters or digits never starts emphasis (CommonMark), so ``no_crash``
+# stays readable in the raw Markdown; one next to anything else is escaped.
+_MD_PUNCTUATION = re.compile(r"[\\|\[\]*`~]|(?<![^\W_])_|_(?![^\W_])")
+_MD_LINE_START = re.compile(r"^(\s*)([#>+\-=])|^(\s*\d+)([.)])(?=\s|$)")
+
+
 def md_text(text, limit=None):
-    """Text safe in Markdown and in a table cell: HTML escaped, ``|`` and ``[`` ``]`` escaped, line
+    """Text safe in Markdown and in a table cell: HTML escaped, Markdown's inline marks escaped, line
     breaks shown as spaces, non-printing characters as escapes; shortened to ``limit`` with '...'."""
     text = visible(_as_text(text).replace("\r", " ").replace("\n", " "))
     if limit and len(text) > limit:
         text = text[: limit - 3] + "..."
     text = html.escape(text, quote=False)
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("[", "\\[").replace("]", "\\]")
+    text = _MD_PUNCTUATION.sub(r"\\\g<0>", text)  # emphasis, code spans, links, strike-through: shown as typed
+    return _MD_LINE_START.sub(lambda m: f"{m[1]}\\{m[2]}" if m[2] else f"{m[3]}\\{m[4]}", text)  # nor a heading, quote or list
 
 
 def md_code(text, limit=None):
