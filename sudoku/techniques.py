@@ -538,35 +538,172 @@ def forcing_chains(board, *, solution=None):
     return _forcing(board, every=True, solution=solution)
 
 
-def _forcing(board, *, every, solution=None):
+def dynamic_forcing_chain(board):
+    """A candidate whose placement leads to a contradiction by singles, locked candidates and naked
+    and hidden pairs (applied inside the trial, as often as they apply) is false."""
+    return _forcing(board, every=False, tier=DYNAMIC)
+
+
+def dynamic_forcing_chains(board, *, solution=None):
+    """Every candidate that ``dynamic_forcing_chain`` would remove, in one pass (as ``forcing_chains``)."""
+    return _forcing(board, every=True, solution=solution, tier=DYNAMIC)
+
+
+def nested_forcing_chain(board):
+    """A candidate whose placement leads to a contradiction when the trial may also use forcing
+    chains itself: inside it, any candidate that singles alone break is removed (one level deep),
+    between rounds of singles, locked candidates and pairs."""
+    return _forcing(board, every=False, tier=NESTED)
+
+
+def nested_forcing_chains(board, *, solution=None):
+    """Every candidate that ``nested_forcing_chain`` would remove, in one pass (as ``forcing_chains``)."""
+    return _forcing(board, every=True, solution=solution, tier=NESTED)
+
+
+# The trial propagations, weakest first: a tier's trial applies every rule of the tiers below it.
+SINGLES, DYNAMIC, NESTED = 0, 1, 2
+_TIER_NAMES = ("forcing chain", "dynamic forcing chain", "nested forcing chain")
+
+
+def _pairs(trial, queue, geo):
+    """Naked and hidden pairs on a trial's candidate list (placed cells hold one bit): -1 on a
+    contradiction, else how many cells lost candidates; newly placed cells go on ``queue``."""
+    changed = 0
+    side = geo.side
+    for unit in geo.units:
+        seen = {}
+        for cell in unit:
+            mask = trial[cell]
+            rest = mask & (mask - 1)
+            if rest and not rest & (rest - 1):  # two candidates
+                seen.setdefault(mask, []).append(cell)
+        for mask, cells in seen.items():
+            if len(cells) < 2:
+                continue
+            if len(cells) > 2:
+                return -1
+            for cell in unit:
+                have = trial[cell]
+                if have & mask and cell not in cells:
+                    have &= ~mask
+                    if not have:
+                        return -1
+                    trial[cell] = have
+                    changed += 1
+                    if not have & (have - 1):
+                        queue.append(cell)
+        where = {}
+        for digit in range(side):
+            bit = 1 << digit
+            places = [cell for cell in unit if trial[cell] & bit]
+            if len(places) == 2:
+                where.setdefault(tuple(places), []).append(bit)
+        for places, digit_bits in where.items():
+            if len(digit_bits) < 2:
+                continue
+            if len(digit_bits) > 2:
+                return -1
+            keep = digit_bits[0] | digit_bits[1]
+            for cell in places:
+                if trial[cell] & ~keep:
+                    trial[cell] &= keep
+                    changed += 1
+    return changed
+
+
+def _propagate(trial, queue, geo, tier):
+    """Apply the tier's rules to ``trial`` in place until none applies: False on a contradiction."""
+    from sudoku.engines.py import _locked, settle
+
+    while True:
+        if not settle(trial, queue, geo):
+            return False
+        if tier == SINGLES:
+            return True
+        changed = _locked(trial, queue, geo)
+        if changed < 0:
+            return False
+        if changed:
+            continue
+        changed = _pairs(trial, queue, geo)
+        if changed < 0:
+            return False
+        if changed:
+            continue
+        if tier == DYNAMIC:
+            return True
+        removed = _refute(trial, queue, geo)
+        if removed < 0:
+            return False
+        if not removed:
+            return True
+
+
+def _refute(trial, queue, geo):
+    """One round of forcing chains inside a nested trial: each candidate whose placement singles
+    break is removed at once (later tries start from the stronger grid). Returns -1 on a
+    contradiction, else how many it removed; a cell left with one candidate goes on ``queue`` and
+    the round stops there."""
     from sudoku.engines.py import settle
 
-    geo = board.geo
-    base = [1 << (d - 1) if d else mask for d, mask in zip(board.digits, board.cands)]
-    order = sorted((popcount(mask), cell) for cell, mask in enumerate(board.cands) if mask)
+    order = [cell for cell, mask in enumerate(trial) if popcount(mask) == 2]
+    safe = set()
+    removed = 0
+    for cell in order:
+        for digit in bits(trial[cell]):
+            bit = 1 << (digit - 1)
+            if (cell, bit) in safe or not trial[cell] & bit:
+                continue
+            inner = list(trial)
+            inner[cell] = bit
+            if settle(inner, [cell], geo):
+                if not removed:
+                    safe.update((c, mask) for c, mask in enumerate(inner) if trial[c] & (trial[c] - 1) and not mask & (mask - 1))
+                continue
+            mask = trial[cell] & ~bit
+            if not mask:
+                return -1
+            trial[cell] = mask
+            removed += 1
+            if not mask & (mask - 1):
+                queue.append(cell)
+                return removed
+    return removed
+
+
+def _false_candidates(base, geo, tier, *, every, safe=()):
+    """The candidates (cell, digit) of ``base`` (a candidate list) whose trial under ``tier``
+    contradicts: all of them, or with ``every`` False the first. ``safe`` candidates are not tried."""
+    order = sorted((popcount(mask), cell) for cell, mask in enumerate(base) if mask & (mask - 1))
+    safe = set(safe)
     found = []
-    safe = set()  # candidates known to settle without a contradiction
-    if solution is not None:
-        safe.update(enumerate(solution))
     for _, cell in order:
-        for digit in bits(board.cands[cell]):
+        for digit in bits(base[cell]):
             if (cell, digit) in safe:
                 continue
             trial = list(base)
             trial[cell] = 1 << (digit - 1)
-            if settle(trial, [cell], geo):
-                # Singles are monotone: a placement this trial made, tried alone, starts from fewer
+            if _propagate(trial, [cell], geo, tier):
+                # The rules are monotone: a placement this trial made, tried alone, starts from fewer
                 # constraints, so it cannot reach a contradiction either. Skipping those is what
                 # makes a pass affordable.
                 safe.update((c, mask.bit_length()) for c, mask in enumerate(trial)
                             if base[c] & (base[c] - 1) and not mask & (mask - 1))
                 continue
-            if not every:
-                return _step("forcing chain", [cell], [digit], eliminations=[(cell, digit)])
             found.append((cell, digit))
+            if not every:
+                return found
+    return found
+
+
+def _forcing(board, *, every, solution=None, tier=SINGLES):
+    base = [1 << (d - 1) if d else mask for d, mask in zip(board.digits, board.cands)]
+    safe = enumerate(solution) if solution is not None else ()
+    found = _false_candidates(base, board.geo, tier, every=every, safe=safe)
     if not found:
         return None
-    return _step("forcing chain", [c for c, _ in found], [d for _, d in found], eliminations=found)
+    return _step(_TIER_NAMES[tier], [c for c, _ in found], [d for _, d in found], eliminations=found)
 
 
 TECHNIQUES = (
@@ -589,6 +726,8 @@ TECHNIQUES = (
     ("x-chain", x_chain),
     ("aic", aic),
     ("forcing chain", forcing_chain),
+    ("dynamic forcing chain", dynamic_forcing_chain),
+    ("nested forcing chain", nested_forcing_chain),
 )
 NAMES = tuple(name for name, _ in TECHNIQUES)
 

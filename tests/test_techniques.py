@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from helpers import random_puzzle
 from sudoku.engines import py
 from sudoku.formats import parse_line
-from sudoku.techniques import NAMES, TECHNIQUES, Board, forcing_chain, forcing_chains, next_step, solve_logically
+from sudoku.techniques import (NAMES, TECHNIQUES, Board, dynamic_forcing_chains, forcing_chain, forcing_chains,
+                               nested_forcing_chains, next_step, solve_logically)
 
 # For each technique, a puzzle (top1465, found by mining) whose logical solution uses it; the
 # solutions are worked out by the py engine, never stored.
@@ -32,9 +33,12 @@ NEEDS = {
     "x-chain": "8.9...3.....7.1...5.........7.....263...9.......1...4..6.2....4....8.5...........",
     "aic": ".4..1.2.......9.7..1..........43.6..8......5....2.....7.5..8......6..3..9........",
     "forcing chain": "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+    "dynamic forcing chain": "..53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97..",
+    "nested forcing chain": "..53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97..",
 }
 EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
-HARDEST = "..53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97.."  # stuck
+# hardest1905_11plus (bench draw): nested forcing chains crack it only part way; then stuck
+HARDEST = "98.7..6..7...6......6....5.4..5......9.4...3...7.9.4.5..9.5.8....8.7.5.......2..1"
 
 
 def solution_of(puzzle):
@@ -94,6 +98,7 @@ def test_easy_puzzle_needs_only_singles():
     assert trail.grid.blanks == 0
 
 
+@pytest.mark.slow  # ~5 s: proving that no nested forcing chain applies tries every candidate
 def test_stuck_means_no_technique_applies_and_nothing_is_guessed():
     puzzle = parse_line(HARDEST)
     trail = solve_logically(puzzle)
@@ -131,6 +136,36 @@ def test_no_step_removes_the_true_digit(box, seed, ratio):
     assert trail.contradiction is None
     for step in trail.steps:
         assert_sound(step, full.cells)
+
+
+@settings(max_examples=8, deadline=None)
+@given(keep=st.lists(st.integers(0, 80), min_size=4, max_size=12, unique=True))
+def test_the_forcing_tiers_never_remove_the_true_digit(keep):
+    """The three forcing-chain passes, tried on every candidate (no solution given), on the
+    nested-chain puzzle made a little easier by revealing a few solution cells: each removal is
+    false in the solution."""
+    puzzle = parse_line(NEEDS["nested forcing chain"])
+    solution = solution_of(puzzle)
+    cells = list(puzzle.cells)
+    for cell in keep:
+        cells[cell] = solution[cell]
+    board = Board.of(type(puzzle)(puzzle.box, cells))
+    for tier in (forcing_chains, dynamic_forcing_chains, nested_forcing_chains):
+        step = tier(board)
+        if step is not None:
+            assert_sound(step, solution)
+            assert step.eliminations == tuple(sorted(zip(step.cells, step.digits)))
+
+
+def test_each_tier_is_stronger_than_the_one_below():
+    """Where the trail first needs a nested forcing chain, neither weaker tier removes anything,
+    and the nested pass removes candidates the known solution confirms false."""
+    board, solution = _at_first("nested forcing chain")
+    assert forcing_chains(board, solution=solution) is None
+    assert dynamic_forcing_chains(board, solution=solution) is None
+    step = nested_forcing_chains(board, solution=solution)
+    assert step.technique == "nested forcing chain" and step.eliminations
+    assert_sound(step, solution)
 
 
 def _at_first(name):
