@@ -125,7 +125,7 @@ def test_hint_words_for_the_forcing_tiers():
     from sudoku.techniques import solve_logically
 
     trail = solve_logically(parse_line(HARDEST))
-    for name, by in (("dynamic forcing chain", "by singles, locked candidates and pairs"),
+    for name, by in (("dynamic forcing chain", "by singles, locked candidates and naked and hidden pairs"),
                      ("nested forcing chain", "by singles, locked candidates, pairs and forcing chains of its own")):
         step = next(s for s in trail.steps if s.technique == name)
         (cell,), (digit,) = step.cells, step.digits
