@@ -570,35 +570,46 @@ def _pairs(trial, queue, geo):
     """Naked and hidden pairs on a trial's candidate list (placed cells hold one bit): -1 on a
     contradiction, else how many cells lost candidates; newly placed cells go on ``queue``."""
     changed = 0
-    side = geo.side
     for unit in geo.units:
-        seen = {}
+        once = twice = thrice = 0
+        twos = []
         for cell in unit:
             mask = trial[cell]
+            thrice |= twice & mask
+            twice |= once & mask
+            once |= mask
             rest = mask & (mask - 1)
-            if rest and not rest & (rest - 1):  # two candidates
-                seen.setdefault(mask, []).append(cell)
-        for mask, cells in seen.items():
-            if len(cells) < 2:
-                continue
-            if len(cells) > 2:
-                return -1
-            for cell in unit:
-                have = trial[cell]
-                if have & mask and cell not in cells:
-                    have &= ~mask
-                    if not have:
-                        return -1
-                    trial[cell] = have
-                    changed += 1
-                    if not have & (have - 1):
-                        queue.append(cell)
+            if rest and not rest & (rest - 1):
+                twos.append(cell)
+        if len(twos) >= 2:
+            seen = {}
+            for cell in twos:
+                seen.setdefault(trial[cell], []).append(cell)
+            for mask, cells in seen.items():
+                if len(cells) < 2:
+                    continue
+                if len(cells) > 2:
+                    return -1
+                for cell in unit:
+                    have = trial[cell]
+                    if have & mask and cell not in cells:
+                        have &= ~mask
+                        if not have:
+                            return -1
+                        trial[cell] = have
+                        changed += 1
+                        if not have & (have - 1):
+                            queue.append(cell)
+        two_places = twice & ~thrice
+        if not two_places & (two_places - 1):
+            continue  # fewer than two digits with two places
         where = {}
-        for digit in range(side):
-            bit = 1 << digit
-            places = [cell for cell in unit if trial[cell] & bit]
+        while two_places:
+            bit = two_places & -two_places
+            two_places ^= bit
+            places = tuple(cell for cell in unit if trial[cell] & bit)
             if len(places) == 2:
-                where.setdefault(tuple(places), []).append(bit)
+                where.setdefault(places, []).append(bit)
         for places, digit_bits in where.items():
             if len(digit_bits) < 2:
                 continue
