@@ -146,17 +146,18 @@ def hardest_tier(steps):
     return max((i + 1 for i, name in enumerate(TIERS) if name in used), default=0)
 
 
-def per_set(puzzles, grades):
-    print("| set | n | median level | median score | levels e/m/h/x/X | hardest tier none/fc/dfc/nfc/guess |")
-    print("|---|---:|---|---:|---|---|")
+def per_set(puzzles, grades, seconds):
+    print("| set | n | median level | median score | levels e/m/h/x/X | hardest tier none/fc/dfc/nfc/guess | ms each |")
+    print("|---|---:|---|---:|---|---|---:|")
     for name in SETS:
         mine = [g for (s, _), g in zip(puzzles, grades) if s == name]
+        took = [t for (s, _), t in zip(puzzles, seconds) if s == name]
         levels = sorted(LEVELS.index(g.level) for g in mine)
         counts = "/".join(str(levels.count(i)) for i in range(len(LEVELS)))
         tiers = [hardest_tier(g.steps) for g in mine]
         shares = "/".join(f"{tiers.count(i) / len(tiers):.0%}" for i in range(len(TIERS) + 1))
         print(f"| {name} | {len(mine)} | {LEVELS[levels[(len(levels) - 1) // 2]]} | "
-              f"{statistics.median(g.score for g in mine):.0f} | {counts} | {shares} |")
+              f"{statistics.median(g.score for g in mine):.0f} | {counts} | {shares} | {statistics.mean(took) * 1000:.0f} |")
 
 
 def correlation(puzzles, grades, seconds, cached):
@@ -273,7 +274,7 @@ def main():
     took = sum(seconds)
     print(f"graded {len(puzzles)} puzzles in {took:.1f} s ({took / len(puzzles) * 1000:.0f} ms each, "
           f"load average {os.getloadavg()[0]:.1f})\n")
-    per_set(puzzles, grades)
+    per_set(puzzles, grades, seconds)
     cached = read_cache()
     if args.hodoku_s:
         rate_missing(puzzles, cached, args.hodoku_s)
