@@ -92,12 +92,12 @@ WEIGHTS = {
     "x-chain": 260,
     "aic": 280,
     "forcing chain": 1000,  # a pass, plus FORCING_ELIMINATION_WEIGHT per candidate it removes
-    "dynamic forcing chain": 1000,
-    "nested forcing chain": 2000,
+    "dynamic forcing chain": 2000,
+    "nested forcing chain": 4000,
 }
 FORCING_ELIMINATION_WEIGHT = 25
-GUESS_WEIGHT = 2000
-HARD_PART_WEIGHT = 1000
+GUESS_WEIGHT = 4000
+HARD_PART_WEIGHT = 500
 _HARDEST = ("forcing chain", "dynamic forcing chain", "nested forcing chain", "guess")
 
 TYPE_CHECKING = False  # as in sudoku.generate: only the type checker needs Grid here
