@@ -24,9 +24,19 @@ naked single, hidden single, pointing, claiming (locked candidates), naked pair,
 naked triple, hidden triple, naked quad, hidden quad, x-wing, swordfish, jellyfish (fish of 2, 3
 and 4 lines), xy-wing, xyz-wing, simple colouring (one digit's conjugate pairs in two colours),
 x-chain (an alternating chain on one digit), aic (an alternating inference chain over digits and
-cells: strong links from conjugate pairs and two-candidate cells), forcing chain (a candidate
-whose placement leads by singles to a contradiction is false). ``forcing_chains`` finds every such
-candidate in one pass, as one step: what grading uses.
+cells: strong links from conjugate pairs and two-candidate cells), then three tiers of
+**assumptions** (a **trial** places one candidate on a copy of the board and propagates; a
+contradiction proves the candidate false), each trial applying every rule of the tier below:
+
+- forcing chain: the trial propagates by singles;
+- dynamic forcing chain: also locked candidates and naked and hidden pairs, as often as they apply;
+- nested forcing chain: also forcing chains inside the trial (one level deep, from two-candidate
+  cells: any such candidate that singles break is removed, and the rounds go on).
+
+``forcing_chains``, ``dynamic_forcing_chains`` and ``nested_forcing_chains`` find every candidate
+their tier proves false in one pass, as one step: what grading uses (given the solution, they never
+try its digits, and a candidate that another trial placed without a contradiction is not tried:
+the rules are monotone, so it could not contradict either).
 
 Every step is sound: it removes only candidates that no solution of the board can hold (the tests
 check each against the known solution).
