@@ -205,3 +205,22 @@ def singles_contradict(board):
         if step is None:
             return False
         board.apply(step)
+
+
+def test_the_dynamic_and_nested_tiers_stop_at_9x9(monkeypatch):
+    """From 16x16 up only forcing chains (by singles) try assumptions: no dynamic or nested trial
+    is even started there (an empty 16x16 grid would take thousands)."""
+    from sudoku import techniques
+    from sudoku.grid import Grid
+
+    def no_trial(trial, queue, geo, tier):
+        raise AssertionError(f"a tier {tier} trial at box {geo.box}")
+
+    assert techniques.TIERS_UP_TO_BOX == 3
+    monkeypatch.setattr(techniques, "_propagate", no_trial)
+    board = Board.of(Grid(4, [0] * 256))
+    for tier in (techniques.dynamic_forcing_chain, techniques.nested_forcing_chain):
+        assert tier(board) is None
+    assert dynamic_forcing_chains(board) is None and nested_forcing_chains(board) is None
+    with pytest.raises(AssertionError, match="box 3"):  # at 9x9 they do run
+        dynamic_forcing_chains(Board.of(Grid(3, [0] * 81)))
