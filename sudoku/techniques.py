@@ -564,8 +564,8 @@ def dynamic_forcing_chains(board, *, solution=None):
 
 def nested_forcing_chain(board):
     """A candidate whose placement leads to a contradiction when the trial may also use forcing
-    chains itself: inside it, any candidate that singles alone break is removed (one level deep),
-    between rounds of singles, locked candidates and pairs."""
+    chains itself: inside it, any candidate of a two-candidate cell that singles alone break is
+    removed (one level deep), between rounds of singles, locked candidates and pairs."""
     return _forcing(board, every=False, tier=NESTED)
 
 
