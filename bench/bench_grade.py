@@ -1,20 +1,24 @@
 """Calibration of `sudoku grade` against hodoku-py: levels per set, rank correlation, speed.
 
-    PYTHONPATH=. python bench/bench_grade.py [-n 250] [--seed 2026] [--hodoku-s 0] [--speed 12]
+    PYTHONPATH=. python bench/bench_grade.py [-n 250] [--seed 2026] [--hodoku-s 0] [--speed 12] [--fit]
     PYTHONPATH=. python bench/bench_grade.py --create 300
 
 The draw: ``n`` puzzles from each of kaggle, top1465, hardest1106 and hardest1905_11plus
 (random.Random(seed).sample per set, then shuffled together), 1,000 by default.
 
 1. Ours: every puzzle graded (uniqueness counted by ``nb``, warmed up first); per set the median
-   level and score and the level counts.
-2. HoDoKu's scores come from a cache, ``bench/hodoku_scores.tsv`` (puzzle, score, level, seconds):
+   level and score, the level counts, and the share of puzzles whose hardest assumption tier is
+   none, forcing chain, dynamic forcing chain, nested forcing chain or guess.
+2. HoDoKu's scores come from a cache, ``bench/hodoku_scores.tsv`` (puzzle, score, level, seconds),
+   and from ``--cache-extra PATH`` when that file exists (same columns; by default
+   ``../hodoku_extra.tsv`` beside the repository, where a background rating job writes):
    hodoku-py takes 5-70 s per hard puzzle on this machine, so the 1,000 take hours. With
    ``--hodoku-s S`` the script rates puzzles missing from the cache, in draw order (a random
    order), for about S seconds, and appends them. Spearman's rank correlation of our score with
    HoDoKu's is printed over every cached puzzle of the draw, and for the two halves (by a hash of
    the puzzle): the weights in sudoku/grade.py were fitted on the ``fit`` half; ``held out`` is the
-   other half.
+   other half. ``--fit`` searches a small grid of the assumption tiers' weights on the fit half
+   (scores recomputed from the same steps, no regrading) and prints the best with both halves.
 4. ``--create N``: how often each level comes up among N puzzles made the way ``create
    --difficulty medium`` (and up) makes them at 9x9 (a random minimal puzzle), and seconds per try:
    what hitting a level costs.
@@ -38,6 +42,8 @@ from sudoku.grade import LEVELS, grade
 
 SETS = ("kaggle", "top1465", "hardest1106", "hardest1905_11plus")
 CACHE = Path(__file__).resolve().parent / "hodoku_scores.tsv"
+EXTRA = Path(__file__).resolve().parents[2] / "hodoku_extra.tsv"
+TIERS = ("forcing chain", "dynamic forcing chain", "nested forcing chain", "guess")
 
 
 def ranks(values):
@@ -78,7 +84,38 @@ def read_cache(path=CACHE):
     if not path.exists():
         return {}
     rows = (text.split("\t") for text in path.read_text().splitlines()[1:] if text)
-    return {line: (int(score), float(seconds)) for line, score, _level, seconds in rows}
+    return {row[0]: (int(row[1]), float(row[3])) for row in rows if len(row) == 4}
+
+
+def fit(puzzles, grades, cached):
+    """Grid search of the assumption tiers' weights on the fit half; prints the best and its
+    Spearman on both halves and on all (scores recomputed from the same steps)."""
+    from itertools import product
+
+    from sudoku import grade as g
+
+    pairs = [(line, result.steps, cached[line][0]) for (_, line), result in zip(puzzles, grades) if line in cached]
+    keep = dict(g.WEIGHTS), g.GUESS_WEIGHT, g.HARD_PART_WEIGHT, g.FORCING_ELIMINATION_WEIGHT
+
+    def rho(rows):
+        return spearman([g.score_of(steps) for _, steps, _ in rows], [theirs for _, _, theirs in rows])
+
+    fitted = [row for row in pairs if fit_half(row[0])]
+    held = [row for row in pairs if not fit_half(row[0])]
+    best = None
+    grid = product((500, 1000, 2000), (1000, 2000, 4000), (2000, 4000, 8000), (2000, 4000, 8000), (250, 500, 1000), (25, 50))
+    for fc, dfc, nfc, guess, part, per in grid:
+        g.WEIGHTS.update({"forcing chain": fc, "dynamic forcing chain": dfc, "nested forcing chain": nfc})
+        g.GUESS_WEIGHT, g.HARD_PART_WEIGHT, g.FORCING_ELIMINATION_WEIGHT = guess, part, per
+        score = rho(fitted)
+        if best is None or score > best[0]:
+            best = (score, (fc, dfc, nfc, guess, part, per), rho(held), rho(pairs))
+    g.WEIGHTS.clear()
+    g.WEIGHTS.update(keep[0])
+    g.GUESS_WEIGHT, g.HARD_PART_WEIGHT, g.FORCING_ELIMINATION_WEIGHT = keep[1:]
+    print(f"\nfit (forcing, dynamic, nested pass, guess, hard part, per elimination) = {best[1]}: "
+          f"fit half {best[0]:.3f} on {len(fitted)}, held out {best[2]:.3f} on {len(held)}, all {best[3]:.3f}; "
+          f"now: fit {rho(fitted):.3f}, held out {rho(held):.3f}, all {rho(pairs):.3f}")
 
 
 def rate_missing(puzzles, cached, seconds, path=CACHE):
@@ -103,15 +140,24 @@ def rate_missing(puzzles, cached, seconds, path=CACHE):
             out.flush()
 
 
-def per_set(puzzles, grades):
-    print("| set | n | median level | median score | levels e/m/h/x/X |")
-    print("|---|---:|---|---:|---|")
+def hardest_tier(steps):
+    """The strongest assumption tier among ``steps`` (TIERS index + 1), 0 for none."""
+    used = {step.technique for step in steps}
+    return max((i + 1 for i, name in enumerate(TIERS) if name in used), default=0)
+
+
+def per_set(puzzles, grades, seconds):
+    print("| set | n | median level | median score | levels e/m/h/x/X | hardest tier none/fc/dfc/nfc/guess | ms each |")
+    print("|---|---:|---|---:|---|---|---:|")
     for name in SETS:
         mine = [g for (s, _), g in zip(puzzles, grades) if s == name]
+        took = [t for (s, _), t in zip(puzzles, seconds) if s == name]
         levels = sorted(LEVELS.index(g.level) for g in mine)
         counts = "/".join(str(levels.count(i)) for i in range(len(LEVELS)))
+        tiers = [hardest_tier(g.steps) for g in mine]
+        shares = "/".join(f"{tiers.count(i) / len(tiers):.0%}" for i in range(len(TIERS) + 1))
         print(f"| {name} | {len(mine)} | {LEVELS[levels[(len(levels) - 1) // 2]]} | "
-              f"{statistics.median(g.score for g in mine):.0f} | {counts} |")
+              f"{statistics.median(g.score for g in mine):.0f} | {counts} | {shares} | {statistics.mean(took) * 1000:.0f} |")
 
 
 def correlation(puzzles, grades, seconds, cached):
@@ -207,6 +253,9 @@ def main():
     ap.add_argument("--speed", type=int, default=12, metavar="K", help="puzzles in the speed rounds (0: none)")
     ap.add_argument("--create", type=int, default=0, metavar="N", help="level shares of N created minimal puzzles")
     ap.add_argument("--jobs", type=int, default=0, metavar="N", help="sudoku-jobs run -n N without and with --grade")
+    ap.add_argument("--cache-extra", type=Path, default=EXTRA, metavar="PATH",
+                    help="more hodoku-py scores, read when the file exists (default: ../hodoku_extra.tsv)")
+    ap.add_argument("--fit", action="store_true", help="grid-search the assumption tiers' weights on the fit half")
     args = ap.parse_args()
     print(machine())
     if args.jobs:
@@ -225,11 +274,15 @@ def main():
     took = sum(seconds)
     print(f"graded {len(puzzles)} puzzles in {took:.1f} s ({took / len(puzzles) * 1000:.0f} ms each, "
           f"load average {os.getloadavg()[0]:.1f})\n")
-    per_set(puzzles, grades)
+    per_set(puzzles, grades, seconds)
     cached = read_cache()
     if args.hodoku_s:
         rate_missing(puzzles, cached, args.hodoku_s)
+    extra = read_cache(args.cache_extra)
+    cached.update((line, value) for line, value in extra.items() if line not in cached)
     correlation(puzzles, grades, seconds, cached)
+    if args.fit:
+        fit(puzzles, grades, cached)
     if args.speed:
         speed(puzzles, args.speed)
 

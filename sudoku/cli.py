@@ -103,11 +103,12 @@ def _parser():
     create_p.add_argument("--blanks", type=int, help="at least this many blanks (default: 40 at 9x9, half the cells otherwise)")
     create_p.add_argument("--difficulty", choices=DIFFICULTIES,
                           help="the level `sudoku grade` gives, by the hardest technique a person needs: easy (singles), "
-                               "medium (locked candidates, pairs, triples), hard (quads, fish, wings, colouring), "
-                               "expert (chains), extreme (guessing)")
+                               "medium (locked candidates, pairs, triples), hard (quads, fish, wings, colouring, "
+                               "x-chains, AIC: no assumption), expert (forcing chains: one assumption), extreme "
+                               "(nested forcing chains, or guessing)")
     create_p.add_argument("--attempts", type=int, default=ATTEMPTS,
                           help=f"puzzles made and graded before giving up on a level (default {ATTEMPTS}); at 9x9 "
-                               "about 1 try in 5 is medium, 1 in 9 hard, 1 in 3 expert, and extreme is rare "
+                               "about 1 try in 5 is medium, 1 in 3 hard, 1 in 23 expert, and extreme is rare "
                                "(none in 300 tries: bench/README.md)")
     create_p.add_argument("--minimal", action="store_true", help="remove clues until none can go")
     create_p.add_argument("--symmetric", action="store_true",

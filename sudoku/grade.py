@@ -7,19 +7,27 @@ Vocabulary (on top of ``sudoku.techniques``: board, step, technique, trail):
   ========  ==================================================================================
   easy      naked and hidden singles only
   medium    locked candidates (pointing, claiming), naked and hidden pairs and triples
-  hard      naked and hidden quads, x-wing, swordfish, xy-wing, xyz-wing, simple colouring
-  expert    jellyfish, x-chain, aic, forcing chains
-  extreme   guessing: at some point no technique here applies, forcing chains included
+  hard      patterns and chains that need no assumption: naked and hidden quads, x-wing,
+            swordfish, jellyfish, xy-wing, xyz-wing, simple colouring, x-chain, aic
+  expert    one assumption followed through: forcing chains (by singles) and dynamic forcing
+            chains (by singles, locked candidates and pairs)
+  extreme   an assumption inside an assumption: nested forcing chains (the trial itself uses
+            forcing chains); or guessing, where no technique here applies
   ========  ==================================================================================
 
+  Why these cuts (bench/README.md has the figures): of the benchmark draw, kaggle needs singles,
+  top1465 mostly one forcing chain (59 %), and both hardest sets nested forcing chains (about
+  nine in ten) or a guess; x-chain and aic need no assumption, so they sit with the patterns.
+
 - **weight**: what one step of a technique adds to the score (``WEIGHTS``, HoDoKu's for the
-  techniques both have). Grading takes forcing chains a pass at a time (``forcing_chains``: every
-  candidate one pass proves false, as one step); such a step weighs its ``WEIGHTS`` entry plus
-  ``FORCING_ELIMINATION_WEIGHT`` per candidate it removes.
+  techniques both have). Grading takes the three forcing-chain tiers a pass at a time
+  (``forcing_chains``, ``dynamic_forcing_chains``, ``nested_forcing_chains``: every candidate one
+  pass proves false, as one step, the solution's digits never tried); such a step weighs its
+  ``WEIGHTS`` entry plus ``FORCING_ELIMINATION_WEIGHT`` per candidate it removes.
 - **guess**: when every technique fails, grading (never the solver) fills the blank with the fewest
   candidates from the known solution, counts a guess (``GUESS_WEIGHT``) and goes on; so two
   puzzles that both need guessing still get different scores.
-- **hard part**: the blanks still open when the first forcing chain or guess is needed (0 if none
+- **hard part**: the blanks still open when the first forcing chain (of any tier) or guess is needed (0 if none
   is); each weighs ``HARD_PART_WEIGHT``: a puzzle that needs chains from its first move is harder
   than one that needs a single chain near the end.
 - **score**: the sum of the weights of all steps and guesses, plus the hard part's. The weights
@@ -34,7 +42,8 @@ from collections import namedtuple
 
 from functools import partial
 
-from sudoku.techniques import TECHNIQUES, Board, Step, forcing_chains, next_step
+from sudoku.techniques import (TECHNIQUES, Board, Step, dynamic_forcing_chains, forcing_chains, nested_forcing_chains,
+                               next_step)
 
 LEVELS = ("easy", "medium", "hard", "expert", "extreme")
 
@@ -54,10 +63,12 @@ LEVEL_OF = {
     "xy-wing": "hard",
     "xyz-wing": "hard",
     "simple colouring": "hard",
-    "jellyfish": "expert",
-    "x-chain": "expert",
-    "aic": "expert",
+    "jellyfish": "hard",
+    "x-chain": "hard",
+    "aic": "hard",
     "forcing chain": "expert",
+    "dynamic forcing chain": "expert",
+    "nested forcing chain": "extreme",
     "guess": "extreme",
 }
 
@@ -81,11 +92,13 @@ WEIGHTS = {
     "x-chain": 260,
     "aic": 280,
     "forcing chain": 1000,  # a pass, plus FORCING_ELIMINATION_WEIGHT per candidate it removes
+    "dynamic forcing chain": 2000,
+    "nested forcing chain": 4000,
 }
-FORCING_ELIMINATION_WEIGHT = 50
-GUESS_WEIGHT = 2000
+FORCING_ELIMINATION_WEIGHT = 25
+GUESS_WEIGHT = 4000
 HARD_PART_WEIGHT = 500
-_HARDEST = ("forcing chain", "guess")
+_HARDEST = ("forcing chain", "dynamic forcing chain", "nested forcing chain", "guess")
 
 TYPE_CHECKING = False  # as in sudoku.generate: only the type checker needs Grid here
 if TYPE_CHECKING:
@@ -104,8 +117,8 @@ def weight(step):
     """What ``step`` adds to the score."""
     if step.technique == "guess":
         return GUESS_WEIGHT
-    if step.technique == "forcing chain":
-        return WEIGHTS["forcing chain"] + FORCING_ELIMINATION_WEIGHT * len(step.eliminations)
+    if step.technique in _PASSES:
+        return WEIGHTS[step.technique] + FORCING_ELIMINATION_WEIGHT * len(step.eliminations)
     return WEIGHTS[step.technique]
 
 
@@ -149,10 +162,14 @@ def _guess(board, solution):
     return Step("guess", (cell,), (solution[cell],), (cell, solution[cell]), (), ())
 
 
+_PASSES = {"forcing chain": forcing_chains, "dynamic forcing chain": dynamic_forcing_chains,
+           "nested forcing chain": nested_forcing_chains}
+
+
 def walk(puzzle, solution):
     """Every step from ``puzzle`` to ``solution`` (cells): techniques first, forcing chains a pass
     at a time, a guess where none applies."""
-    techniques = tuple((name, partial(forcing_chains, solution=solution) if name == "forcing chain" else find)
+    techniques = tuple((name, partial(_PASSES[name], solution=solution) if name in _PASSES else find)
                        for name, find in TECHNIQUES)
     board = Board.of(puzzle)
     steps = []

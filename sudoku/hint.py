@@ -114,12 +114,20 @@ def _say_chain(step, geo):
             f"so {_removals(geo, step.eliminations)}")
 
 
+_BY = {
+    "forcing chain": "by singles",
+    "dynamic forcing chain": "by singles, locked candidates and naked and hidden pairs",
+    "nested forcing chain": "by singles, locked candidates, pairs and forcing chains of its own (from two-candidate cells)",
+}
+
+
 def _say_forcing(step, geo):
+    by = _BY[step.technique]
     if len(step.cells) == 1:
         (cell,), (digit,) = step.cells, step.digits
-        return f"{digit} in {cell_name(geo, cell)} leads by singles to a contradiction, so it is not {digit} there"
+        return f"{digit} in {cell_name(geo, cell)} leads {by} to a contradiction, so it is not {digit} there"
     each = _and(f"{digit} in {cell_name(geo, cell)}" for cell, digit in zip(step.cells, step.digits))
-    return f"each of {each} leads by singles to a contradiction, so {_removals(geo, step.eliminations)}"
+    return f"each of {each} leads {by} to a contradiction, so {_removals(geo, step.eliminations)}"
 
 
 def _say_guess(step, geo):
@@ -151,6 +159,8 @@ _SAY = {
     "x-chain": _say_chain,
     "aic": _say_chain,
     "forcing chain": _say_forcing,
+    "dynamic forcing chain": _say_forcing,
+    "nested forcing chain": _say_forcing,
     "simple colouring": _say_pattern,
     "guess": _say_guess,
 }

@@ -12,9 +12,10 @@ from sudoku.techniques import NAMES
 
 EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 FORCING = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
-HARDEST = "..53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97.."
+HARDEST = "..53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97.."  # nested forcing chains
+GUESSY = "98.7..6..7...6......6....5.4..5......9.4...3...7.9.4.5..9.5.8....8.7.5.......2..1"  # hardest1905_11plus: a guess
 TWO_SOLUTIONS = "." * 81
-STUCK = "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6"  # hardest1905_11plus line 1: no technique applies at the start
+STUCK = "." * 81  # several solutions, and no technique applies: proving it takes ~1 s where a unique stuck puzzle takes 5
 
 
 def test_every_technique_has_a_level_and_a_weight():
@@ -22,12 +23,41 @@ def test_every_technique_has_a_level_and_a_weight():
     assert set(LEVEL_OF.values()) == set(LEVELS)
 
 
+def test_the_level_table_is_the_documented_one():
+    """grade.py's docstring table names each technique at its LEVEL_OF level, and the cuts are
+    where bench/README.md puts them: no assumption up to hard, one at expert, nested at extreme."""
+    import re
+
+    import sudoku.grade as g
+
+    table = g.__doc__.split("========  ====")[1]
+    documented = {}
+    for level, text in re.findall(r"^  (\w+) +(.*(?:\n {12}.*)*)", table, flags=re.M):
+        for name in LEVEL_OF:
+            if re.search(rf"(?<![\w-]){re.escape(name)}s?(?![\w-])", " ".join(text.split())):
+                documented.setdefault(name, level)
+    # the table says "naked and hidden singles" (pairs, triples, quads) and "guessing"
+    documented.update({"naked single": "easy", "hidden single": "easy", "guess": "extreme",
+                       "naked pair": "medium", "hidden pair": "medium", "naked triple": "medium",
+                       "hidden triple": "medium", "naked quad": "hard", "hidden quad": "hard"})
+    assert documented == LEVEL_OF
+    assert [LEVEL_OF[t] for t in ("aic", "forcing chain", "dynamic forcing chain", "nested forcing chain")] == \
+        ["hard", "expert", "expert", "extreme"]
+
+
 def test_levels_rise_with_the_techniques_needed():
-    easy, forcing, hardest = (grade(parse_line(p)) for p in (EASY, FORCING, HARDEST))
-    assert easy.level == "easy" and forcing.level == "expert" and hardest.level == "extreme"
-    assert easy.score < forcing.score < hardest.score
-    assert hardest.guesses > 0 and forcing.guesses == 0
-    assert "forcing chain" in tally(forcing.steps)
+    easy, forcing, nested = (grade(parse_line(p)) for p in (EASY, FORCING, HARDEST))
+    assert easy.level == "easy" and forcing.level == "expert" and nested.level == "extreme"
+    assert easy.score < forcing.score < nested.score
+    assert nested.guesses == forcing.guesses == 0
+    assert "forcing chain" in tally(forcing.steps) and "nested forcing chain" in tally(nested.steps)
+
+
+def test_a_guess_only_where_nested_forcing_chains_fail():
+    guessy = grade(parse_line(GUESSY))
+    assert guessy.level == "extreme" and guessy.guesses > 0
+    first = next(i for i, step in enumerate(guessy.steps) if step.technique == "guess")
+    assert "nested forcing chain" in tally(guessy.steps[:first])
 
 
 def test_ungradable_puzzles_say_why():
@@ -91,6 +121,27 @@ def test_cli_hint():
     assert json.loads(done.stdout)["technique"] in ("naked single", "hidden single")
 
 
+def test_hint_words_for_the_forcing_tiers():
+    from sudoku.techniques import solve_logically
+
+    trail = solve_logically(parse_line(HARDEST))
+    for name, by in (("dynamic forcing chain", "by singles, locked candidates and naked and hidden pairs"),
+                     ("nested forcing chain", "by singles, locked candidates, pairs and forcing chains of its own")):
+        step = next(s for s in trail.steps if s.technique == name)
+        (cell,), (digit,) = step.cells, step.digits
+        where = f"r{cell // 9 + 1}c{cell % 9 + 1}"
+        assert describe(step, 3).startswith(f"{name}: {digit} in {where} leads {by}")
+        assert describe(step, 3).endswith(f"to a contradiction, so it is not {digit} there")
+
+
+def test_cli_hint_nested_forcing_chain():
+    start = "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6"  # hardest1905_11plus line 1
+    done = run_cli("hint", input=start + "\n")
+    assert done.returncode == 0 and done.stdout == (
+        "puzzle 1: nested forcing chain: 2 in r1c3 leads by singles, locked candidates, pairs and forcing chains of its "
+        "own (from two-candidate cells) to a contradiction, so it is not 2 there\n")
+
+
 def test_solve_does_not_import_the_logic():
     import subprocess
     import sys
@@ -105,7 +156,7 @@ def test_solve_does_not_import_the_logic():
 
 
 def test_a_known_solution_skips_the_count_and_grades_alike():
-    puzzle = parse_line(HARDEST)
+    puzzle = parse_line(FORCING)
     from sudoku.engines import py
 
     counted = grade(puzzle)

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from helpers import random_puzzle
 from sudoku.engines import py
 from sudoku.formats import parse_line
-from sudoku.techniques import NAMES, TECHNIQUES, Board, forcing_chain, forcing_chains, next_step, solve_logically
+from sudoku.techniques import (NAMES, TECHNIQUES, Board, dynamic_forcing_chains, forcing_chain, forcing_chains,
+                               nested_forcing_chains, next_step, solve_logically)
 
 # For each technique, a puzzle (top1465, found by mining) whose logical solution uses it; the
 # solutions are worked out by the py engine, never stored.
@@ -32,9 +33,12 @@ NEEDS = {
     "x-chain": "8.9...3.....7.1...5.........7.....263...9.......1...4..6.2....4....8.5...........",
     "aic": ".4..1.2.......9.7..1..........43.6..8......5....2.....7.5..8......6..3..9........",
     "forcing chain": "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+    "dynamic forcing chain": "..53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97..",
+    "nested forcing chain": "..53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97..",
 }
 EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
-HARDEST = "..53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97.."  # stuck
+# hardest1905_11plus (bench draw): nested forcing chains crack it only part way; then stuck
+HARDEST = "98.7..6..7...6......6....5.4..5......9.4...3...7.9.4.5..9.5.8....8.7.5.......2..1"
 
 
 def solution_of(puzzle):
@@ -94,6 +98,7 @@ def test_easy_puzzle_needs_only_singles():
     assert trail.grid.blanks == 0
 
 
+@pytest.mark.slow  # ~5 s: proving that no nested forcing chain applies tries every candidate
 def test_stuck_means_no_technique_applies_and_nothing_is_guessed():
     puzzle = parse_line(HARDEST)
     trail = solve_logically(puzzle)
@@ -133,6 +138,36 @@ def test_no_step_removes_the_true_digit(box, seed, ratio):
         assert_sound(step, full.cells)
 
 
+@settings(max_examples=8, deadline=None)
+@given(keep=st.lists(st.integers(0, 80), min_size=4, max_size=12, unique=True))
+def test_the_forcing_tiers_never_remove_the_true_digit(keep):
+    """The three forcing-chain passes, tried on every candidate (no solution given), on the
+    nested-chain puzzle made a little easier by revealing a few solution cells: each removal is
+    false in the solution."""
+    puzzle = parse_line(NEEDS["nested forcing chain"])
+    solution = solution_of(puzzle)
+    cells = list(puzzle.cells)
+    for cell in keep:
+        cells[cell] = solution[cell]
+    board = Board.of(type(puzzle)(puzzle.box, cells))
+    for tier in (forcing_chains, dynamic_forcing_chains, nested_forcing_chains):
+        step = tier(board)
+        if step is not None:
+            assert_sound(step, solution)
+            assert step.eliminations == tuple(sorted(zip(step.cells, step.digits)))
+
+
+def test_each_tier_is_stronger_than_the_one_below():
+    """Where the trail first needs a nested forcing chain, neither weaker tier removes anything,
+    and the nested pass removes candidates the known solution confirms false."""
+    board, solution = _at_first("nested forcing chain")
+    assert forcing_chains(board, solution=solution) is None
+    assert dynamic_forcing_chains(board, solution=solution) is None
+    step = nested_forcing_chains(board, solution=solution)
+    assert step.technique == "nested forcing chain" and step.eliminations
+    assert_sound(step, solution)
+
+
 def _at_first(name):
     """The board of NEEDS[name] just before its trail first uses ``name``, and the solution."""
     puzzle = parse_line(NEEDS[name])
@@ -170,3 +205,22 @@ def singles_contradict(board):
         if step is None:
             return False
         board.apply(step)
+
+
+def test_the_dynamic_and_nested_tiers_stop_at_9x9(monkeypatch):
+    """From 16x16 up only forcing chains (by singles) try assumptions: no dynamic or nested trial
+    is even started there (an empty 16x16 grid would take thousands)."""
+    from sudoku import techniques
+    from sudoku.grid import Grid
+
+    def no_trial(trial, queue, geo, tier):
+        raise AssertionError(f"a tier {tier} trial at box {geo.box}")
+
+    assert techniques.TIERS_UP_TO_BOX == 3
+    monkeypatch.setattr(techniques, "_propagate", no_trial)
+    board = Board.of(Grid(4, [0] * 256))
+    for tier in (techniques.dynamic_forcing_chain, techniques.nested_forcing_chain):
+        assert tier(board) is None
+    assert dynamic_forcing_chains(board) is None and nested_forcing_chains(board) is None
+    with pytest.raises(AssertionError, match="box 3"):  # at 9x9 they do run
+        dynamic_forcing_chains(Board.of(Grid(3, [0] * 81)))
