@@ -442,6 +442,27 @@ def _load(masks, s):
     s[LOCKED] = ALL_PLANES
 
 
+@njit(cache=True)
+def _load_digits(puzzle, s):
+    """A state from a digit row (0 = blank), each given placed in turn; False when a given clashes
+    with one placed before it (its digit is already gone from its cell)."""
+    for i in range(27):
+        s[i] = BAND
+    for i in range(27, WIDTH):
+        s[i] = 0
+    for cell in range(N):
+        v = puzzle[cell]
+        if v:
+            if v > 9:
+                return False
+            b = cell // 27
+            p = cell - b * 27
+            if not s[(v - 1) * 3 + b] >> p & 1:
+                return False
+            _place(s, v - 1, b, p)
+    return True
+
+
 @njit(cache=True, inline="always")
 def _write(s, solution):
     """The digits of a solved state into ``solution`` (uint8[81])."""
@@ -476,17 +497,15 @@ def _below(rng, n):
 # Search.
 
 @njit(cache=True)
-def _search(masks, limit, rng, randomize, locked, stack, meta, solution, work):
-    """Count solutions of the cell masks ``masks`` up to ``limit``; the first goes to ``solution``
+def _search(limit, rng, randomize, locked, stack, meta, solution, work):
+    """Count solutions of the state loaded in ``stack[0]`` up to ``limit``; the first goes to ``solution``
     (digits). ``work`` gets guesses and nodes added. With ``randomize`` the options at a branch
     are tried in random order drawn from ``rng``.
 
     ``stack[depth]`` is the state at a depth; ``meta[depth]`` its branch band, position and the
     options not yet tried there. The last option at a branch is tried in place."""
     work[1] += 1
-    s = stack[0]
-    _load(masks, s)
-    placed = _settle(s, locked)
+    placed = _settle(stack[0], locked)
     if placed < 0:
         return 0
     count = 0
@@ -565,7 +584,8 @@ def solve_masks_batch(masks, limit, locked, counts, solutions, guesses, nodes):
         work[0] = 0
         work[1] = 0
         solutions[i, :] = 0
-        counts[i] = _search(masks[i], limit, rng, False, locked, stack, meta, solutions[i], work)
+        _load(masks[i], stack[0])
+        counts[i] = _search(limit, rng, False, locked, stack, meta, solutions[i], work)
         guesses[i] = work[0]
         nodes[i] = work[1]
 
@@ -576,13 +596,15 @@ def solve_batch(puzzles, limit, locked, counts, solutions, guesses, nodes):
     stack, meta = _buffers()
     rng = np.zeros(1, np.uint64)
     work = np.zeros(2, np.int64)
-    masks = np.empty(N, np.uint16)
     for i in range(puzzles.shape[0]):
-        _masks_of(puzzles[i], masks)
         work[0] = 0
         work[1] = 0
         solutions[i, :] = 0
-        counts[i] = _search(masks, limit, rng, False, locked, stack, meta, solutions[i], work)
+        if _load_digits(puzzles[i], stack[0]):
+            counts[i] = _search(limit, rng, False, locked, stack, meta, solutions[i], work)
+        else:
+            counts[i] = 0
+            work[1] = 1
         guesses[i] = work[0]
         nodes[i] = work[1]
 
@@ -593,8 +615,8 @@ def solve_batch(puzzles, limit, locked, counts, solutions, guesses, nodes):
 @njit(cache=True)
 def _fill(rng, stack, meta, grid, work):
     """A random complete grid into ``grid``: search the empty grid with random digit order."""
-    masks = np.full(N, FULL, np.uint16)
-    _search(masks, 1, rng, True, True, stack, meta, grid, work)
+    _load(np.full(N, FULL, np.uint16), stack[0])
+    _search(1, rng, True, True, stack, meta, grid, work)
 
 
 @njit(cache=True, inline="always")
@@ -610,12 +632,16 @@ def _forced(puzzle, cell):
 
 
 @njit(cache=True)
-def _other(puzzle, grid, cell, masks, rng, stack, meta, scratch, work):
+def _other(puzzle, grid, cell, rng, stack, meta, scratch, work):
     """Whether ``puzzle`` (``grid`` with some cells blanked, ``cell`` among them) has a solution
     that differs from ``grid`` at ``cell``."""
-    _masks_of(puzzle, masks)
-    masks[cell] = FULL & ~(1 << (grid[cell] - 1))
-    return _search(masks, 1, rng, False, True, stack, meta, scratch, work) > 0
+    s = stack[0]
+    _load_digits(puzzle, s)  # no clash: the givens come from a full grid
+    b = cell // 27
+    plane = (grid[cell] - 1) * 3 + b
+    s[plane] &= ~(np.int64(1) << (cell - b * 27))
+    _dirty(s, plane)
+    return _search(1, rng, False, True, stack, meta, scratch, work) > 0
 
 
 @njit(cache=True)
@@ -633,7 +659,6 @@ def _carve(grid, rng, blanks, minimal, symmetric, stack, meta, puzzle, work):
         t = order[k]
         order[k] = order[j]
         order[j] = t
-    masks = np.empty(N, np.uint16)
     scratch = np.empty(N, np.uint8)
     puzzle[:] = grid
     made = 0
@@ -647,12 +672,12 @@ def _carve(grid, rng, blanks, minimal, symmetric, stack, meta, puzzle, work):
         if _forced(puzzle, cell) and _forced(puzzle, twin):
             keep = True
         elif twin == cell:
-            keep = not _other(puzzle, grid, cell, masks, rng, stack, meta, scratch, work)
+            keep = not _other(puzzle, grid, cell, rng, stack, meta, scratch, work)
         else:  # another solution differs at cell, or agrees there and differs at twin
-            keep = not _other(puzzle, grid, cell, masks, rng, stack, meta, scratch, work)
+            keep = not _other(puzzle, grid, cell, rng, stack, meta, scratch, work)
             if keep:
                 puzzle[cell] = grid[cell]
-                keep = not _other(puzzle, grid, twin, masks, rng, stack, meta, scratch, work)
+                keep = not _other(puzzle, grid, twin, rng, stack, meta, scratch, work)
                 puzzle[cell] = 0
         if keep:
             made += 1 if twin == cell else 2
