@@ -240,9 +240,12 @@ def _digits(s):
     s[HIDDEN] = 0
     for d in range(9):
         i = d * 3
-        if not todo >> i & 7:
+        mine = todo >> i & 7  # this digit's planes that changed: only they can gain from the band rules
+        if not mine:
             continue
         for b in range(3):
+            if not mine >> b & 1:
+                continue
             x = s[i + b]
             keep = KEEP[STACKS[x & 0x1FF] | STACKS[(x >> 9) & 0x1FF] << 3 | STACKS[x >> 18] << 6]
             if keep == 0:
@@ -266,8 +269,11 @@ def _digits(s):
                     if s[i + b] & drop:
                         s[i + b] &= ~drop
                         _dirty(s, i + b)
+                        mine |= 1 << b
                         changed = 1
         for b in range(3):
+            if not mine >> b & 1:
+                continue
             for r in range(3):
                 row = s[i + b] & ROW_OF[r]
                 if row == 0:
