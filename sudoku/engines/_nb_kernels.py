@@ -5,14 +5,18 @@ Vocabulary (as in tdoku's write-up): a *band* is three rows (0-2, 3-5, 6-8); cel
 band ``c // 27`` at *position* ``c % 27`` (row-in-band * 9 + column). A *plane* is a 27-bit word:
 the positions of one band where one digit may still go. A state is one ``int64[WIDTH]`` row of a
 preallocated stack: 27 planes (index ``digit * 3 + band``, digit 0-8), then per band the positions
-*placed* (3 words), then the count of placed cells.
+*placed* (3 words), the count of placed cells, and two words of changed planes (one bit per
+plane) for the naked and the hidden rules.
 
 - ``_place``: a digit at a position: the cell leaves the other eight digits' planes, the digit's
-  plane of that band loses the rest of the row and box, its other two planes lose the column.
-- ``_settle``: full band-wise passes to a fixpoint, cheapest rule first: naked singles (cells with
-  one digit left, by bit-sliced counts over a band's nine planes), then hidden singles (a digit
-  with one place in a row, box or column, by masks and folds of its planes), then locked
-  candidates (pointing and claiming, rows inside a band and columns across bands). A cell with no
+  plane of that band loses the rest of the row and box, its other two planes lose the column
+  (``_place_alone`` skips the first step for a cell that has no other digit left).
+- ``_settle``: band-wise passes to a fixpoint over the planes changed since a rule last looked,
+  cheapest rule first: naked singles (cells with one digit left, by bit-sliced counts over a
+  band's nine planes), then per digit (``_digits``) the mini-row patterns of each band and the
+  mini-column patterns of each stack (hidden singles in boxes, pointing and claiming, along rows
+  and columns, one table lookup each) and ``_line_singles`` (a row or column with one place left).
+  Without locked candidates ``_hidden`` does boxes by masks, then ``_line_singles``. A cell with no
   digit, or a unit with no place for a digit, is a contradiction: -1.
 - ``_branch``: a two-candidate cell (the one whose units hold the fewest placed cells), else the
   first cell with the fewest candidates; every option of the cell is tried.
@@ -36,10 +40,9 @@ N = 81
 BAND = (1 << 27) - 1
 PLACED = 27  # state[PLACED + band]: positions placed in that band
 COUNT = 30  # state[COUNT]: cells placed
-NAKED = 31  # state[NAKED], [HIDDEN], [LOCKED]: planes changed since that rule last looked (bit digit * 3 + band)
+NAKED = 31  # state[NAKED], [HIDDEN]: planes changed since that rule last looked (bit digit * 3 + band)
 HIDDEN = 32
-LOCKED = 33
-WIDTH = 34
+WIDTH = 33
 ALL_PLANES = (1 << 27) - 1
 BAND_PLANES = np.array([sum(1 << (d * 3 + b) for d in range(9)) for b in range(3)], np.int64)
 MAX_DEPTH = 82
@@ -143,7 +146,26 @@ def _place(s, d, b, p):
     s[COUNT] += 1
     s[NAKED] |= mark
     s[HIDDEN] |= mark
-    s[LOCKED] |= mark
+
+
+@njit(cache=True, inline="always")
+def _place_alone(s, d, b, p):
+    """``_place`` for a cell whose only digit left is ``d``: the other digits' planes lack it
+    already, so only the digit's own planes change."""
+    i = d * 3
+    s[i + b] &= ~NEAR[p]
+    col = ~COLUMN[p]
+    if b != 0:
+        s[i] &= col
+    if b != 1:
+        s[i + 1] &= col
+    if b != 2:
+        s[i + 2] &= col
+    mark = np.int64(7) << i
+    s[PLACED + b] |= np.int64(1) << p
+    s[COUNT] += 1
+    s[NAKED] |= mark
+    s[HIDDEN] |= mark
 
 
 @njit(cache=True, inline="always")
@@ -164,16 +186,49 @@ def _naked(s):
         if once != BAND:
             return -1
         single = once & ~twice & ~s[PLACED + b]
-        while single:
-            p = _low_index(single)
-            single &= single - 1
-            bit = np.int64(1) << p
-            d = 0
-            while d < 9 and not s[d * 3 + b] & bit:
-                d += 1
-            if d == 9:
-                return -1  # a cell placed just before in this band took its last digit
-            _place(s, d, b, p)
+        if not single:
+            continue
+        for d in range(9):  # placing d changes only d's planes, so the other digits' singles stay
+            mine = s[d * 3 + b] & single
+            while mine:
+                p = _low_index(mine)
+                mine &= mine - 1
+                if not s[d * 3 + b] >> p & 1:
+                    return -1  # a cell placed just before in its row or box took its last digit
+                _place_alone(s, d, b, p)
+                made += 1
+    return made
+
+
+@njit(cache=True, inline="always")
+def _line_singles(s, d, bands):
+    """Place digit ``d`` where a row of the bands in ``bands`` (a 3-bit set), or a column, has one
+    place left; -1 on a contradiction (a row or column with no place for it), else cells placed."""
+    i = d * 3
+    made = 0
+    for b in range(3):
+        if not bands >> b & 1:
+            continue
+        for r in range(3):
+            row = s[i + b] & ROW_OF[r]
+            if row == 0:
+                return -1
+            if row & (row - 1) == 0 and not row & s[PLACED + b]:
+                _place(s, d, b, _low_index(row))
+                made += 1
+    f0 = _fold(s[i])
+    f1 = _fold(s[i + 1])
+    f2 = _fold(s[i + 2])
+    if f0 | f1 | f2 != 0x1FF:
+        return -1
+    lone = (f0 ^ f1 ^ f2) & ~(f0 & f1 & f2)  # columns in exactly one band
+    while lone:
+        c = _low_index(lone)
+        lone &= lone - 1
+        b = 0 if f0 >> c & 1 else (1 if f1 >> c & 1 else 2)
+        cells = s[i + b] & COL_OF[c]
+        if cells & (cells - 1) == 0 and cells and not cells & s[PLACED + b]:
+            _place(s, d, b, _low_index(cells))
             made += 1
     return made
 
@@ -187,18 +242,12 @@ def _hidden(s):
     s[HIDDEN] = 0
     for d in range(9):
         i = d * 3
-        if not todo >> i & 7:
+        mine = todo >> i & 7
+        if not mine:
             continue
         for b in range(3):
-            if not todo >> (i + b) & 1:
+            if not mine >> b & 1:
                 continue
-            for r in range(3):
-                row = s[i + b] & ROW_OF[r]
-                if row == 0:
-                    return -1
-                if row & (row - 1) == 0 and not row & s[PLACED + b]:
-                    _place(s, d, b, _low_index(row))
-                    made += 1
             for k in range(3):
                 box = s[i + b] & BOX_OF[k]
                 if box == 0:
@@ -206,20 +255,10 @@ def _hidden(s):
                 if box & (box - 1) == 0 and not box & s[PLACED + b]:
                     _place(s, d, b, _low_index(box))
                     made += 1
-        f0 = _fold(s[i])
-        f1 = _fold(s[i + 1])
-        f2 = _fold(s[i + 2])
-        if f0 | f1 | f2 != 0x1FF:
+        more = _line_singles(s, d, mine)
+        if more < 0:
             return -1
-        lone = (f0 ^ f1 ^ f2) & ~(f0 & f1 & f2)  # columns in exactly one band
-        while lone:
-            c = _low_index(lone)
-            lone &= lone - 1
-            b = 0 if f0 >> c & 1 else (1 if f1 >> c & 1 else 2)
-            cells = s[i + b] & COL_OF[c]
-            if cells & (cells - 1) == 0 and cells and not cells & s[PLACED + b]:
-                _place(s, d, b, _low_index(cells))
-                made += 1
+        made += more
     return made
 
 
@@ -271,87 +310,11 @@ def _digits(s):
                         _dirty(s, i + b)
                         mine |= 1 << b
                         changed = 1
-        for b in range(3):
-            if not mine >> b & 1:
-                continue
-            for r in range(3):
-                row = s[i + b] & ROW_OF[r]
-                if row == 0:
-                    return -1
-                if row & (row - 1) == 0 and not row & s[PLACED + b]:
-                    _place(s, d, b, _low_index(row))
-                    changed = 1
-        f0 = _fold(s[i])
-        f1 = _fold(s[i + 1])
-        f2 = _fold(s[i + 2])
-        if f0 | f1 | f2 != 0x1FF:
+        made = _line_singles(s, d, mine)
+        if made < 0:
             return -1
-        lone = (f0 ^ f1 ^ f2) & ~(f0 & f1 & f2)  # columns in exactly one band
-        while lone:
-            c = _low_index(lone)
-            lone &= lone - 1
-            b = 0 if f0 >> c & 1 else (1 if f1 >> c & 1 else 2)
-            cells = s[i + b] & COL_OF[c]
-            if cells & (cells - 1) == 0 and cells and not cells & s[PLACED + b]:
-                _place(s, d, b, _low_index(cells))
-                changed = 1
-    return changed
-
-
-@njit(cache=True, inline="always")
-def _locked(s):
-    """Locked candidates for every digit: pointing (a box's places in one row or column clear the
-    rest of that line) and claiming (a line's places in one box clear the rest of that box).
-    Returns whether any plane changed."""
-    changed = False
-    todo = s[LOCKED]
-    s[LOCKED] = 0
-    for d in range(9):
-        i = d * 3
-        if not todo >> i & 7:
-            continue
-        for b in range(3):
-            x = s[i + b]
-            for k in range(3):
-                box = x & BOX_OF[k]
-                rows = (1 if box & ROW_OF[0] else 0) | (2 if box & ROW_OF[1] else 0) | (4 if box & ROW_OF[2] else 0)
-                if rows and rows & (rows - 1) == 0:
-                    x &= ~(ROW_OF[_low_index(rows)] & ~BOX_OF[k])
-                cols = _fold(box)
-                if cols and cols & (cols - 1) == 0:
-                    c = _low_index(cols)
-                    for b2 in range(3):
-                        if b2 != b and s[i + b2] & COL_OF[c]:
-                            s[i + b2] &= ~COL_OF[c]
-                            changed = True
-                            s[NAKED] |= 1 << (i + b2)
-                            s[HIDDEN] |= 1 << (i + b2)
-                            s[LOCKED] |= 1 << (i + b2)
-            for r in range(3):
-                stacks = STACKS[(x >> (9 * r)) & 0x1FF]
-                if stacks and stacks & (stacks - 1) == 0:
-                    x &= ~(BOX_OF[_low_index(stacks)] & ~ROW_OF[r])
-            if x != s[i + b]:
-                s[i + b] = x
-                changed = True
-                s[NAKED] |= 1 << (i + b)
-                s[HIDDEN] |= 1 << (i + b)
-                s[LOCKED] |= 1 << (i + b)
-        f0 = _fold(s[i])
-        f1 = _fold(s[i + 1])
-        f2 = _fold(s[i + 2])
-        for b in range(3):
-            only = (f0 if b == 0 else (f1 if b == 1 else f2)) & ~((f1 | f2) if b == 0 else ((f0 | f2) if b == 1 else (f0 | f1)))
-            while only:
-                c = _low_index(only)
-                only &= only - 1
-                drop = BOX_OF[c // 3] & ~COL_OF[c]
-                if s[i + b] & drop:
-                    s[i + b] &= ~drop
-                    changed = True
-                    s[NAKED] |= 1 << (i + b)
-                    s[HIDDEN] |= 1 << (i + b)
-                    s[LOCKED] |= 1 << (i + b)
+        if made:
+            changed = 1
     return changed
 
 
@@ -445,7 +408,6 @@ def _load(masks, s):
             s[d * 3 + b] |= bit
     s[NAKED] = ALL_PLANES
     s[HIDDEN] = ALL_PLANES
-    s[LOCKED] = ALL_PLANES
 
 
 @njit(cache=True)
