@@ -411,13 +411,15 @@ def _load(masks, s):
 
 
 @njit(cache=True)
-def _load_digits(puzzle, s):
-    """A state from a digit row (0 = blank), each given placed in turn; False when a given clashes
-    with one placed before it (its digit is already gone from its cell)."""
+def _load_digits(puzzle, s, givens):
+    """A state from a digit row (0 = blank) with every given placed at once: a plane keeps its
+    givens and loses the occupied cells and the rows, boxes and columns of its digit's givens.
+    False when two givens clash (or a digit is above 9). ``givens`` is scratch (int64[27], each
+    plane's givens)."""
+    for i in range(WIDTH):
+        s[i] = 0  # planes: the places taken from them, for now
     for i in range(27):
-        s[i] = BAND
-    for i in range(27, WIDTH):
-        s[i] = 0
+        givens[i] = 0
     for cell in range(N):
         v = puzzle[cell]
         if v:
@@ -425,9 +427,24 @@ def _load_digits(puzzle, s):
                 return False
             b = cell // 27
             p = cell - b * 27
-            if not s[(v - 1) * 3 + b] >> p & 1:
-                return False
-            _place(s, v - 1, b, p)
+            i = (v - 1) * 3
+            givens[i + b] |= np.int64(1) << p
+            s[i + b] |= NEAR[p]
+            col = COLUMN[p]
+            if b != 0:
+                s[i] |= col
+            if b != 1:
+                s[i + 1] |= col
+            if b != 2:
+                s[i + 2] |= col
+            s[PLACED + b] |= np.int64(1) << p
+            s[COUNT] += 1
+    for i in range(27):
+        if givens[i] & s[i]:
+            return False  # a given in the row, box or column of another given of its digit
+        s[i] = (BAND & ~s[i] & ~s[PLACED + i % 3]) | givens[i]
+    s[NAKED] = ALL_PLANES
+    s[HIDDEN] = ALL_PLANES
     return True
 
 
@@ -564,11 +581,12 @@ def solve_batch(puzzles, limit, locked, counts, solutions, guesses, nodes):
     stack, meta = _buffers()
     rng = np.zeros(1, np.uint64)
     work = np.zeros(2, np.int64)
+    givens = np.empty(27, np.int64)
     for i in range(puzzles.shape[0]):
         work[0] = 0
         work[1] = 0
         solutions[i, :] = 0
-        if _load_digits(puzzles[i], stack[0]):
+        if _load_digits(puzzles[i], stack[0], givens):
             counts[i] = _search(limit, rng, False, locked, stack, meta, solutions[i], work)
         else:
             counts[i] = 0
@@ -600,11 +618,11 @@ def _forced(puzzle, cell):
 
 
 @njit(cache=True)
-def _other(puzzle, grid, cell, rng, stack, meta, scratch, work):
+def _other(puzzle, grid, cell, rng, stack, meta, scratch, givens, work):
     """Whether ``puzzle`` (``grid`` with some cells blanked, ``cell`` among them) has a solution
     that differs from ``grid`` at ``cell``."""
     s = stack[0]
-    _load_digits(puzzle, s)  # no clash: the givens come from a full grid
+    _load_digits(puzzle, s, givens)  # no clash: the givens come from a full grid
     b = cell // 27
     plane = (grid[cell] - 1) * 3 + b
     s[plane] &= ~(np.int64(1) << (cell - b * 27))
@@ -628,6 +646,7 @@ def _carve(grid, rng, blanks, minimal, symmetric, stack, meta, puzzle, work):
         order[k] = order[j]
         order[j] = t
     scratch = np.empty(N, np.uint8)
+    givens = np.empty(27, np.int64)
     puzzle[:] = grid
     made = 0
     for k in range(size):
@@ -640,12 +659,12 @@ def _carve(grid, rng, blanks, minimal, symmetric, stack, meta, puzzle, work):
         if _forced(puzzle, cell) and _forced(puzzle, twin):
             keep = True
         elif twin == cell:
-            keep = not _other(puzzle, grid, cell, rng, stack, meta, scratch, work)
+            keep = not _other(puzzle, grid, cell, rng, stack, meta, scratch, givens, work)
         else:  # another solution differs at cell, or agrees there and differs at twin
-            keep = not _other(puzzle, grid, cell, rng, stack, meta, scratch, work)
+            keep = not _other(puzzle, grid, cell, rng, stack, meta, scratch, givens, work)
             if keep:
                 puzzle[cell] = grid[cell]
-                keep = not _other(puzzle, grid, twin, rng, stack, meta, scratch, work)
+                keep = not _other(puzzle, grid, twin, rng, stack, meta, scratch, givens, work)
                 puzzle[cell] = 0
         if keep:
             made += 1 if twin == cell else 2
