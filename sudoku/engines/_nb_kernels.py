@@ -124,31 +124,6 @@ def _fold(plane):
 
 
 @njit(cache=True, inline="always")
-def _place(s, d, b, p):
-    """Put digit ``d`` (0-8) at position ``p`` of band ``b``."""
-    bit = np.int64(1) << p
-    mark = np.int64(0)
-    for e in range(9):
-        x = s[e * 3 + b]
-        mark |= ((x >> p) & 1) << (e * 3 + b)
-        s[e * 3 + b] = x & ~bit
-    i = d * 3
-    s[i + b] = (s[i + b] & ~NEAR[p]) | bit
-    col = ~COLUMN[p]
-    if b != 0:
-        s[i] &= col
-    if b != 1:
-        s[i + 1] &= col
-    if b != 2:
-        s[i + 2] &= col
-    mark |= np.int64(7) << i
-    s[PLACED + b] |= bit
-    s[COUNT] += 1
-    s[NAKED] |= mark
-    s[HIDDEN] |= mark
-
-
-@njit(cache=True, inline="always")
 def _place_alone(s, d, b, p):
     """``_place`` for a cell whose only digit left is ``d``: the other digits' planes lack it
     already, so only the digit's own planes change."""
@@ -166,6 +141,21 @@ def _place_alone(s, d, b, p):
     s[COUNT] += 1
     s[NAKED] |= mark
     s[HIDDEN] |= mark
+
+
+@njit(cache=True, inline="always")
+def _place(s, d, b, p):
+    """Put digit ``d`` (0-8) at position ``p`` of band ``b``."""
+    bit = np.int64(1) << p
+    mark = np.int64(0)
+    for e in range(9):
+        x = s[e * 3 + b]
+        mark |= ((x >> p) & 1) << (e * 3 + b)
+        s[e * 3 + b] = x & ~bit
+    s[d * 3 + b] |= bit
+    s[NAKED] |= mark
+    s[HIDDEN] |= mark
+    _place_alone(s, d, b, p)
 
 
 @njit(cache=True, inline="always")
