@@ -56,7 +56,7 @@ own worker process.
 | + the state built from the digits, each given placed (not from 81 cell masks; clashes found while loading) | 1.97 | 1.53 | 1.84 | 1.51 | 141.5 / 12.8 |
 | + the band rules of ``_digits`` only on the planes that changed (the pattern lookup is idempotent) | 1.93 | 1.58 | 1.72 | 1.54 | 141.5 / 12.8 |
 | + naked singles placed digit by digit, without clearing the cell from the other eight planes (it has no other digit) | 1.99 | 1.61 | 2.03 | 1.60 | 141.5 / 12.8 |
-| + row and column singles in one inlined helper (``_line_singles``, shared by ``_hidden`` and ``_digits``); the dead locked pass and its word dropped: head to head with the row above, two runs | 0.97, 1.00 | 1.00 | 1.00 | 1.00, 1.00 | 141.5 / 12.8 |
+| + row and column singles in one inlined helper (``_line_singles``, shared by ``_hidden`` and ``_digits``); the dead locked pass and its word dropped: head to head with the row above, two runs (``_place`` made of a clear and ``_place_alone`` later: 1.01 hardest, 1.01 serg) | 0.97, 1.00 | 1.00 | 1.00 | 1.00, 1.00 | 141.5 / 12.8 |
 | + all givens at once (per plane: its givens kept, occupied cells and its digit's rows, boxes and columns dropped; a clash is a given inside that drop): head to head with the row above, two runs | 0.98, 0.98 | 1.00, 0.99 | 1.10, 1.08 | 1.04, 1.02 | 141.5 / 12.8 |
 | the same build against 38e1222 (in one process) | 1.94 | 1.61 | 2.34 | 1.57 | 141.5 / 12.8 |
 
@@ -80,7 +80,10 @@ first two-candidate cell once 45 (50) cells are placed: serg 1.04 (1.03), hardes
 top 0.95 (0.99), 146.5 (143.5) guesses; the tie-break over the first 4 (8) pairs only: 165.6
 (144.5) guesses, no gain; ``_settle`` inlined into ``_search``: 0.99 / 1.00 / 0.99 / 0.99; each
 digit's column folds kept in the state (9 more words) to skip the stack rule when they did not
-change: 0.96 / 0.96 / 0.98 / 0.96.
+change: 0.96 / 0.96 / 0.98 / 0.96; the lone-column step reusing the folds of the stack step
+(stale after a row single, so a deduction may wait a pass): 0.98 / 0.98 / 0.97 / 0.97; rows and
+boxes through one helper taking ``ROW_OF`` or ``BOX_OF`` as an argument: 0.94-0.97 / 0.99 / 0.99
+/ 0.91-0.92 (the tables stop being constants), so the two loops stay written out.
 
 Build of 38e1222's successor (the second row), ``PYTHONPATH=. python3 bench/bench_nb_vs_base.py
 --quick --rounds 3`` (load 1.5, worker processes, first 375 / 1,465 / 20,000 / 10,000 puzzles /
