@@ -91,7 +91,9 @@ Build of 38e1222's successor (the second row), ``PYTHONPATH=. python3 bench/benc
 kaggle 522,506 vs 306,153 (1.71x), serg 200,384 vs 132,003 (1.36x), minimal generation 5,100 vs
 3,756 (1.49x). The last build, same command, three runs at load 7-7.7 (wall-time ratio; the
 CPU-time one within 0.06): hardest1106 2.05 / 1.96 / 1.81, top1465 2.07 / 1.81 / 1.70, kaggle
-2.57 / 2.62 / 2.42, serg 1.89 / 1.48 / 1.64, minimal generation 1.69 / 1.68 / 1.66; see
+2.57 / 2.62 / 2.42, serg 1.89 / 1.48 / 1.64, minimal generation 1.69 / 1.68 / 1.66; the final
+build (``_place`` through ``_place_alone``), ``--rounds 5`` twice at load 4.2-4.6: hardest1106 1.92
+/ 2.09, top1465 1.57 / 1.87, kaggle 2.18 / 2.76, serg 2.01 / 1.72, generation 1.57 / 1.69; see
 ``bench/README.md``.
 
 Measured on top of the "patterns" row (CPU time, A/B in one process) and not committed: branching on
