@@ -6,7 +6,9 @@
 Each side runs in its own worker process (this script with ``--worker``, PYTHONPATH set to its
 tree), which loads the sets, warms its kernels and then times one task per request. Rounds go
 A, B, A, B, ... so both sides see the same load; the table gives the median of each side and
-the median of the per-round ratios (new / base), and the load average before and after.
+the median of the per-round ratios (new / base) of wall time and of the workers' CPU time (which
+waiting for a core does not inflate: prefer it when the load average is above the core count),
+and the load average before and after.
 Tasks: hardest1106, top1465 and kaggle solved (limit 1), serg_benchmark counted to 2, and
 ``generate_batch(minimal=True)`` on the same seeds. Every answer is checked outside the timed
 region: counts, solutions valid and equal on both sides (the unique solutions), generated
@@ -58,18 +60,20 @@ def worker(data, quick):
         task = line.strip()
         name, limit, _ = TASKS[task]
         start = time.perf_counter()
+        cpu = time.process_time()
         if name is None:
             result = (nb.generate_batch(sets[task], minimal=True, solutions=True),)
         else:
             result = nb.solve_batch(sets[task], limit=limit)
         seconds = time.perf_counter() - start
+        cpu = time.process_time() - cpu
         if name is None:
             (puzzles, grids), = result
             out = {"puzzles": puzzles.tolist(), "grids": grids.tolist()}
         else:
             counts, solutions, guesses, _ = result
             out = {"counts": counts.tolist(), "solutions": solutions.tolist(), "guesses": float(guesses.mean())}
-        print(json.dumps({"seconds": seconds, "n": len(sets[task]), **out}), flush=True)
+        print(json.dumps({"seconds": seconds, "cpu_s": cpu, "n": len(sets[task]), **out}), flush=True)
 
 
 class Side:
@@ -146,21 +150,24 @@ def main(argv=None):
           f"new {new_sha} (+ working tree); rounds {args.rounds}; load {os.getloadavg()[0]:.2f}; command: "
           f"{' '.join([Path(sys.argv[0]).name] + sys.argv[1:])}")
     sides = {"base": Side(args.base, args.data, args.quick), "new": Side(REPO, args.data, args.quick)}
-    print("| task | n | base /s | new /s | new/base (median of rounds) | guesses base / new |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| task | n | base /s | new /s | new/base (median of rounds) | same, CPU time | guesses base / new |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for task in args.tasks.split(","):
         times = {"base": [], "new": []}
+        cpus = {"base": [], "new": []}
         last = {}
         for _ in range(args.rounds):
             for name in ("base", "new"):
                 last[name] = sides[name].run(task)
                 times[name].append(last[name]["seconds"])
+                cpus[name].append(last[name]["cpu_s"])
         check(task, last["base"], last["new"], args.data, args.quick)
         n = last["new"]["n"]
         ratios = [b / a for b, a in zip(times["base"], times["new"])]
+        cpu_ratios = [b / a for b, a in zip(cpus["base"], cpus["new"])]
         guesses = (f"{last['base']['guesses']:.1f} / {last['new']['guesses']:.1f}" if "guesses" in last["new"] else "-")
         print(f"| {task} | {n:,} | {n / statistics.median(times['base']):,.0f} | {n / statistics.median(times['new']):,.0f} | "
-              f"{statistics.median(ratios):.2f}x | {guesses} |", flush=True)
+              f"{statistics.median(ratios):.2f}x | {statistics.median(cpu_ratios):.2f}x | {guesses} |", flush=True)
     for side in sides.values():
         side.close()
     print(f"# load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

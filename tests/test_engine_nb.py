@@ -98,6 +98,17 @@ def test_clash_and_dead_end_count_zero():
     assert counts.tolist() == [0, 0] and not solutions.any()
 
 
+@pytest.mark.parametrize("first, second", [(0, 5), (2, 74), (30, 50), (40, 41), (80, 60)])
+def test_two_equal_givens_in_a_unit_count_zero(first, second):
+    """Every way two givens can clash (row, column across bands, box across rows and columns, in
+    every band) is found while the givens are loaded all at once; the same cells with different
+    digits are fine."""
+    for digit, other, count in ((7, 7, 0), (7, 3, 2)):
+        cells = [0] * 81
+        cells[first], cells[second] = digit, other
+        assert nb.solve_batch(np.array([cells], np.uint8), limit=2)[0].tolist() == [count]
+
+
 def test_batch_shapes_and_bad_input():
     counts, solutions, guesses, nodes = nb.solve_batch(np.zeros((0, 81), np.uint8))
     assert counts.shape == (0,) and solutions.shape == (0, 81)

@@ -5,14 +5,18 @@ Vocabulary (as in tdoku's write-up): a *band* is three rows (0-2, 3-5, 6-8); cel
 band ``c // 27`` at *position* ``c % 27`` (row-in-band * 9 + column). A *plane* is a 27-bit word:
 the positions of one band where one digit may still go. A state is one ``int64[WIDTH]`` row of a
 preallocated stack: 27 planes (index ``digit * 3 + band``, digit 0-8), then per band the positions
-*placed* (3 words), then the count of placed cells.
+*placed* (3 words), the count of placed cells, and two words of changed planes (one bit per
+plane) for the naked and the hidden rules.
 
 - ``_place``: a digit at a position: the cell leaves the other eight digits' planes, the digit's
-  plane of that band loses the rest of the row and box, its other two planes lose the column.
-- ``_settle``: full band-wise passes to a fixpoint, cheapest rule first: naked singles (cells with
-  one digit left, by bit-sliced counts over a band's nine planes), then hidden singles (a digit
-  with one place in a row, box or column, by masks and folds of its planes), then locked
-  candidates (pointing and claiming, rows inside a band and columns across bands). A cell with no
+  plane of that band loses the rest of the row and box, its other two planes lose the column
+  (``_place_alone`` skips the first step for a cell that has no other digit left).
+- ``_settle``: band-wise passes to a fixpoint over the planes changed since a rule last looked,
+  cheapest rule first: naked singles (cells with one digit left, by bit-sliced counts over a
+  band's nine planes), then per digit (``_digits``) the mini-row patterns of each band and the
+  mini-column patterns of each stack (hidden singles in boxes, pointing and claiming, along rows
+  and columns, one table lookup each) and ``_line_singles`` (a row or column with one place left).
+  Without locked candidates ``_hidden`` does boxes by masks, then ``_line_singles``. A cell with no
   digit, or a unit with no place for a digit, is a contradiction: -1.
 - ``_branch``: a two-candidate cell (the one whose units hold the fewest placed cells), else the
   first cell with the fewest candidates; every option of the cell is tried.
@@ -36,10 +40,9 @@ N = 81
 BAND = (1 << 27) - 1
 PLACED = 27  # state[PLACED + band]: positions placed in that band
 COUNT = 30  # state[COUNT]: cells placed
-NAKED = 31  # state[NAKED], [HIDDEN], [LOCKED]: planes changed since that rule last looked (bit digit * 3 + band)
+NAKED = 31  # state[NAKED], [HIDDEN]: planes changed since that rule last looked (bit digit * 3 + band)
 HIDDEN = 32
-LOCKED = 33
-WIDTH = 34
+WIDTH = 33
 ALL_PLANES = (1 << 27) - 1
 BAND_PLANES = np.array([sum(1 << (d * 3 + b) for d in range(9)) for b in range(3)], np.int64)
 MAX_DEPTH = 82
@@ -121,6 +124,26 @@ def _fold(plane):
 
 
 @njit(cache=True, inline="always")
+def _place_alone(s, d, b, p):
+    """``_place`` for a cell whose only digit left is ``d``: the other digits' planes lack it
+    already, so only the digit's own planes change."""
+    i = d * 3
+    s[i + b] &= ~NEAR[p]
+    col = ~COLUMN[p]
+    if b != 0:
+        s[i] &= col
+    if b != 1:
+        s[i + 1] &= col
+    if b != 2:
+        s[i + 2] &= col
+    mark = np.int64(7) << i
+    s[PLACED + b] |= np.int64(1) << p
+    s[COUNT] += 1
+    s[NAKED] |= mark
+    s[HIDDEN] |= mark
+
+
+@njit(cache=True, inline="always")
 def _place(s, d, b, p):
     """Put digit ``d`` (0-8) at position ``p`` of band ``b``."""
     bit = np.int64(1) << p
@@ -129,21 +152,10 @@ def _place(s, d, b, p):
         x = s[e * 3 + b]
         mark |= ((x >> p) & 1) << (e * 3 + b)
         s[e * 3 + b] = x & ~bit
-    i = d * 3
-    s[i + b] = (s[i + b] & ~NEAR[p]) | bit
-    col = ~COLUMN[p]
-    if b != 0:
-        s[i] &= col
-    if b != 1:
-        s[i + 1] &= col
-    if b != 2:
-        s[i + 2] &= col
-    mark |= np.int64(7) << i
-    s[PLACED + b] |= bit
-    s[COUNT] += 1
+    s[d * 3 + b] |= bit
     s[NAKED] |= mark
     s[HIDDEN] |= mark
-    s[LOCKED] |= mark
+    _place_alone(s, d, b, p)
 
 
 @njit(cache=True, inline="always")
@@ -164,16 +176,49 @@ def _naked(s):
         if once != BAND:
             return -1
         single = once & ~twice & ~s[PLACED + b]
-        while single:
-            p = _low_index(single)
-            single &= single - 1
-            bit = np.int64(1) << p
-            d = 0
-            while d < 9 and not s[d * 3 + b] & bit:
-                d += 1
-            if d == 9:
-                return -1  # a cell placed just before in this band took its last digit
-            _place(s, d, b, p)
+        if not single:
+            continue
+        for d in range(9):  # placing d changes only d's planes, so the other digits' singles stay
+            mine = s[d * 3 + b] & single
+            while mine:
+                p = _low_index(mine)
+                mine &= mine - 1
+                if not s[d * 3 + b] >> p & 1:
+                    return -1  # a cell placed just before in its row or box took its last digit
+                _place_alone(s, d, b, p)
+                made += 1
+    return made
+
+
+@njit(cache=True, inline="always")
+def _line_singles(s, d, bands):
+    """Place digit ``d`` where a row of the bands in ``bands`` (a 3-bit set), or a column, has one
+    place left; -1 on a contradiction (a row or column with no place for it), else cells placed."""
+    i = d * 3
+    made = 0
+    for b in range(3):
+        if not bands >> b & 1:
+            continue
+        for r in range(3):
+            row = s[i + b] & ROW_OF[r]
+            if row == 0:
+                return -1
+            if row & (row - 1) == 0 and not row & s[PLACED + b]:
+                _place(s, d, b, _low_index(row))
+                made += 1
+    f0 = _fold(s[i])
+    f1 = _fold(s[i + 1])
+    f2 = _fold(s[i + 2])
+    if f0 | f1 | f2 != 0x1FF:
+        return -1
+    lone = (f0 ^ f1 ^ f2) & ~(f0 & f1 & f2)  # columns in exactly one band
+    while lone:
+        c = _low_index(lone)
+        lone &= lone - 1
+        b = 0 if f0 >> c & 1 else (1 if f1 >> c & 1 else 2)
+        cells = s[i + b] & COL_OF[c]
+        if cells & (cells - 1) == 0 and cells and not cells & s[PLACED + b]:
+            _place(s, d, b, _low_index(cells))
             made += 1
     return made
 
@@ -187,18 +232,12 @@ def _hidden(s):
     s[HIDDEN] = 0
     for d in range(9):
         i = d * 3
-        if not todo >> i & 7:
+        mine = todo >> i & 7
+        if not mine:
             continue
         for b in range(3):
-            if not todo >> (i + b) & 1:
+            if not mine >> b & 1:
                 continue
-            for r in range(3):
-                row = s[i + b] & ROW_OF[r]
-                if row == 0:
-                    return -1
-                if row & (row - 1) == 0 and not row & s[PLACED + b]:
-                    _place(s, d, b, _low_index(row))
-                    made += 1
             for k in range(3):
                 box = s[i + b] & BOX_OF[k]
                 if box == 0:
@@ -206,20 +245,10 @@ def _hidden(s):
                 if box & (box - 1) == 0 and not box & s[PLACED + b]:
                     _place(s, d, b, _low_index(box))
                     made += 1
-        f0 = _fold(s[i])
-        f1 = _fold(s[i + 1])
-        f2 = _fold(s[i + 2])
-        if f0 | f1 | f2 != 0x1FF:
+        more = _line_singles(s, d, mine)
+        if more < 0:
             return -1
-        lone = (f0 ^ f1 ^ f2) & ~(f0 & f1 & f2)  # columns in exactly one band
-        while lone:
-            c = _low_index(lone)
-            lone &= lone - 1
-            b = 0 if f0 >> c & 1 else (1 if f1 >> c & 1 else 2)
-            cells = s[i + b] & COL_OF[c]
-            if cells & (cells - 1) == 0 and cells and not cells & s[PLACED + b]:
-                _place(s, d, b, _low_index(cells))
-                made += 1
+        made += more
     return made
 
 
@@ -240,9 +269,12 @@ def _digits(s):
     s[HIDDEN] = 0
     for d in range(9):
         i = d * 3
-        if not todo >> i & 7:
+        mine = todo >> i & 7  # this digit's planes that changed: only they can gain from the band rules
+        if not mine:
             continue
         for b in range(3):
+            if not mine >> b & 1:
+                continue
             x = s[i + b]
             keep = KEEP[STACKS[x & 0x1FF] | STACKS[(x >> 9) & 0x1FF] << 3 | STACKS[x >> 18] << 6]
             if keep == 0:
@@ -266,86 +298,13 @@ def _digits(s):
                     if s[i + b] & drop:
                         s[i + b] &= ~drop
                         _dirty(s, i + b)
+                        mine |= 1 << b
                         changed = 1
-        for b in range(3):
-            for r in range(3):
-                row = s[i + b] & ROW_OF[r]
-                if row == 0:
-                    return -1
-                if row & (row - 1) == 0 and not row & s[PLACED + b]:
-                    _place(s, d, b, _low_index(row))
-                    changed = 1
-        f0 = _fold(s[i])
-        f1 = _fold(s[i + 1])
-        f2 = _fold(s[i + 2])
-        if f0 | f1 | f2 != 0x1FF:
+        made = _line_singles(s, d, mine)
+        if made < 0:
             return -1
-        lone = (f0 ^ f1 ^ f2) & ~(f0 & f1 & f2)  # columns in exactly one band
-        while lone:
-            c = _low_index(lone)
-            lone &= lone - 1
-            b = 0 if f0 >> c & 1 else (1 if f1 >> c & 1 else 2)
-            cells = s[i + b] & COL_OF[c]
-            if cells & (cells - 1) == 0 and cells and not cells & s[PLACED + b]:
-                _place(s, d, b, _low_index(cells))
-                changed = 1
-    return changed
-
-
-@njit(cache=True, inline="always")
-def _locked(s):
-    """Locked candidates for every digit: pointing (a box's places in one row or column clear the
-    rest of that line) and claiming (a line's places in one box clear the rest of that box).
-    Returns whether any plane changed."""
-    changed = False
-    todo = s[LOCKED]
-    s[LOCKED] = 0
-    for d in range(9):
-        i = d * 3
-        if not todo >> i & 7:
-            continue
-        for b in range(3):
-            x = s[i + b]
-            for k in range(3):
-                box = x & BOX_OF[k]
-                rows = (1 if box & ROW_OF[0] else 0) | (2 if box & ROW_OF[1] else 0) | (4 if box & ROW_OF[2] else 0)
-                if rows and rows & (rows - 1) == 0:
-                    x &= ~(ROW_OF[_low_index(rows)] & ~BOX_OF[k])
-                cols = _fold(box)
-                if cols and cols & (cols - 1) == 0:
-                    c = _low_index(cols)
-                    for b2 in range(3):
-                        if b2 != b and s[i + b2] & COL_OF[c]:
-                            s[i + b2] &= ~COL_OF[c]
-                            changed = True
-                            s[NAKED] |= 1 << (i + b2)
-                            s[HIDDEN] |= 1 << (i + b2)
-                            s[LOCKED] |= 1 << (i + b2)
-            for r in range(3):
-                stacks = STACKS[(x >> (9 * r)) & 0x1FF]
-                if stacks and stacks & (stacks - 1) == 0:
-                    x &= ~(BOX_OF[_low_index(stacks)] & ~ROW_OF[r])
-            if x != s[i + b]:
-                s[i + b] = x
-                changed = True
-                s[NAKED] |= 1 << (i + b)
-                s[HIDDEN] |= 1 << (i + b)
-                s[LOCKED] |= 1 << (i + b)
-        f0 = _fold(s[i])
-        f1 = _fold(s[i + 1])
-        f2 = _fold(s[i + 2])
-        for b in range(3):
-            only = (f0 if b == 0 else (f1 if b == 1 else f2)) & ~((f1 | f2) if b == 0 else ((f0 | f2) if b == 1 else (f0 | f1)))
-            while only:
-                c = _low_index(only)
-                only &= only - 1
-                drop = BOX_OF[c // 3] & ~COL_OF[c]
-                if s[i + b] & drop:
-                    s[i + b] &= ~drop
-                    changed = True
-                    s[NAKED] |= 1 << (i + b)
-                    s[HIDDEN] |= 1 << (i + b)
-                    s[LOCKED] |= 1 << (i + b)
+        if made:
+            changed = 1
     return changed
 
 
@@ -439,7 +398,44 @@ def _load(masks, s):
             s[d * 3 + b] |= bit
     s[NAKED] = ALL_PLANES
     s[HIDDEN] = ALL_PLANES
-    s[LOCKED] = ALL_PLANES
+
+
+@njit(cache=True)
+def _load_digits(puzzle, s, givens):
+    """A state from a digit row (0 = blank) with every given placed at once: a plane keeps its
+    givens and loses the occupied cells and the rows, boxes and columns of its digit's givens.
+    False when two givens clash (or a digit is above 9). ``givens`` is scratch (int64[27], each
+    plane's givens)."""
+    for i in range(WIDTH):
+        s[i] = 0  # planes: the places taken from them, for now
+    for i in range(27):
+        givens[i] = 0
+    for cell in range(N):
+        v = puzzle[cell]
+        if v:
+            if v > 9:
+                return False
+            b = cell // 27
+            p = cell - b * 27
+            i = (v - 1) * 3
+            givens[i + b] |= np.int64(1) << p
+            s[i + b] |= NEAR[p]
+            col = COLUMN[p]
+            if b != 0:
+                s[i] |= col
+            if b != 1:
+                s[i + 1] |= col
+            if b != 2:
+                s[i + 2] |= col
+            s[PLACED + b] |= np.int64(1) << p
+            s[COUNT] += 1
+    for i in range(27):
+        if givens[i] & s[i]:
+            return False  # a given in the row, box or column of another given of its digit
+        s[i] = (BAND & ~s[i] & ~s[PLACED + i % 3]) | givens[i]
+    s[NAKED] = ALL_PLANES
+    s[HIDDEN] = ALL_PLANES
+    return True
 
 
 @njit(cache=True, inline="always")
@@ -476,17 +472,15 @@ def _below(rng, n):
 # Search.
 
 @njit(cache=True)
-def _search(masks, limit, rng, randomize, locked, stack, meta, solution, work):
-    """Count solutions of the cell masks ``masks`` up to ``limit``; the first goes to ``solution``
+def _search(limit, rng, randomize, locked, stack, meta, solution, work):
+    """Count solutions of the state loaded in ``stack[0]`` up to ``limit``; the first goes to ``solution``
     (digits). ``work`` gets guesses and nodes added. With ``randomize`` the options at a branch
     are tried in random order drawn from ``rng``.
 
     ``stack[depth]`` is the state at a depth; ``meta[depth]`` its branch band, position and the
     options not yet tried there. The last option at a branch is tried in place."""
     work[1] += 1
-    s = stack[0]
-    _load(masks, s)
-    placed = _settle(s, locked)
+    placed = _settle(stack[0], locked)
     if placed < 0:
         return 0
     count = 0
@@ -565,7 +559,8 @@ def solve_masks_batch(masks, limit, locked, counts, solutions, guesses, nodes):
         work[0] = 0
         work[1] = 0
         solutions[i, :] = 0
-        counts[i] = _search(masks[i], limit, rng, False, locked, stack, meta, solutions[i], work)
+        _load(masks[i], stack[0])
+        counts[i] = _search(limit, rng, False, locked, stack, meta, solutions[i], work)
         guesses[i] = work[0]
         nodes[i] = work[1]
 
@@ -576,13 +571,16 @@ def solve_batch(puzzles, limit, locked, counts, solutions, guesses, nodes):
     stack, meta = _buffers()
     rng = np.zeros(1, np.uint64)
     work = np.zeros(2, np.int64)
-    masks = np.empty(N, np.uint16)
+    givens = np.empty(27, np.int64)
     for i in range(puzzles.shape[0]):
-        _masks_of(puzzles[i], masks)
         work[0] = 0
         work[1] = 0
         solutions[i, :] = 0
-        counts[i] = _search(masks, limit, rng, False, locked, stack, meta, solutions[i], work)
+        if _load_digits(puzzles[i], stack[0], givens):
+            counts[i] = _search(limit, rng, False, locked, stack, meta, solutions[i], work)
+        else:
+            counts[i] = 0
+            work[1] = 1
         guesses[i] = work[0]
         nodes[i] = work[1]
 
@@ -593,8 +591,8 @@ def solve_batch(puzzles, limit, locked, counts, solutions, guesses, nodes):
 @njit(cache=True)
 def _fill(rng, stack, meta, grid, work):
     """A random complete grid into ``grid``: search the empty grid with random digit order."""
-    masks = np.full(N, FULL, np.uint16)
-    _search(masks, 1, rng, True, True, stack, meta, grid, work)
+    _load(np.full(N, FULL, np.uint16), stack[0])
+    _search(1, rng, True, True, stack, meta, grid, work)
 
 
 @njit(cache=True, inline="always")
@@ -610,12 +608,16 @@ def _forced(puzzle, cell):
 
 
 @njit(cache=True)
-def _other(puzzle, grid, cell, masks, rng, stack, meta, scratch, work):
+def _other(puzzle, grid, cell, rng, stack, meta, scratch, givens, work):
     """Whether ``puzzle`` (``grid`` with some cells blanked, ``cell`` among them) has a solution
     that differs from ``grid`` at ``cell``."""
-    _masks_of(puzzle, masks)
-    masks[cell] = FULL & ~(1 << (grid[cell] - 1))
-    return _search(masks, 1, rng, False, True, stack, meta, scratch, work) > 0
+    s = stack[0]
+    _load_digits(puzzle, s, givens)  # no clash: the givens come from a full grid
+    b = cell // 27
+    plane = (grid[cell] - 1) * 3 + b
+    s[plane] &= ~(np.int64(1) << (cell - b * 27))
+    _dirty(s, plane)
+    return _search(1, rng, False, True, stack, meta, scratch, work) > 0
 
 
 @njit(cache=True)
@@ -633,8 +635,8 @@ def _carve(grid, rng, blanks, minimal, symmetric, stack, meta, puzzle, work):
         t = order[k]
         order[k] = order[j]
         order[j] = t
-    masks = np.empty(N, np.uint16)
     scratch = np.empty(N, np.uint8)
+    givens = np.empty(27, np.int64)
     puzzle[:] = grid
     made = 0
     for k in range(size):
@@ -647,12 +649,12 @@ def _carve(grid, rng, blanks, minimal, symmetric, stack, meta, puzzle, work):
         if _forced(puzzle, cell) and _forced(puzzle, twin):
             keep = True
         elif twin == cell:
-            keep = not _other(puzzle, grid, cell, masks, rng, stack, meta, scratch, work)
+            keep = not _other(puzzle, grid, cell, rng, stack, meta, scratch, givens, work)
         else:  # another solution differs at cell, or agrees there and differs at twin
-            keep = not _other(puzzle, grid, cell, masks, rng, stack, meta, scratch, work)
+            keep = not _other(puzzle, grid, cell, rng, stack, meta, scratch, givens, work)
             if keep:
                 puzzle[cell] = grid[cell]
-                keep = not _other(puzzle, grid, twin, masks, rng, stack, meta, scratch, work)
+                keep = not _other(puzzle, grid, twin, rng, stack, meta, scratch, givens, work)
                 puzzle[cell] = 0
         if keep:
             made += 1 if twin == cell else 2

@@ -53,18 +53,55 @@ own worker process.
 |--------------------------------------------------------------------|------:|------:|------:|------:|-----------:|
 | 27 planes (digit x band, 27-bit words); naked singles by bit-sliced counts; hidden singles by masks and column folds; pointing and claiming along rows and columns; per-rule dirty planes | 1.13-1.47 | 1.11-1.18 | 1.21-1.46 | 0.91-1.04 | 141.5 / 12.8 |
 | + mini-row / mini-column permutation patterns (one table lookup per plane and per stack) in place of pointing and claiming | 1.85 | 1.47 | 1.36 | 1.42 | 141.5 / 12.8 |
+| + the state built from the digits, each given placed (not from 81 cell masks; clashes found while loading) | 1.97 | 1.53 | 1.84 | 1.51 | 141.5 / 12.8 |
+| + the band rules of ``_digits`` only on the planes that changed (the pattern lookup is idempotent) | 1.93 | 1.58 | 1.72 | 1.54 | 141.5 / 12.8 |
+| + naked singles placed digit by digit, without clearing the cell from the other eight planes (it has no other digit) | 1.99 | 1.61 | 2.03 | 1.60 | 141.5 / 12.8 |
+| + row and column singles in one inlined helper (``_line_singles``, shared by ``_hidden`` and ``_digits``); the dead locked pass and its word dropped: head to head with the row above, two runs (``_place`` made of a clear and ``_place_alone`` later: 1.01 hardest, 1.01 serg) | 0.97, 1.00 | 1.00 | 1.00 | 1.00, 1.00 | 141.5 / 12.8 |
+| + all givens at once (per plane: its givens kept, occupied cells and its digit's rows, boxes and columns dropped; a clash is a given inside that drop): head to head with the row above, two runs | 0.98, 0.98 | 1.00, 0.99 | 1.10, 1.08 | 1.04, 1.02 | 141.5 / 12.8 |
+| the same build against 38e1222 (in one process) | 1.94 | 1.61 | 2.34 | 1.57 | 141.5 / 12.8 |
 
-Committed build, ``PYTHONPATH=. python3 bench/bench_nb_vs_base.py --quick --rounds 3`` (load 1.5,
-worker processes, first 375 / 1,465 / 20,000 / 10,000 puzzles / 500 minimal puzzles): hardest1106
-11,283/s vs 5,723 (1.94x), top1465 69,614 vs 44,003 (1.64x), kaggle 522,506 vs 306,153 (1.71x),
-serg 200,384 vs 132,003 (1.36x), minimal generation 5,100 vs 3,756 (1.49x).
+The rows from "the state built from the digits" on (this session) are CPU-time ratios in one
+process at load 5-10 (the other helpers), 15 alternating rounds, the ratio of the fastest rounds
+(the median ratio agreed within 0.05); only head-to-head rows compare two builds directly.
 
-Measured on top of the last row (CPU time, A/B in one process) and not committed: branching on
+Where the time goes (counters per puzzle from an instrumented copy of the kernels, and the
+setup timed alone): serg_benchmark has 8.2 nodes, 95.5 placements (35 of them givens), 35 naked
+passes over 102 bands, 12 passes of ``_digits`` over 47 digits and 116 planes, and 6 branch
+choices over 74 two-candidate cells; loading and the first settle are 0.77 of ~4.6 us, so the
+search is 83 %. Its puzzles have a median of 130 solutions, so ~7 binary choices reach one and
+one more the second: 7.2 guesses is near the floor, and what is left is the cost per node
+(~470 ns at that load). hardest1106: 142.5 nodes, 1,308 placements, 568 naked passes, 214
+passes of ``_digits`` over 712 digits, 72 branch choices over 734 two-candidate cells.
+
+Tried on top of the last build, head to head, and dropped: the first two-candidate cell (no
+tie-break): serg +9 %, but hardest1106 241 guesses (0.80x); a cheaper tie-break, the sum of the
+row, box and column counts precomputed per band: 160.5 / 13.7 guesses, hardest 0.86x; the
+first two-candidate cell once 45 (50) cells are placed: serg 1.04 (1.03), hardest 0.98 (0.99),
+top 0.95 (0.99), 146.5 (143.5) guesses; the tie-break over the first 4 (8) pairs only: 165.6
+(144.5) guesses, no gain; ``_settle`` inlined into ``_search``: 0.99 / 1.00 / 0.99 / 0.99; each
+digit's column folds kept in the state (9 more words) to skip the stack rule when they did not
+change: 0.96 / 0.96 / 0.98 / 0.96; the lone-column step reusing the folds of the stack step
+(stale after a row single, so a deduction may wait a pass): 0.98 / 0.98 / 0.97 / 0.97; rows and
+boxes through one helper taking ``ROW_OF`` or ``BOX_OF`` as an argument: 0.94-0.97 / 0.99 / 0.99
+/ 0.91-0.92 (the tables stop being constants), so the two loops stay written out.
+
+Build of 38e1222's successor (the second row), ``PYTHONPATH=. python3 bench/bench_nb_vs_base.py
+--quick --rounds 3`` (load 1.5, worker processes, first 375 / 1,465 / 20,000 / 10,000 puzzles /
+500 minimal puzzles): hardest1106 11,283/s vs 5,723 (1.94x), top1465 69,614 vs 44,003 (1.64x),
+kaggle 522,506 vs 306,153 (1.71x), serg 200,384 vs 132,003 (1.36x), minimal generation 5,100 vs
+3,756 (1.49x). The last build, same command, three runs at load 7-7.7 (wall-time ratio; the
+CPU-time one within 0.06): hardest1106 2.05 / 1.96 / 1.81, top1465 2.07 / 1.81 / 1.70, kaggle
+2.57 / 2.62 / 2.42, serg 1.89 / 1.48 / 1.64, minimal generation 1.69 / 1.68 / 1.66; the final
+build (``_place`` through ``_place_alone``), ``--rounds 5`` twice at load 4.2-4.6: hardest1106 1.92
+/ 2.09, top1465 1.57 / 1.87, kaggle 2.18 / 2.76, serg 2.01 / 1.72, generation 1.57 / 1.69; see
+``bench/README.md``.
+
+Measured on top of the "patterns" row (CPU time, A/B in one process) and not committed: branching on
 the digit of a band with the fewest fitting patterns (tdoku's choice) 1.10 / 0.96 / 1.00 / 1.00
 (133.3 / 14.4 guesses), but without tdoku's triad rule (three digits per mini-row) sparse grids
 thrash (a grid with 10 givens: over 200,000 guesses), so dropped; the cell, unless a pattern has
 fewer options: no change; building the planes from the digits instead of cell masks: kaggle
-1.10, serg 1.08; the column rules only when the rows stall: top1465 1.14, hardest 1.05, serg
+1.10, serg 1.08 (committed since, above); the column rules only when the rows stall: top1465 1.14, hardest 1.05, serg
 0.93. Generation: the carve skips the search when the givens leave a blanked cell one candidate
 (same puzzles as 38e1222): 1.04x; with the new kernels 1.08x.
 
