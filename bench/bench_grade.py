@@ -10,11 +10,11 @@ The draw: ``n`` puzzles from each of kaggle, top1465, hardest1106 and hardest190
    level and score, the level counts, and the share of puzzles whose hardest assumption tier is
    none, forcing chain, dynamic forcing chain, nested forcing chain or guess.
 2. HoDoKu's scores come from a cache, ``bench/hodoku_scores.tsv`` (puzzle, score, level, seconds),
-   and from ``--cache-extra PATH`` when that file exists (same columns; by default
-   ``../hodoku_extra.tsv`` beside the repository, where a background rating job writes):
-   hodoku-py takes 5-70 s per hard puzzle on this machine, so the 1,000 take hours. With
-   ``--hodoku-s S`` the script rates puzzles missing from the cache, in draw order (a random
-   order), for about S seconds, and appends them. Spearman's rank correlation of our score with
+   and from ``--cache-extra PATH`` (same columns): hodoku-py takes 5-70 s per hard puzzle on this
+   machine, so the 1,000 take hours. With ``--hodoku-s S`` the script rates puzzles missing from
+   the cache, in draw order (a random order), for about S seconds, and appends them; faster, in the
+   background: ``--write-missing FILE`` writes them in draw order, and ``bench/hodoku_rate.py`` rates
+   them under PyPy into the cache. Spearman's rank correlation of our score with
    HoDoKu's is printed over every cached puzzle of the draw, and for the two halves (by a hash of
    the puzzle): the weights in sudoku/grade.py were fitted on the ``fit`` half; ``held out`` is the
    other half. ``--fit`` searches a small grid of the assumption tiers' weights on the fit half
@@ -42,7 +42,6 @@ from sudoku.grade import LEVELS, grade
 
 SETS = ("kaggle", "top1465", "hardest1106", "hardest1905_11plus")
 CACHE = Path(__file__).resolve().parent / "hodoku_scores.tsv"
-EXTRA = Path(__file__).resolve().parents[2] / "hodoku_extra.tsv"
 TIERS = ("forcing chain", "dynamic forcing chain", "nested forcing chain", "guess")
 
 
@@ -253,8 +252,9 @@ def main():
     ap.add_argument("--speed", type=int, default=12, metavar="K", help="puzzles in the speed rounds (0: none)")
     ap.add_argument("--create", type=int, default=0, metavar="N", help="level shares of N created minimal puzzles")
     ap.add_argument("--jobs", type=int, default=0, metavar="N", help="sudoku-jobs run -n N without and with --grade")
-    ap.add_argument("--cache-extra", type=Path, default=EXTRA, metavar="PATH",
-                    help="more hodoku-py scores, read when the file exists (default: ../hodoku_extra.tsv)")
+    ap.add_argument("--cache-extra", type=Path, metavar="PATH", help="more hodoku-py scores (same columns)")
+    ap.add_argument("--write-missing", type=Path, metavar="FILE",
+                    help="write the draw's puzzles hodoku-py has not rated, in draw order, and stop")
     ap.add_argument("--fit", action="store_true", help="grid-search the assumption tiers' weights on the fit half")
     args = ap.parse_args()
     print(machine())
@@ -265,6 +265,12 @@ def main():
         create_rates(args.create, args.seed)
         return
     puzzles = draw(args.n, args.seed)
+    if args.write_missing:
+        cached = read_cache()
+        missing = [line for _, line in puzzles if line not in cached]
+        args.write_missing.write_text("".join(line + "\n" for line in missing))
+        print(f"{len(missing)} of {len(puzzles)} puzzles not rated yet: {args.write_missing}")
+        return
     grade(parse_line(puzzles[0][1]), engine="nb")  # loads numba and the nb kernels before timing
     grades, seconds = [], []
     for _, line in puzzles:
@@ -278,8 +284,9 @@ def main():
     cached = read_cache()
     if args.hodoku_s:
         rate_missing(puzzles, cached, args.hodoku_s)
-    extra = read_cache(args.cache_extra)
-    cached.update((line, value) for line, value in extra.items() if line not in cached)
+    if args.cache_extra:
+        extra = read_cache(args.cache_extra)
+        cached.update((line, value) for line, value in extra.items() if line not in cached)
     correlation(puzzles, grades, seconds, cached)
     if args.fit:
         fit(puzzles, grades, cached)

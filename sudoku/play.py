@@ -295,11 +295,23 @@ class PlayApp(App):
             self.say("nothing to redo")
 
     def show_hint(self):
-        from sudoku.hint import hint
-
+        """Look for the next step in a thread: proving that no technique applies can take seconds, and
+        the game keeps taking keys meanwhile. A hint found for a position since left is dropped."""
         if self.game.solved():
             return
-        found = hint(self.game.values())
+        values = self.game.values()
+        self.say("hint: looking...")
+        self.run_worker(lambda: self._find_hint(values), thread=True, exclusive=True, group="hint")
+
+    def _find_hint(self, values):
+        from sudoku.hint import hint
+
+        found = hint(values)
+        self.call_from_thread(self._show_hint_found, values, found)
+
+    def _show_hint_found(self, values, found):
+        if self.game.solved() or self.game.values() != values:
+            return
         step = found.step
         if step is None:
             self.board.hinted = set()

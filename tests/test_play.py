@@ -180,6 +180,41 @@ def test_a_click_puts_the_cursor_on_the_cell_under_it():
     run_app(PlayApp(game, clock=Clock()), script)
 
 
+async def hint_shown(pilot):
+    """Wait for the hint's thread and the screen update it asks for."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def test_a_slow_hint_keeps_the_game_going_and_is_dropped_once_the_player_moves_on(monkeypatch):
+    # proving that no technique applies takes seconds at 9x9: the hint runs in a thread
+    import threading
+
+    import sudoku.hint
+
+    release = threading.Event()
+    real = sudoku.hint.hint
+
+    def slow(values):
+        release.wait(10)
+        return real(values)
+
+    monkeypatch.setattr(sudoku.hint, "hint", slow)
+    game = game_of(PUZZLE)
+
+    async def script(pilot):
+        app = pilot.app
+        await pilot.press("h")
+        assert "hint: looking" in screen_text(app)
+        await press_at(pilot, 2, "4")  # a move while the hint is being looked for
+        assert game.value(2) == 4
+        release.set()
+        await hint_shown(pilot)
+        assert not app.board.hinted and "hint: " not in screen_text(app).replace("hint: looking", "")
+
+    run_app(PlayApp(game, clock=Clock()), script)
+
+
 def test_h_shows_the_hint_in_words_and_highlights_its_cells_and_c_checks():
     game = game_of(PUZZLE)
 
@@ -187,6 +222,7 @@ def test_h_shows_the_hint_in_words_and_highlights_its_cells_and_c_checks():
         app = pilot.app
         expect = hint(game.values())
         await pilot.press("h")
+        await hint_shown(pilot)
         text = " ".join(screen_text(app).split())
         assert " ".join(f"hint: {expect.words}".split())[:30] in text
         cells = set(expect.step.cells) | {c for c, _ in expect.step.eliminations} | {expect.step.placement[0]}
@@ -201,6 +237,7 @@ def test_h_shows_the_hint_in_words_and_highlights_its_cells_and_c_checks():
         assert "1 wrong: r1c3" in screen_text(app)
         assert style_at(app, *cell_xy(app, 2)).underline
         await pilot.press("h")
+        await hint_shown(pilot)
         assert "an entry breaks the puzzle" in screen_text(app)
         await pilot.press("u", "c")
         assert "no wrong entries so far; 51 blank cells to go" in screen_text(app)
@@ -279,7 +316,7 @@ def test_the_screen_matches_the_stored_snapshot():
 
     async def script(pilot):
         await pilot.press("right", "right", "4", "right", "p", "1", "2", "3", "6", "p", "down", "h")
-        await pilot.pause()
+        await hint_shown(pilot)
         seen.append(screen_text(pilot.app) + "\n")
 
     run_app(PlayApp(game, title="9x9, snapshot", clock=Clock()), script)
