@@ -53,6 +53,7 @@ def test_a_chatty_but_correct_target_yields_no_failure(chatty):
     assert "format slips (failures only with --strict): " in done.stdout
 
 
+@pytest.mark.slow  # 20-60 s: a 60-case run, shrinking and replays through subprocesses (quick suite near 10 min)
 def test_strict_turns_slips_into_format_failures(chatty, tmp_path):
     _, loose = chatty
     done = fuzz("run", "-n", 60, "--seed", 3, *COMMON, "--strict", "--out", tmp_path / "run",
@@ -135,7 +136,7 @@ def sizes_of(out):
     return {int(row["size"]) for row in records_of(out)}
 
 
-@pytest.mark.parametrize("size, sizes", [("4", {4}), ("mixed", {4, 9, 16, 25})])
+@pytest.mark.parametrize("size, sizes", [("4", {4}), pytest.param("mixed", {4, 9, 16, 25}, marks=pytest.mark.slow)])
 def test_a_size_generic_program_passes_at_every_size(tmp_path, size, sizes):
     done = fuzz("run", "-n", 80, "--seed", 5, *COMMON, "--size", size, "--create-args", "create {size}",
                 "--out", tmp_path / "run", "--corpus", tmp_path / "corpus", "--target", spec("sized"), cwd=tmp_path,
