@@ -98,7 +98,10 @@ WEIGHTS = {
 FORCING_ELIMINATION_WEIGHT = 25
 GUESS_WEIGHT = 4000
 HARD_PART_WEIGHT = 500
-_HARDEST = ("forcing chain", "dynamic forcing chain", "nested forcing chain", "guess")
+# The forcing-chain tiers, each taken a pass at a time (``walk``); with "guess", what starts the hard part.
+_PASSES = {"forcing chain": forcing_chains, "dynamic forcing chain": dynamic_forcing_chains,
+           "nested forcing chain": nested_forcing_chains}
+_HARDEST = (*_PASSES, "guess")
 
 TYPE_CHECKING = False  # as in sudoku.generate: only the type checker needs Grid here
 if TYPE_CHECKING:
@@ -162,8 +165,6 @@ def _guess(board, solution):
     return Step("guess", (cell,), (solution[cell],), (cell, solution[cell]), (), ())
 
 
-_PASSES = {"forcing chain": forcing_chains, "dynamic forcing chain": dynamic_forcing_chains,
-           "nested forcing chain": nested_forcing_chains}
 
 
 def walk(puzzle, solution):

@@ -129,19 +129,19 @@ def default_for(box: int) -> str:
     return BIG if box >= BIG_FROM_BOX else DEFAULT
 
 
-QUICK_SECONDS = 0.3  # py's first try on a big grid, before a compiled engine or the SAT solver is loaded
+QUICK_SECONDS = 0.3  # py's first try on a near-empty big grid, before the compiled engine is loaded
 SAT = "sat"
 SAT_MAX_LITERALS = 150_000  # blanks x side: above it (near-empty 64x64 and up) encoding in Python takes 8 s and more
 SAT_MAX_BLANK = 0.85  # near-empty grids are fills: CaDiCaL needs ~4,000 decisions and 2.3 s for an empty 25x25 grid
 
 
 def _suits_sat(puzzle: Grid) -> bool:
-    """Whether the default solve hands ``puzzle`` to ``sat`` after py's quick try (see solve_default)."""
+    """Whether the default solve hands ``puzzle`` to ``sat`` (see solve_default)."""
     return puzzle.blanks <= SAT_MAX_BLANK * len(puzzle.cells) and puzzle.blanks * puzzle.side <= SAT_MAX_LITERALS
 
 
 def solve_default(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None) -> Answer:
-    """Solve with the engine of a call that names none (``default_for``), quick grids first.
+    """Solve with the engine of a call that names none (``default_for``, ``sat`` from 16x16 up).
 
     From 16x16 up, a grid goes to ``sat`` (CaDiCaL, which learns from its dead ends: 36x36 and
     49x49 random grids at 45-70 % blank that depth-first search does not finish in 10 s), for one
@@ -151,10 +151,9 @@ def solve_default(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None)
     0.5 s with it, 0.2 s without.) A near-empty grid (``SAT_MAX_BLANK``: a fill, where encoding
     costs more than search) or one too big to encode quickly (``SAT_MAX_LITERALS``) first gets
     ``py`` for QUICK_SECONDS, since loading ``big`` costs a second or more; then ``big`` with its
-    restarts finds one solution, and counting takes turns
-    between ``py`` and ``big`` with a doubling time slice (each one's complete search can stall
-    where the other's does not). Counts are the same either way; which of several solutions comes
-    first may differ. The caller's ``budget`` covers every try (bench/README.md has the figures).
+    restarts finds one solution, and counting takes turns between ``py`` and ``big`` with a doubling
+    time slice (each one's complete search can stall where the other's does not). Counts are the
+    same either way; which of several solutions comes first may differ. The caller's ``budget`` covers every try (bench/README.md has the figures).
     """
     engine = default_for(puzzle.box)
     if engine == DEFAULT:
