@@ -58,42 +58,64 @@ AMO = "seqcounter"
 
 
 def encode(cands, geo, *, pairwise_up_to=PAIRWISE_UP_TO, amo=AMO):
-    """CNF for the open cells of the settled state ``cands``: (clauses, top variable, var -> (cell, bit))."""
-    from pysat.card import CardEnc, EncType
+    """CNF for the open cells of the settled state ``cands``: (clauses, top variable, var -> (cell, bit)).
 
-    encoding = getattr(EncType, amo)
+    Clauses are tuples or lists of literals. The pairwise ones come straight from
+    ``itertools.combinations`` over the negated literals (tuples made in C, no Python frame per
+    clause): 1.24 M clauses in 0.18 s where a Python loop making lists took 0.96 s."""
+    bits = _py._bits
     var = {}
     meaning = [None]
     for cell, mask in enumerate(cands):
         if mask & (mask - 1):
-            for bit in _py._bits(mask):
+            for bit in bits(mask):
                 var[cell, bit] = len(meaning)
                 meaning.append((cell, bit))
     top = len(meaning) - 1
     clauses = []
+    add, extend = clauses.append, clauses.extend
 
     def exactly_one(lits):
         nonlocal top
-        clauses.append(lits)
+        add(lits)
         if len(lits) <= pairwise_up_to:
-            clauses.extend([-a, -b] for a, b in combinations(lits, 2))
+            extend(combinations([-lit for lit in lits], 2))
         else:
-            card = CardEnc.atmost(lits, 1, top_id=top, encoding=encoding)
-            clauses.extend(card.clauses)
+            from pysat.card import CardEnc, EncType
+
+            card = CardEnc.atmost(lits, 1, top_id=top, encoding=getattr(EncType, amo))
+            extend(card.clauses)
             top = max(top, card.nv)
 
     for cell, mask in enumerate(cands):
         if mask & (mask - 1):
-            exactly_one([var[cell, bit] for bit in _py._bits(mask)])
+            exactly_one([var[cell, bit] for bit in bits(mask)])
     for unit in geo.units:
         placed = 0
         for cell in unit:
             mask = cands[cell]
             if not mask & (mask - 1):
                 placed |= mask
-        for bit in _py._bits(geo.full & ~placed):
+        for bit in bits(geo.full & ~placed):
             exactly_one([var[cell, bit] for cell in unit if (cell, bit) in var])
     return clauses, top, meaning
+
+
+def load(sat, clauses):
+    """Add ``clauses`` to the python-sat solver ``sat``. For CaDiCaL 1.9.5 through python-sat's C
+    entry point itself, mapped over the list (one C call per clause, no Python frame between):
+    1.24 M clauses in 0.40 s, against 0.97 s for ``bootstrap_with`` and 1.12 s for ``add_clause``
+    mapped (49x49 70 % blank). Any other solver: ``append_formula``."""
+    handle = getattr(sat.solver, "cadical", None)
+    if handle is not None and type(sat.solver).__name__ == "Cadical195":
+        from collections import deque
+        from functools import partial
+
+        from pysolvers import cadical195_add_cl
+
+        deque(map(partial(cadical195_add_cl, handle), clauses), 0)
+    else:
+        sat.append_formula(clauses)
 
 
 def solve(puzzle, *, limit=1, budget=None, solver=SOLVER, pairwise_up_to=PAIRWISE_UP_TO, amo=AMO):
@@ -145,7 +167,9 @@ def _count(cands, geo, limit, *, solver, conflicts, pairwise_up_to, amo):
     clauses, _, meaning = encode(cands, geo, pairwise_up_to=pairwise_up_to, amo=amo)
     count = 0
     first = None
-    with Solver(name=solver, bootstrap_with=clauses) as sat:
+    with Solver(name=solver) as sat:
+        load(sat, clauses)
+        del clauses
         while count < limit:
             if conflicts is None:
                 result = sat.solve()
