@@ -2,7 +2,7 @@
 
 Phases, each timed in a fresh process (``python bench/profile_sat.py --child NAME``) so that imports
 are cold as in the CLI: interpreter start-up (``python -c pass``, timed from outside), importing
-the CLI's modules, importing pysat, py's propagation (``candidates`` + ``settle``), building the
+the CLI's modules, importing python-sat's C module, py's propagation (``candidates`` + ``settle``), building the
 CNF (``sat.encode``), loading it into CaDiCaL, solving, decoding the model. With ``--no-settle``
 the propagation is skipped (the encoding then holds every candidate the givens leave).
 
@@ -35,7 +35,7 @@ def child(name, settle):
 
     puzzle = next(i.puzzle for i in bigset.instances(seeds=2, boxes=(_box(name),)) if i.name == name)
     t = time.perf_counter()
-    import pysat.solvers  # noqa: F401
+    import pysolvers  # noqa: F401  what the engine imports (python-sat's C module)
 
     times["pysat"] = time.perf_counter() - t
     geo = geometry(puzzle.box)
@@ -50,10 +50,8 @@ def child(name, settle):
     encoded = sat.encode(cands, geo)
     times["encode"] = time.perf_counter() - t
     clauses, _, meaning = encoded
-    from pysat.solvers import Solver
-
     t = time.perf_counter()
-    solver = Solver(name=sat.SOLVER)
+    solver = sat._Cadical()
     sat.load(solver, clauses)
     times["load"] = time.perf_counter() - t
     t = time.perf_counter()

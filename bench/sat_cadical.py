@@ -5,9 +5,14 @@ by the givens (a digit given in a peer is dropped before encoding, as every SAT 
 does), each cell at least one and at most one digit, each unit every digit at least once and at
 most once. At-most-one is pairwise up to 49x49; above, pairwise would need ~64 million clauses at
 81x81, so it is a sequential counter there (``CardEnc``, seqcounter), said in the results.
+
+It runs as `sudoku solve` does, in a process of its own (``run``): interpreter start-up, imports,
+encoding, loading the clauses and solving are all in its wall time, and the three last phases are
+also timed inside it, so the bench can show CaDiCaL's solve alone beside the whole run.
 """
 
 import time
+from itertools import combinations
 
 from sudoku.grid import Grid, geometry
 
@@ -43,9 +48,7 @@ def encode(puzzle):
         nonlocal top
         clauses.append(lits)
         if side <= PAIRWISE_UP_TO_SIDE:
-            for i, a in enumerate(lits):
-                for b in lits[i + 1:]:
-                    clauses.append([-a, -b])
+            clauses.extend(combinations([-lit for lit in lits], 2))  # as quick as the sat engine's
         elif len(lits) > 1:
             card = CardEnc.atmost(lits, 1, top_id=top, encoding=EncType.seqcounter)
             clauses.extend(card.clauses)
@@ -62,58 +65,77 @@ def encode(puzzle):
     return clauses, top, meaning
 
 
-def solve(puzzle, *, seconds):
-    """Solve with CaDiCaL within ``seconds``: (status, encode_s, solve_s, solution Grid or None), where
-    status is 'solved', 'none' (no solution) or 'timeout'.
+def run(puzzle, *, cap):
+    """Run the yardstick as `sudoku solve` runs: a fresh process (``python bench/sat_cadical.py``, the
+    puzzle on stdin) killed at ``cap`` seconds. Returns (status, wall seconds of the whole process,
+    phases, solution Grid or None): status 'solved', 'none' (no solution) or 'timeout'; phases the
+    seconds of 'encode', 'load' and 'solve' measured inside it (empty on a timeout)."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
 
-    python-sat cannot interrupt CaDiCaL (``interrupt`` raises NotImplementedError), so the solve runs
-    in a forked child that is killed at the cap; encoding and solving are timed inside the child.
-    """
-    import multiprocessing
+    from sudoku.formats import render
 
-    context = multiprocessing.get_context("fork")
-    receive, send = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(puzzle, send), daemon=True)
+    repo = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(repo)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
     start = time.perf_counter()
-    child.start()
-    send.close()
-    if receive.poll(seconds + 30):  # encoding can take a while in Python: the cap is on the solve
-        status, encode_s, solve_s, cells = receive.recv()
-        child.join()
-    else:
-        status, encode_s, solve_s, cells = "timeout", 0.0, time.perf_counter() - start, None
-    if child.is_alive():
-        child.kill()
-        child.join()
-    if status == "timeout" or solve_s > seconds:
-        return "timeout", encode_s, solve_s, None
-    return status, encode_s, solve_s, Grid(puzzle.box, cells) if cells else None
-
-
-def _child(puzzle, send):
-    send.send(_solve_here(puzzle))
-    send.close()
+    try:
+        done = subprocess.run([sys.executable, __file__], input=render(puzzle, "grid").encode(),
+                              capture_output=True, env=env, timeout=cap, check=True)
+    except subprocess.TimeoutExpired:
+        return "timeout", time.perf_counter() - start, {}, None
+    seconds = time.perf_counter() - start
+    out = json.loads(done.stdout)
+    cells = out.pop("cells")
+    status = out.pop("status")
+    return status, seconds, out, Grid(puzzle.box, cells) if cells else None
 
 
 def _solve_here(puzzle):
+    """Encode, load and solve in this process: a dict of status, the three phases' seconds and the
+    solution's cells (None without one). The clauses are loaded as the ``sat`` engine loads its own
+    (``sudoku.engines.sat.load``), so the two differ in the encoding and propagation only."""
     from pysat.solvers import Solver
 
+    from sudoku.engines.sat import load
+
+    times = {}
     start = time.perf_counter()
     encoded = encode(puzzle)
-    encode_s = time.perf_counter() - start
+    times["encode"] = time.perf_counter() - start
     if encoded is None:
-        return "none", encode_s, 0.0, None
+        return dict(times, status="none", load=0.0, solve=0.0, cells=None)
     clauses, _, meaning = encoded
-    with Solver(name=SOLVER, bootstrap_with=clauses) as solver:
+    with Solver(name=SOLVER) as solver:
+        start = time.perf_counter()
+        load(solver, clauses)
+        times["load"] = time.perf_counter() - start
         start = time.perf_counter()
         result = solver.solve()
-        solve_s = time.perf_counter() - start
+        times["solve"] = time.perf_counter() - start
         if not result:
-            return "none", encode_s, solve_s, None
+            return dict(times, status="none", cells=None)
         model = solver.get_model()
     cells = list(puzzle.cells)
     for literal in model:
         if literal > 0 and literal in meaning:
             cell, digit = meaning[literal]
             cells[cell] = digit
-    return "solved", encode_s, solve_s, cells
+    return dict(times, status="solved", cells=cells)
+
+
+def main():
+    """The yardstick's process: a puzzle (grid format) on stdin, JSON of ``_solve_here`` on stdout."""
+    import json
+    import sys
+
+    from sudoku.formats import parse
+
+    puzzle = next(iter(parse(sys.stdin.read().splitlines(keepends=True))))
+    print(json.dumps(_solve_here(puzzle)))
+
+
+if __name__ == "__main__":
+    main()

@@ -55,6 +55,7 @@ BOXES = range(2, 10)
 SOLVER = "cadical195"
 PAIRWISE_UP_TO = 49  # at-most-one over more literals (64x64 up): a sequential counter (measured, see bench/README.md)
 AMO = "seqcounter"
+PY_NODES = 16  # py's search on a state with at most ``side`` open cells: past this many nodes, the solver
 
 
 def encode(cands, geo, *, pairwise_up_to=PAIRWISE_UP_TO, amo=AMO):
@@ -102,20 +103,68 @@ def encode(cands, geo, *, pairwise_up_to=PAIRWISE_UP_TO, amo=AMO):
 
 
 def load(sat, clauses):
-    """Add ``clauses`` to the python-sat solver ``sat``. For CaDiCaL 1.9.5 through python-sat's C
-    entry point itself, mapped over the list (one C call per clause, no Python frame between):
-    1.24 M clauses in 0.40 s, against 0.97 s for ``bootstrap_with`` and 1.12 s for ``add_clause``
-    mapped (49x49 70 % blank). Any other solver: ``append_formula``."""
-    handle = getattr(sat.solver, "cadical", None)
-    if handle is not None and type(sat.solver).__name__ == "Cadical195":
-        from collections import deque
-        from functools import partial
+    """Add ``clauses`` to ``sat`` (a ``_Cadical``, or a ``pysat.solvers.Solver``). For CaDiCaL 1.9.5
+    through python-sat's C entry point itself, mapped over the list (one C call per clause, no
+    Python frame between): 1.24 M clauses in 0.40 s, against 0.97 s for ``bootstrap_with`` and
+    1.12 s for ``add_clause`` mapped (49x49 70 % blank). Any other solver: ``append_formula``."""
+    if isinstance(sat, _Cadical):
+        handle, add = sat.handle, sat.add
+    elif type(getattr(sat, "solver", None)).__name__ == "Cadical195":
+        from pysolvers import cadical195_add_cl as add
 
-        from pysolvers import cadical195_add_cl
-
-        deque(map(partial(cadical195_add_cl, handle), clauses), 0)
+        handle = sat.solver.cadical
     else:
         sat.append_formula(clauses)
+        return
+    from collections import deque
+    from functools import partial
+
+    deque(map(partial(add, handle), clauses), 0)
+
+
+class _Cadical:
+    """CaDiCaL 1.9.5 driven through python-sat's C module ``pysolvers``, as ``pysat.solvers.Solver``
+    drives it, with the few methods ``_count`` calls. Importing ``pysolvers`` alone takes 3-11 ms;
+    ``pysat.solvers`` (with pysat.formula, tempfile, pathlib, ...) 34-74 ms without a bytecode
+    cache, and every `sudoku solve` that needs the solver paid it."""
+
+    def __init__(self):
+        import threading
+
+        import pysolvers
+
+        self._c = pysolvers
+        self.add = pysolvers.cadical195_add_cl
+        self.handle = pysolvers.cadical195_new()
+        self._main = int(threading.current_thread() is threading.main_thread())  # as python-sat: SIGINT handling
+        self._status = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._c.cadical195_del(self.handle, None)
+
+    def add_clause(self, clause):
+        self.add(self.handle, clause)
+
+    def solve(self):
+        self._status = bool(self._c.cadical195_solve(self.handle, [], self._main))
+        return self._status
+
+    def conf_budget(self, conflicts):
+        self._c.cadical195_cbudget(self.handle, conflicts)
+
+    def solve_limited(self):
+        status = self._c.cadical195_solve_lim(self.handle, [], self._main)
+        self._status = None if status == 0 else status > 0
+        return self._status
+
+    def get_model(self):
+        return (self._c.cadical195_model(self.handle) or []) if self._status else None
+
+    def accum_stats(self):
+        return self._c.cadical195_acc_stats(self.handle)
 
 
 def solve(puzzle, *, limit=1, budget=None, solver=SOLVER, pairwise_up_to=PAIRWISE_UP_TO, amo=AMO):
@@ -134,8 +183,15 @@ def solve(puzzle, *, limit=1, budget=None, solver=SOLVER, pairwise_up_to=PAIRWIS
     cands, queue = _py.candidates(puzzle)
     if not _py.settle(cands, queue, geo):
         return Answer(0, None, Counters(0, 1))
-    if all(not mask & (mask - 1) for mask in cands):
+    open_cells = sum(1 for mask in cands if mask & (mask - 1))
+    if not open_cells:
         return Answer(1, _py._to_grid(puzzle.box, cands), Counters(0, 1))
+    if open_cells <= geo.side:  # a few cells left: py's search, unless it needs more than a few nodes
+        tally = _py._Stats()
+        count, first = _py.search(cands[:], [], geo, limit, tally, max_nodes=PY_NODES, budget=budget)
+        if count >= 0:
+            grid = _py._to_grid(puzzle.box, first) if first is not None else None
+            return Answer(count, grid, Counters(tally.guesses, tally.nodes))
     conflicts = None
     if budget is not None and budget.nodes is not None:
         conflicts = max(1, budget.nodes - budget.spent)
@@ -162,12 +218,16 @@ def solve(puzzle, *, limit=1, budget=None, solver=SOLVER, pairwise_up_to=PAIRWIS
 def _count(cands, geo, limit, *, solver, conflicts, pairwise_up_to, amo):
     """Solutions of the settled state up to ``limit``: (count, first solution's bitsets or None,
     (decisions, conflicts)); count -1 when ``conflicts`` (a cap, or None) ran out first."""
-    from pysat.solvers import Solver  # here, not at the top: a grid that singles fill never loads it
-
     clauses, _, meaning = encode(cands, geo, pairwise_up_to=pairwise_up_to, amo=amo)
     count = 0
     first = None
-    with Solver(name=solver) as sat:
+    if solver == SOLVER:
+        sat = _Cadical()  # here, not at the top: a grid that singles fill never loads the solver
+    else:
+        from pysat.solvers import Solver
+
+        sat = Solver(name=solver)
+    with sat:
         load(sat, clauses)
         del clauses
         while count < limit:
