@@ -37,14 +37,76 @@ def test_sat_and_py_agree(box, seed, ratio, limit, change, data):
     assert_agrees_with_py(sat, puzzle, limit)
 
 
-def test_counting_by_blocking_clauses_is_exact():
+def test_counting_by_blocking_clauses_is_exact(monkeypatch):
     """Every 4x4 grid: 288; a 9x9 grid with two rows' worth of digits open has a known count."""
     assert sat.solve(Grid.empty(2), limit=10_000).count == 288
     assert sat.solve(Grid.empty(2), limit=10_000, budget=Budget(seconds=60)).count == 288  # through the child
     full = py.fill(3, __import__("random").Random(4))
-    for cells in ([0, 1], [0, 1, 9, 10]):  # a deadly pattern can leave 2 solutions; counts must match py
-        puzzle = Grid(3, [0 if i in cells else v for i, v in enumerate(full.cells)])
-        assert sat.solve(puzzle, limit=5).count == py.solve(puzzle, limit=5).count
+    for nodes in (sat.PY_NODES, 0):  # py's search on these few open cells, then the solver alone
+        monkeypatch.setattr(sat, "PY_NODES", nodes)
+        for cells in ([0, 1], [0, 1, 9, 10]):  # a deadly pattern can leave 2 solutions; counts must match py
+            puzzle = Grid(3, [0 if i in cells else v for i, v in enumerate(full.cells)])
+            assert sat.solve(puzzle, limit=5).count == py.solve(puzzle, limit=5).count
+
+
+def _modules_after(code):
+    """The python-sat modules (``pysat.*`` and its C module ``pysolvers``) loaded once ``code`` ran
+    in a fresh interpreter."""
+    import subprocess
+
+    from helpers import REPO
+
+    code += "\nimport sys\nprint(sorted(m for m in sys.modules if m.split('.')[0] in ('pysat', 'pysolvers')))\n"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_a_few_open_cells_are_left_to_py_and_many_to_cadical_alone():
+    """At most ``side`` open cells after propagation: py's search answers (its counters, no solver
+    loaded); more: CaDiCaL through python-sat's C module, without importing ``pysat.solvers``."""
+    setup = ("import random\nfrom sudoku.engines import sat, py\nfrom sudoku.grid import Grid\n"
+             "full = py.fill(3, random.Random(4))\n")
+    few = setup + ("puzzle = Grid(3, [0 if i in (0, 1, 9, 10) else v for i, v in enumerate(full.cells)])\n"
+                   "answer = sat.solve(puzzle, limit=5)\n"
+                   "assert answer.count == py.solve(puzzle, limit=5).count and answer.counters.nodes >= 1\n")
+    assert _modules_after(few) == "[]"
+    many = setup + "assert sat.solve(Grid.empty(3), limit=3).count == 3\n"
+    assert _modules_after(many) == "['pysolvers']"
+
+
+@pytest.mark.parametrize("name", ["cadical195", "glucose4"])
+def test_load_gives_the_solver_every_clause(name):
+    """``load`` into python-sat's Solver (CaDiCaL's C entry point, or append_formula for another
+    solver) and into the engine's own ``_Cadical``: the same models, and a clause more that the
+    formula cannot meet makes it unsatisfiable (so no clause was dropped)."""
+    from pysat.solvers import Solver
+
+    puzzle, _ = random_puzzle(3, 5, 0.6)
+    geo = geometry(3)
+    cands, queue = py.candidates(puzzle)
+    assert py.settle(cands, queue, geo)
+    clauses, _, meaning = sat.encode(cands, geo)
+    for solver in (Solver(name=name), sat._Cadical()):
+        with solver:
+            sat.load(solver, clauses)
+            assert solver.solve()
+            model = [lit for lit in solver.get_model() if 0 < lit < len(meaning)]
+            cells = cands[:]
+            for lit in model:
+                cell, bit = meaning[lit]
+                cells[cell] = bit
+            assert is_solution(puzzle, py._to_grid(3, cells))
+            solver.add_clause([-lit for lit in model])  # another solution, or none
+            again = solver.solve()
+            assert again == (py.solve(puzzle, limit=2).count == 2)
+
+
+def test_another_solver_counts_as_py(monkeypatch):
+    monkeypatch.setattr(sat, "PY_NODES", 0)
+    for seed in range(3):
+        puzzle, _ = random_puzzle(3, seed, 0.7)
+        assert sat.solve(puzzle, limit=2, solver="glucose4").count == py.solve(puzzle, limit=2).count
 
 
 def test_the_encoding_holds_only_open_cells_candidates():
@@ -70,17 +132,10 @@ def test_limits_clashes_and_filled_grids():
 
 
 def test_a_grid_that_singles_fill_never_loads_the_solver():
-    import subprocess
-
-    code = ("import sys, random\nfrom sudoku.engines import sat, py\n"
+    code = ("import random\nfrom sudoku.engines import sat, py\n"
             "full = py.fill(4, random.Random(1))\n"
-            "assert sat.solve(full.with_cell(3, 0), limit=2).count == 1\n"
-            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'pysat'))\n")
-    from helpers import REPO
-
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "[]"
+            "assert sat.solve(full.with_cell(3, 0), limit=2).count == 1\n")
+    assert _modules_after(code) == "[]"
 
 
 def test_a_node_budget_caps_conflicts():
