@@ -96,10 +96,10 @@ def run(puzzle, *, cap):
 def _solve_here(puzzle):
     """Encode, load and solve in this process: a dict of status, the three phases' seconds and the
     solution's cells (None without one). The clauses are loaded as the ``sat`` engine loads its own
-    (``sudoku.engines.sat.load``), so the two differ in the encoding and propagation only."""
+    (``sudoku.engines.sat.loader``), so the two differ in the encoding and propagation only."""
     from pysat.solvers import Solver
 
-    from sudoku.engines.sat import load
+    from sudoku.engines.sat import loader
 
     times = {}
     start = time.perf_counter()
@@ -110,7 +110,7 @@ def _solve_here(puzzle):
     clauses, _, meaning = encoded
     with Solver(name=SOLVER) as solver:
         start = time.perf_counter()
-        load(solver, clauses)
+        loader(solver)(clauses)
         times["load"] = time.perf_counter() - start
         start = time.perf_counter()
         result = solver.solve()

@@ -76,8 +76,8 @@ def test_a_few_open_cells_are_left_to_py_and_many_to_cadical_alone():
 
 
 @pytest.mark.parametrize("name", ["cadical195", "glucose4"])
-def test_load_gives_the_solver_every_clause(name):
-    """``load`` into python-sat's Solver (CaDiCaL's C entry point, or append_formula for another
+def test_loader_gives_the_solver_every_clause(name):
+    """``loader`` into python-sat's Solver (CaDiCaL's C entry point, or append_formula for another
     solver) and into the engine's own ``_Cadical``: the same models, and a clause more that the
     formula cannot meet makes it unsatisfiable (so no clause was dropped)."""
     from pysat.solvers import Solver
@@ -87,9 +87,12 @@ def test_load_gives_the_solver_every_clause(name):
     cands, queue = py.candidates(puzzle)
     assert py.settle(cands, queue, geo)
     clauses, _, meaning = sat.encode(cands, geo)
+    streamed = []
+    assert sat.encode(cands, geo, sink=streamed.extend)[1:] == sat.encode(cands, geo)[1:]
+    assert [list(c) for c in streamed] == [list(c) for c in clauses]
     for solver in (Solver(name=name), sat._Cadical()):
         with solver:
-            sat.load(solver, clauses)
+            sat.loader(solver)(clauses)
             assert solver.solve()
             model = [lit for lit in solver.get_model() if 0 < lit < len(meaning)]
             cells = cands[:]
