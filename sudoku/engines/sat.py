@@ -2,11 +2,13 @@
 
 Why: on big random grids between ~40 and ~75 % blank, depth-first search without learning thrashes
 (``big`` took 4.6 s on a 36x36 45 % grid and gave no answer in 10 s at 60 %), while a CDCL solver
-learns a clause from each dead end and solves them in a fraction of that (issue 17). The library
-is used as it is; only the encoding is ours:
+learns a clause from each dead end and solves them in a fraction of that (issue 17). The solver is
+used as it is; the encoding and the way it reaches the solver are ours:
 
 - ``settle`` from ``py`` first (naked and hidden singles, locked candidates from 16x16 up): a grid
-  that propagation fills never loads the SAT library.
+  that propagation fills never loads the SAT library, nor one that leaves at most ``side`` open
+  cells that ``py``'s search then finishes within ``PY_NODES`` nodes (36x36 at 30 % blank: 21 open
+  cells, 6 nodes, 0.02 s; the solver's import and fork cost more).
 - Variables only for the candidates left in open cells; clauses: each open cell at least one and at
   most one of its digits; each unit, each digit not yet placed there, at least one and at most one
   of its open cells. At-most-one is pairwise up to ``PAIRWISE_UP_TO`` literals and a sequential
@@ -38,6 +40,33 @@ but CaDiCaL needs far fewer decisions with it; above 49 literals (near-empty 64x
 would be millions of clauses, so a sequential counter there. Solvers on 36x36 60 %: glucose4 30 s,
 CaDiCaL 1.9.5 4-5 s (so CaDiCaL). On an empty 25x25 grid a sequential counter above 10 literals
 wins (0.9 s against 2.3 s): near-empty grids are left to search by the default solve.
+
+Where `sudoku solve` spends its time (``bench/profile_sat.py``: each phase timed in a fresh
+process, seconds, the same instances; "before" is the engine as it was on main at 631f0e6, load
+0.9-1.2; "after" this file, load AFTERLOAD):
+
+PROFILETABLE
+
+What changed, each measured with ``bench/profile_sat.py`` or ``bench/bench_big.py``:
+
+- Clauses: the pairwise ones are ``itertools.combinations`` over the negated literals (tuples made
+  in C), each unit's literals per digit come from one pass over its open cells' candidates, and
+  they stream into the solver as they are made (``encode``'s ``sink``, ``loader``): at 49x49 70 %
+  1.24 M clauses were 0.93 s of encoding and 0.80 s of ``bootstrap_with``, now ~0.2 s and ~0.4 s.
+- Loading: python-sat's C entry point for CaDiCaL (``pysolvers.cadical195_add_cl``) mapped over
+  the clauses; ``Solver.add_clause`` mapped took 1.12 s for the same 1.24 M clauses, since each
+  call goes through a Python method. The engine drives CaDiCaL through ``pysolvers`` alone
+  (``_Cadical``): importing ``pysat.solvers`` took 34-74 ms, ``pysolvers`` 3-11 ms.
+- Kept as they were, measured: ``py``'s propagation (0.00-0.03 s; without it, 36x36 45 % has 3,074
+  variables instead of 2,060, 60-70 % nearly the same, totals equal within the noise); the full
+  encoding (without the cells' at-most-one, CaDiCaL took 7.7 s instead of 1.5 s at 36x36 60 % and
+  335 s instead of 0.5 s at 49x49 60 %; leaving out the box pairs that a row or column already
+  has cuts 9 % of the clauses but the solve times moved both ways, 0.5 -> 3.7 s and 2.9 -> 0.7 s);
+  CaDiCaL's defaults (on the 16 instances at 60 and 70 % of ``bigset.instances(seeds=4)``, two
+  rounds, summed: default 30.2 s, subsume=0 31.3, walk=0 33.7, both 29.6; phase=0, the ``sat``
+  configuration, elim=0, probe=0 and lucky=0 each lost or won by less than one instance's
+  scatter, stabilize=0 lost by 10x). The solve itself is CaDiCaL's: on the same formula its time
+  is steady, across instances and seeds it scatters 0.5-10 s at 49x49 60 %.
 
 Counters: ``guesses`` are the solver's decisions, ``nodes`` one more (a propagation after each, and
 the first); a node budget caps the solver's conflicts.
