@@ -43,9 +43,23 @@ wins (0.9 s against 2.3 s): near-empty grids are left to search by the default s
 
 Where `sudoku solve` spends its time (``bench/profile_sat.py``: each phase timed in a fresh
 process, seconds, the same instances; "before" is the engine as it was on main at 631f0e6, load
-0.9-1.2; "after" this file, load AFTERLOAD):
+0.9-1.2; "after" this file, load 4.8-5.0, two rounds, so the spread):
 
-PROFILETABLE
+| instance | imports (CLI, solver) | settle | encode | load | solve | total with start-up |
+|---|---:|---:|---:|---:|---:|---:|
+| 36x36 45 %, before | 0.03, 0.02 | 0.04 | 0.02 | 0.02 | 0.00 | 0.16 |
+| 36x36 45 %, after | 0.03-0.05, 0.00-0.01 | 0.04-0.06 | 0.01 | 0.01-0.02 | 0.01 | 0.12-0.19 |
+| 36x36 60 %, before | 0.03, 0.02 | 0.01 | 0.11 | 0.09 | 1.61 | 1.89 |
+| 36x36 60 %, after | 0.02, 0.01 | 0.01 | 0.03-0.06 | 0.07-0.10 | 1.20-2.50 | 1.37-2.76 |
+| 36x36 70 %, before | 0.02, 0.02 | 0.01 | 0.25 | 0.31 | 0.09 | 0.73 |
+| 36x36 70 %, after | 0.02-0.03, 0.00-0.01 | 0.00-0.01 | 0.06-0.12 | 0.14-0.24 | 0.07-0.08 | 0.33-0.53 |
+| 49x49 60 %, before | 0.03, 0.02 | 0.02 | 0.39 | 0.35 | 0.54 | 1.38 |
+| 49x49 60 %, after | 0.02-0.05, 0.00 | 0.02-0.03 | 0.09-0.17 | 0.19-0.35 | 0.47-0.81 | 0.82-1.44 |
+| 49x49 70 %, before | 0.02, 0.01 | 0.01 | 0.93 | 0.80 | 0.81 | 2.62 |
+| 49x49 70 %, after | 0.02-0.04, 0.00 | 0.01 | 0.15-0.29 | 0.44-0.79 | 0.95-1.15 | 1.60-2.33 |
+
+(encode and load are timed apart there; the engine streams the clauses in as it makes them, 20-30 %
+less than the two phases' sum at 49x49 70 %. Start-up, ``python -c pass``, is 0.02-0.06 s.)
 
 What changed, each measured with ``bench/profile_sat.py`` or ``bench/bench_big.py``:
 
