@@ -9,16 +9,18 @@ valid, and so is every grid made from it by permuting bands, rows within a band,
 within a stack, transposing, and relabelling digits. This module searches that family for a member
 that agrees with the givens:
 
-- puzzle row ``r`` (band ``b``, row ``i`` in it) goes to pattern row ``band[b] * box + inner[r]``,
-  and the same for columns; a digit ``d`` stands for pattern value ``value[d]``, one-to-one;
-- depth-first over the givens, most constrained first (the one whose row, column and digit are
-  most decided), trying for its undecided parts every value still free; a given whose digit is
-  already matched fixes its last undecided part at once.
+- puzzle row ``r`` goes to some pattern row (its band to a pattern band, itself to a row within
+  it), the same for columns, and a digit ``d`` stands for a pattern value, one-to-one;
+- those choices are a small SAT problem (``_encode``: a value splits into a high and a low part
+  that each depend on only some of the choices), handed to CaDiCaL, with the transposed family as
+  a second try. Measured on the big-grid set and on givens drawn from grids of no pattern: up to
+  ``side`` givens always fitted (tens to thousands of conflicts, at most ~1.4 s at 81x81); with
+  twice that many they no longer fit, and the solver says so in about a second. Tried first and
+  dropped: depth-first search over the same choices, most constrained given first: the 81x81
+  fits in milliseconds, but none of the 64x64 ones with 64 givens in 20,000 nodes (10 s).
 
-Few givens leave this search almost no dead ends (3 givens always fit, if they do not clash);
-more givens can fit no member, and the search then says so by returning None within its node
-allowance, and the caller goes on with a complete engine. It is therefore no engine of its own:
-it never proves that a grid has no solution, nor that it has exactly one.
+When nothing fits, ``match`` returns None and the caller goes on with a complete engine. So it is
+no engine of its own: it never proves that a grid has no solution, nor that it has exactly one.
 
 Counting: a match is a solution; others follow from it without search. Permuting the digits no
 given shows moves every cell that holds one (``free``! solutions), and permuting the given-free
@@ -38,7 +40,7 @@ from sudoku.grid import Grid
 if TYPE_CHECKING:
     from sudoku.budget import Budget
 
-CONFLICTS = 50_000  # the solver's allowance: fits take well under a thousand conflicts, or never come
+CONFLICTS = 50_000  # the solver's allowance: the fits measured took at most ~8,000 conflicts
 
 
 def pattern_value(box: int, row: int, col: int) -> int:
