@@ -211,13 +211,14 @@ def _line_singles(s, d, bands):
     f2 = _fold(s[i + 2])
     if f0 | f1 | f2 != 0x1FF:
         return -1
-    lone = (f0 ^ f1 ^ f2) & ~(f0 & f1 & f2)  # columns in exactly one band
+    done = _fold((s[i] & s[PLACED]) | (s[i + 1] & s[PLACED + 1]) | (s[i + 2] & s[PLACED + 2]))
+    lone = (f0 ^ f1 ^ f2) & ~(f0 & f1 & f2) & ~done  # columns in exactly one band, not placed yet
     while lone:
         c = _low_index(lone)
         lone &= lone - 1
         b = 0 if f0 >> c & 1 else (1 if f1 >> c & 1 else 2)
         cells = s[i + b] & COL_OF[c]
-        if cells & (cells - 1) == 0 and cells and not cells & s[PLACED + b]:
+        if cells & (cells - 1) == 0:
             _place(s, d, b, _low_index(cells))
             made += 1
     return made
