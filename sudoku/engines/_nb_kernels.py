@@ -126,17 +126,19 @@ def _fold(plane):
 @njit(cache=True, inline="always")
 def _place_alone(s, d, b, p):
     """``_place`` for a cell whose only digit left is ``d``: the other digits' planes lack it
-    already, so only the digit's own planes change."""
+    already, so only the digit's own planes change (and only those that lose a bit are marked)."""
     i = d * 3
-    s[i + b] &= ~NEAR[p]
+    x = s[i + b]
+    y = x & ~NEAR[p]
+    s[i + b] = y
+    mark = np.int64(x != y) << (i + b)
     col = ~COLUMN[p]
-    if b != 0:
-        s[i] &= col
-    if b != 1:
-        s[i + 1] &= col
-    if b != 2:
-        s[i + 2] &= col
-    mark = np.int64(7) << i
+    for e in range(3):
+        if e != b:
+            x = s[i + e]
+            y = x & col
+            s[i + e] = y
+            mark |= np.int64(x != y) << (i + e)
     s[PLACED + b] |= np.int64(1) << p
     s[COUNT] += 1
     s[NAKED] |= mark
