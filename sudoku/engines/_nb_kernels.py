@@ -262,11 +262,31 @@ def _dirty(s, plane):
 
 
 @njit(cache=True, inline="always")
+def _stacks(x):
+    """The mini-rows (bit row * 3 + box) where a plane has a bit."""
+    return STACKS[x & 0x1FF] | STACKS[(x >> 9) & 0x1FF] << 3 | STACKS[x >> 18] << 6
+
+
+@njit(cache=True, inline="always")
+def _present(f0, f1, f2, shift):
+    """The mini-columns (bit band * 3 + column) of the stack at ``shift`` where the folds have a bit."""
+    return (f0 >> shift & 7) | (f1 >> shift & 7) << 3 | (f2 >> shift & 7) << 6
+
+
+@njit(cache=True, inline="always")
+def _drop(fit0, fit1, fit2, b):
+    """The plane mask of band ``b``'s columns that fit no pattern of their stack."""
+    shift = 3 * b
+    return DROP[fit0 >> shift & 7] | DROP[8 + (fit1 >> shift & 7)] | DROP[16 + (fit2 >> shift & 7)]
+
+
+@njit(cache=True, inline="always")
 def _digits(s):
     """For each digit with a changed plane: keep the mini-rows of each band and the mini-columns of
     each stack that fit a pattern (hidden singles in boxes, pointing and claiming, along rows and
     columns), then place it where a row or column has one place left. -1 on a contradiction, else
-    whether anything changed."""
+    whether anything changed. The rules run on all three planes of the digit, without a branch per
+    plane (the lookups are idempotent)."""
     changed = 0
     todo = s[HIDDEN]
     s[HIDDEN] = 0
@@ -275,34 +295,35 @@ def _digits(s):
         mine = todo >> i & 7  # this digit's planes that changed: only they can gain from the band rules
         if not mine:
             continue
-        for b in range(3):
-            if not mine >> b & 1:
-                continue
-            x = s[i + b]
-            keep = KEEP[STACKS[x & 0x1FF] | STACKS[(x >> 9) & 0x1FF] << 3 | STACKS[x >> 18] << 6]
-            if keep == 0:
-                return -1
-            if x & ~keep:
-                s[i + b] = x & keep
-                _dirty(s, i + b)
-                changed = 1
-        f0 = _fold(s[i])
-        f1 = _fold(s[i + 1])
-        f2 = _fold(s[i + 2])
-        for k in range(3):
-            shift = 3 * k
-            present = (f0 >> shift & 7) | (f1 >> shift & 7) << 3 | (f2 >> shift & 7) << 6
-            fit = FIT[present]
-            if fit == 0:
-                return -1
-            if fit != present:
-                for b in range(3):
-                    drop = DROP[k * 8 + (fit >> (3 * b) & 7)]
-                    if s[i + b] & drop:
-                        s[i + b] &= ~drop
-                        _dirty(s, i + b)
-                        mine |= 1 << b
-                        changed = 1
+        x0 = s[i]
+        x1 = s[i + 1]
+        x2 = s[i + 2]
+        k0 = KEEP[_stacks(x0)]
+        k1 = KEEP[_stacks(x1)]
+        k2 = KEEP[_stacks(x2)]
+        y0 = x0 & k0
+        y1 = x1 & k1
+        y2 = x2 & k2
+        f0 = _fold(y0)
+        f1 = _fold(y1)
+        f2 = _fold(y2)
+        fit0 = FIT[_present(f0, f1, f2, 0)]
+        fit1 = FIT[_present(f0, f1, f2, 3)]
+        fit2 = FIT[_present(f0, f1, f2, 6)]
+        if (k0 == 0) | (k1 == 0) | (k2 == 0) | (fit0 == 0) | (fit1 == 0) | (fit2 == 0):
+            return -1
+        y0 &= ~_drop(fit0, fit1, fit2, 0)
+        y1 &= ~_drop(fit0, fit1, fit2, 1)
+        y2 &= ~_drop(fit0, fit1, fit2, 2)
+        mark = (np.int64(x0 != y0) | np.int64(x1 != y1) << 1 | np.int64(x2 != y2) << 2)
+        if mark:
+            s[i] = y0
+            s[i + 1] = y1
+            s[i + 2] = y2
+            s[NAKED] |= mark << i
+            s[HIDDEN] |= mark << i
+            mine |= mark
+            changed = 1
         made = _line_singles(s, d, mine)
         if made < 0:
             return -1
