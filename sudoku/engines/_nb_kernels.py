@@ -201,13 +201,21 @@ def _line_singles(s, d, bands):
     for b in range(3):
         if not bands >> b & 1:
             continue
-        for r in range(3):
-            row = s[i + b] & ROW_OF[r]
-            if row == 0:
-                return -1
-            if row & (row - 1) == 0 and not row & s[PLACED + b]:
-                _place(s, d, b, _low_index(row))
-                made += 1
+        x = s[i + b]
+        r0 = x & 0x1FF
+        r1 = x & 0x3FE00
+        r2 = x & 0x7FC0000
+        if (r0 == 0) | (r1 == 0) | (r2 == 0):
+            return -1
+        lone = ((r0 if r0 & (r0 - 1) == 0 else 0) | (r1 if r1 & (r1 - 1) == 0 else 0)
+                | (r2 if r2 & (r2 - 1) == 0 else 0)) & ~s[PLACED + b]  # rows with one place, not placed yet
+        while lone:
+            p = _low_index(lone)
+            lone &= lone - 1
+            if not s[i + b] >> p & 1:
+                return -1  # a place just taken shared its box: that row has no place left
+            _place(s, d, b, p)
+            made += 1
     f0 = _fold(s[i])
     f1 = _fold(s[i + 1])
     f2 = _fold(s[i + 2])
@@ -543,7 +551,9 @@ def _search(limit, rng, randomize, locked, stack, meta, solution, work):
                 nxt = stack[depth]
             else:
                 nxt = stack[depth + 1]
-                nxt[:] = stack[depth]
+                here = stack[depth]
+                for j in range(WIDTH):  # a loop the compiler unrolls: faster than a slice copy
+                    nxt[j] = here[j]
             _place(nxt, _low_index(bit), meta[depth, 0], meta[depth, 1])
             placed = _settle(nxt, locked)
             if placed >= 0:
