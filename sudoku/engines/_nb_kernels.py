@@ -124,6 +124,21 @@ def _fold(plane):
 
 
 @njit(cache=True, inline="always")
+def _once(plane):
+    """The 9-bit set of columns where a plane has exactly one bit."""
+    r0 = plane & 0x1FF
+    r1 = plane >> 9 & 0x1FF
+    r2 = plane >> 18
+    return (r0 ^ r1 ^ r2) & ~(r0 & r1 & r2)
+
+
+@njit(cache=True, inline="always")
+def _spread(columns):
+    """The plane mask of a 9-bit set of columns."""
+    return columns | columns << 9 | columns << 18
+
+
+@njit(cache=True, inline="always")
 def _place_alone(s, d, b, p):
     """``_place`` for a cell whose only digit left is ``d``: the other digits' planes lack it
     already, so only the digit's own planes change (and only those that lose a bit are marked)."""
@@ -216,21 +231,28 @@ def _line_singles(s, d, bands):
                 return -1  # a place just taken shared its box: that row has no place left
             _place(s, d, b, p)
             made += 1
-    f0 = _fold(s[i])
-    f1 = _fold(s[i + 1])
-    f2 = _fold(s[i + 2])
+    x0 = s[i]
+    x1 = s[i + 1]
+    x2 = s[i + 2]
+    f0 = _fold(x0)
+    f1 = _fold(x1)
+    f2 = _fold(x2)
     if f0 | f1 | f2 != 0x1FF:
         return -1
-    done = _fold((s[i] & s[PLACED]) | (s[i + 1] & s[PLACED + 1]) | (s[i + 2] & s[PLACED + 2]))
-    lone = (f0 ^ f1 ^ f2) & ~(f0 & f1 & f2) & ~done  # columns in exactly one band, not placed yet
-    while lone:
-        c = _low_index(lone)
-        lone &= lone - 1
-        b = 0 if f0 >> c & 1 else (1 if f1 >> c & 1 else 2)
-        cells = s[i + b] & COL_OF[c]
-        if cells & (cells - 1) == 0:
-            _place(s, d, b, _low_index(cells))
-            made += 1
+    # per band, the places alone in their column: the column has one place in this band, none in the others
+    lone0 = x0 & _spread(_once(x0) & ~f1 & ~f2) & ~s[PLACED]
+    lone1 = x1 & _spread(_once(x1) & ~f0 & ~f2) & ~s[PLACED + 1]
+    lone2 = x2 & _spread(_once(x2) & ~f0 & ~f1) & ~s[PLACED + 2]
+    if lone0 | lone1 | lone2:
+        for b in range(3):
+            lone = lone0 if b == 0 else (lone1 if b == 1 else lone2)
+            while lone:
+                p = _low_index(lone)
+                lone &= lone - 1
+                if not s[i + b] >> p & 1:
+                    return -1  # a place just taken shared its row or box: that column has no place left
+                _place(s, d, b, p)
+                made += 1
     return made
 
 
@@ -551,9 +573,7 @@ def _search(limit, rng, randomize, locked, stack, meta, solution, work):
                 nxt = stack[depth]
             else:
                 nxt = stack[depth + 1]
-                here = stack[depth]
-                for j in range(WIDTH):  # a loop the compiler unrolls: faster than a slice copy
-                    nxt[j] = here[j]
+                nxt[:] = stack[depth]
             _place(nxt, _low_index(bit), meta[depth, 0], meta[depth, 1])
             placed = _settle(nxt, locked)
             if placed >= 0:
