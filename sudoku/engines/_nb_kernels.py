@@ -186,24 +186,29 @@ def _naked(s):
             continue
         once = np.int64(0)
         twice = np.int64(0)
+        bit0 = np.int64(0)  # bit k of the digit of a cell with one digit left
+        bit1 = np.int64(0)
+        bit2 = np.int64(0)
+        bit3 = np.int64(0)
         for d in range(9):
             x = s[d * 3 + b]
             twice |= once & x
             once |= x
+            bit0 |= x & -(d & 1)
+            bit1 |= x & -(d >> 1 & 1)
+            bit2 |= x & -(d >> 2 & 1)
+            bit3 |= x & -(d >> 3 & 1)
         if once != BAND:
             return -1
         single = once & ~twice & ~s[PLACED + b]
-        if not single:
-            continue
-        for d in range(9):  # placing d changes only d's planes, so the other digits' singles stay
-            mine = s[d * 3 + b] & single
-            while mine:
-                p = _low_index(mine)
-                mine &= mine - 1
-                if not s[d * 3 + b] >> p & 1:
-                    return -1  # a cell placed just before in its row or box took its last digit
-                _place_alone(s, d, b, p)
-                made += 1
+        while single:  # placing d changes only d's planes, so the other cells' digits stay
+            p = _low_index(single)
+            single &= single - 1
+            d = (bit0 >> p & 1) | (bit1 >> p & 1) << 1 | (bit2 >> p & 1) << 2 | (bit3 >> p & 1) << 3
+            if not s[d * 3 + b] >> p & 1:
+                return -1  # a cell placed just before in its row or box took its last digit
+            _place_alone(s, d, b, p)
+            made += 1
     return made
 
 
