@@ -44,6 +44,7 @@ NAKED = 31  # state[NAKED], [HIDDEN]: planes changed since that rule last looked
 HIDDEN = 32
 WIDTH = 33
 ALL_PLANES = (1 << 27) - 1
+FIRST_PLANES = sum(1 << (d * 3) for d in range(9))  # the plane of band 0 of each digit
 BAND_PLANES = np.array([sum(1 << (d * 3 + b) for d in range(9)) for b in range(3)], np.int64)
 MAX_DEPTH = 82
 
@@ -325,11 +326,12 @@ def _digits(s):
     changed = 0
     todo = s[HIDDEN]
     s[HIDDEN] = 0
-    for d in range(9):
-        i = d * 3
+    digits = (todo | todo >> 1 | todo >> 2) & FIRST_PLANES  # bit 3 * d: a plane of digit d changed
+    while digits:
+        i = _low_index(digits)
+        digits &= digits - 1
+        d = i // 3
         mine = todo >> i & 7  # this digit's planes that changed: only they can gain from the band rules
-        if not mine:
-            continue
         x0 = s[i]
         x1 = s[i + 1]
         x2 = s[i + 2]
