@@ -182,9 +182,12 @@ def _naked(s):
     made = 0
     todo = s[NAKED]
     s[NAKED] = 0
-    for b in range(3):
-        if not todo & BAND_PLANES[b]:
-            continue
+    todo |= todo >> 3
+    todo |= todo >> 6
+    bands = (todo | todo >> 12 | todo >> 24) & 7  # bit b: a plane of band b changed
+    while bands:
+        b = _low_index(bands)
+        bands &= bands - 1
         once = np.int64(0)
         twice = np.int64(0)
         bit0 = np.int64(0)  # bit k of the digit of a cell with one digit left
