@@ -10,16 +10,22 @@ plane) for the naked and the hidden rules.
 
 - ``_place``: a digit at a position: the cell leaves the other eight digits' planes, the digit's
   plane of that band loses the rest of the row and box, its other two planes lose the column
-  (``_place_alone`` skips the first step for a cell that has no other digit left).
+  (``_place_alone`` skips the first step for a cell that has no other digit left); only the
+  planes that lose a bit are marked changed.
 - ``_settle``: band-wise passes to a fixpoint over the planes changed since a rule last looked,
   cheapest rule first: naked singles (cells with one digit left, by bit-sliced counts over a
-  band's nine planes), then per digit (``_digits``) the mini-row patterns of each band and the
-  mini-column patterns of each stack (hidden singles in boxes, pointing and claiming, along rows
-  and columns, one table lookup each) and ``_line_singles`` (a row or column with one place left).
-  Without locked candidates ``_hidden`` does boxes by masks, then ``_line_singles``. A cell with no
-  digit, or a unit with no place for a digit, is a contradiction: -1.
-- ``_branch``: a two-candidate cell (the one whose units hold the fewest placed cells), else the
-  first cell with the fewest candidates; every option of the cell is tried.
+  band's nine planes; the digit of such a cell read from four bit-slices of the digit index),
+  then per changed digit (``_digits``) the mini-row patterns of each band and the mini-column
+  patterns of each stack (hidden singles in boxes, pointing and claiming, along rows and columns,
+  one table lookup each, on all three planes without a branch per plane) and ``_line_singles``
+  (the places alone in their row, or in their column across the bands, found by masks and placed
+  by ``_place_each``). Without locked candidates ``_hidden`` does boxes by masks, then
+  ``_line_singles``. A cell with no digit, or a unit with no place for a digit, is a
+  contradiction: -1. The passes loop over the set bits of the changed bands and digits: on this
+  machine a branch that the processor mispredicts costs more than the work it would skip.
+- ``_branch``: a two-candidate cell (the one whose units hold the fewest placed cells: the least
+  of one packed key, band and position breaking ties), else the first cell with the fewest
+  candidates; every option of the cell is tried.
 - ``_search``: depth first over the stack; the last option at a branch is tried in place. Counts
   solutions up to a limit and keeps the first.
 - ``_fill`` / ``_carve``: a random full grid (search with random option order), then clue removal
