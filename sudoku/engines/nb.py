@@ -130,7 +130,9 @@ Guesses are unchanged by every step (141.5 / 12.8 / 7.2): the same nodes, each c
 dropped: the state copied at a guess by an unrolled loop instead of a slice, 0.99 / 1.00 (the copy
 is not what a node costs); branch-free ``_place_alone`` (a select between the row-and-box and the
 column mask) together with unconditional stores in ``_digits``: 1.00 / 1.03 / 0.99-1.01
-(hardest / top / serg), no gain. Not tried: tdoku's per box-band vectors and its
+(hardest / top / serg), no gain; ``_settle`` running ``_digits`` after every naked pass instead of
+only when naked singles stall (fewer rounds of the loop, more digit passes): 0.90-0.92 / 0.84 /
+0.81-0.84. Not tried: tdoku's per box-band vectors and its
 row-box-intersection rule (a rewrite of the state); choosing the branch from a band/digit with
 fewest options (tried before without the triad rule: sparse grids thrash). Counting to 2 already
 reuses the first solution's path (the stack keeps it): limit 2 costs 1.74 guesses and ~360 ns over
