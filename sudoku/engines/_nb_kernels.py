@@ -51,7 +51,6 @@ HIDDEN = 32
 WIDTH = 33
 ALL_PLANES = (1 << 27) - 1
 FIRST_PLANES = sum(1 << (d * 3) for d in range(9))  # the plane of band 0 of each digit
-BAND_PLANES = np.array([sum(1 << (d * 3 + b) for d in range(9)) for b in range(3)], np.int64)
 MAX_DEPTH = 82
 
 ROW_OF = np.array([(0x1FF << (9 * r)) for r in range(3)], np.int64)  # row r of a band
