@@ -10,7 +10,12 @@ ten seconds, not each puzzle.
 
 from __future__ import annotations
 
+import os
 import time
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 class BudgetExceeded(RuntimeError):
@@ -74,3 +79,41 @@ class Budget:
 
     def __repr__(self) -> str:
         return f"Budget(nodes={self.nodes}, seconds={self.seconds}, spent={self.spent})"
+
+
+def in_child(work: Callable[[], T], seconds: float) -> T | None:
+    """``work()`` run in a forked child, its result pickled back; None if it has not answered within
+    ``seconds`` (the child is then killed). For work that cannot be interrupted (a SAT solver in
+    python-sat holds the GIL and ignores signals): a process is the one thing that can be stopped
+    at a deadline. Needs ``os.fork`` (callers without it run the work unbounded)."""
+    import pickle
+    import select
+    import signal
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: answer, then leave at once (no atexit, no flushing the parent's buffers)
+        status = 1
+        try:
+            os.close(read)
+            with os.fdopen(write, "wb") as out:
+                out.write(pickle.dumps(work()))
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write)
+    try:
+        with os.fdopen(read, "rb") as answer:
+            end = time.monotonic() + seconds
+            while not select.select([answer], [], [], max(end - time.monotonic(), 0.0))[0]:
+                if time.monotonic() >= end:  # select may wake a little early: wait the deadline out
+                    return None
+            data = answer.read()
+    finally:
+        if not os.waitpid(pid, os.WNOHANG)[0]:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+    if not data:
+        raise RuntimeError("the bounded child ended without an answer")
+    result: T = pickle.loads(data)
+    return result

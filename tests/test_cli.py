@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import PUZZLE, REPO, SOLUTION, run_cli
+from helpers import PUZZLE, REPO, SOLUTION, TESTS, run_cli
 from sudoku.engines import dlx, py
 from sudoku.generate import min_blanks
 from sudoku.formats import parse, parse_line, render
@@ -430,15 +430,17 @@ def test_engine_that_does_not_support_the_size_is_bad_usage():
 
 # --- --timeout: exit 124, one line naming the limit, nothing on stdout -------------------------------
 
-EMPTY_81 = "9\n" + ("0 " * 80 + "0\n") * 81  # the case: no answer within minutes before
+# a shuffled valid 49x49 grid with half its cells blanked (bench/bigset.py's recipe, seed 4950): the phase
+# transition of quasigroup completion, where CaDiCaL gives no answer in 20 s
+PHASE_TRANSITION_49 = (TESTS / "data" / "phase_transition_49x49.txt").read_text()
 
 
 @pytest.mark.parametrize("extra", [[], ["--count"], ["--count", "--limit", "5"]])
 def test_solve_timeout_ends_with_124_and_one_line(extra):
-    done = run_cli("solve", "--timeout", "1", *extra, input=EMPTY_81, timeout=30)
+    done = run_cli("solve", "--timeout", "1", *extra, input=PHASE_TRANSITION_49, timeout=30)
     assert_clean_error(done, 124)
     doing = "counting" if extra else "solving"
-    assert done.stderr == f"sudoku: time limit of 1 s reached ({doing} the 81x81 puzzle)\n"
+    assert done.stderr == f"sudoku: time limit of 1 s reached ({doing} the 49x49 puzzle)\n"
 
 
 def test_create_timeout_ends_with_124_and_one_line():

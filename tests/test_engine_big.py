@@ -194,9 +194,9 @@ def test_the_cli_picks_big_or_sat_from_16x16_up_and_never_loads_numba_at_9x9():
     assert done.returncode == 0 and "pysat.solvers" in modules and "numba" not in modules
     from helpers import TESTS
 
-    near_empty = (TESTS / "data" / "multiple_25x25.txt").read_text()  # a fill: py's and big's turns, not sat
+    near_empty = (TESTS / "data" / "multiple_25x25.txt").read_text()  # 14 givens: the pattern match, no search
     modules, done = _imports("solve", input=near_empty)
-    assert done.returncode == 0 and "numba" in modules and "pysat.solvers" not in modules
+    assert done.returncode == 0 and "sudoku.engines.pattern" in modules and "numba" not in modules
     modules, done = _imports("solve", "--engine", "py", input=sixteen)  # --engine still overrides
     assert done.returncode == 0 and "numba" not in modules
     assert done.stdout.decode() == render(py.solve(big.generate(4, seed=3)).solution, "grid")

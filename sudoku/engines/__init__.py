@@ -148,9 +148,11 @@ def solve_default(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None)
     solution and for counting (blocking clauses); it propagates with py's rules first, so a typical
     generated puzzle is done in milliseconds without loading pysat. (A quick try of ``py``'s search
     before it only delayed the grids that need search: `sudoku solve` on 36x36 at 45 % blank took
-    0.5 s with it, 0.2 s without.) A near-empty grid (``SAT_MAX_BLANK``: a fill, where encoding
-    costs more than search) or one too big to encode quickly (``SAT_MAX_LITERALS``) first gets
-    ``py`` for QUICK_SECONDS, since loading ``big`` costs a second or more; then ``big`` with its
+    0.5 s with it, 0.2 s without.) A grid with at most ``side`` givens is first matched to a
+    transformed pattern grid (``pattern``: an 81x81 grid with 3 or 40 givens in well under a second,
+    where search and CDCL give no answer in minutes). A near-empty grid it does not fit
+    (``SAT_MAX_BLANK``: a fill, where encoding costs more than search) or one too big to encode
+    quickly (``SAT_MAX_LITERALS``) first gets ``py`` for QUICK_SECONDS, since loading ``big`` costs a second or more; then ``big`` with its
     restarts finds one solution, and counting takes turns between ``py`` and ``big`` with a doubling
     time slice (each one's complete search can stall where the other's does not). Counts are the
     same either way; which of several solutions comes first may differ. The caller's ``budget`` covers every try (bench/README.md has the figures).
@@ -162,6 +164,10 @@ def solve_default(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None)
 
     if _suits_sat(puzzle):  # sat propagates first itself: a grid that singles fill never loads pysat
         return solve(puzzle, limit=limit, engine=SAT, budget=budget)
+    if len(puzzle.cells) - puzzle.blanks <= puzzle.side:
+        found = _pattern_match(puzzle, limit, budget)
+        if found is not None:
+            return found
     seconds = QUICK_SECONDS
     turns = [DEFAULT, engine] if limit >= 2 else [DEFAULT]
     while True:
@@ -178,6 +184,26 @@ def solve_default(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None)
         if limit < 2:
             return solve(puzzle, limit=limit, engine=engine, budget=budget)
         seconds *= 2
+
+
+def _pattern_match(puzzle: Grid, limit: int, budget: Budget | None) -> Answer | None:
+    """``pattern.match`` within the caller's deadline (the SAT solver it uses cannot be interrupted,
+    so under a time cap it runs in a forked child, as ``sat`` does)."""
+    import os
+
+    from sudoku.budget import in_child
+    from sudoku.engines import pattern
+
+    seconds = None if budget is None else budget.remaining()
+    if budget is None or seconds is None or not hasattr(os, "fork"):
+        return pattern.match(puzzle, limit=limit, budget=budget)
+    done = in_child(lambda: [pattern.match(puzzle, limit=limit)], max(seconds, 0.0))
+    if done is None:
+        budget.charge(1)  # past the deadline: the caller's BudgetExceeded
+        return None
+    found = done[0]
+    budget.charge(1 if found is None else found.counters.nodes)
+    return found
 
 
 def names() -> list[str]:

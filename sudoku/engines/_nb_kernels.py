@@ -10,16 +10,22 @@ plane) for the naked and the hidden rules.
 
 - ``_place``: a digit at a position: the cell leaves the other eight digits' planes, the digit's
   plane of that band loses the rest of the row and box, its other two planes lose the column
-  (``_place_alone`` skips the first step for a cell that has no other digit left).
+  (``_place_alone`` skips the first step for a cell that has no other digit left); only the
+  planes that lose a bit are marked changed.
 - ``_settle``: band-wise passes to a fixpoint over the planes changed since a rule last looked,
   cheapest rule first: naked singles (cells with one digit left, by bit-sliced counts over a
-  band's nine planes), then per digit (``_digits``) the mini-row patterns of each band and the
-  mini-column patterns of each stack (hidden singles in boxes, pointing and claiming, along rows
-  and columns, one table lookup each) and ``_line_singles`` (a row or column with one place left).
-  Without locked candidates ``_hidden`` does boxes by masks, then ``_line_singles``. A cell with no
-  digit, or a unit with no place for a digit, is a contradiction: -1.
-- ``_branch``: a two-candidate cell (the one whose units hold the fewest placed cells), else the
-  first cell with the fewest candidates; every option of the cell is tried.
+  band's nine planes; the digit of such a cell read from four bit-slices of the digit index),
+  then per changed digit (``_digits``) the mini-row patterns of each band and the mini-column
+  patterns of each stack (hidden singles in boxes, pointing and claiming, along rows and columns,
+  one table lookup each, on all three planes without a branch per plane) and ``_line_singles``
+  (the places alone in their row, or in their column across the bands, found by masks and placed
+  by ``_place_each``). Without locked candidates ``_hidden`` does boxes by masks, then
+  ``_line_singles``. A cell with no digit, or a unit with no place for a digit, is a
+  contradiction: -1. The passes loop over the set bits of the changed bands and digits: on this
+  machine a branch that the processor mispredicts costs more than the work it would skip.
+- ``_branch``: a two-candidate cell (the one whose units hold the fewest placed cells: the least
+  of one packed key, band and position breaking ties), else the first cell with the fewest
+  candidates; every option of the cell is tried.
 - ``_search``: depth first over the stack; the last option at a branch is tried in place. Counts
   solutions up to a limit and keeps the first.
 - ``_fill`` / ``_carve``: a random full grid (search with random option order), then clue removal
@@ -44,7 +50,7 @@ NAKED = 31  # state[NAKED], [HIDDEN]: planes changed since that rule last looked
 HIDDEN = 32
 WIDTH = 33
 ALL_PLANES = (1 << 27) - 1
-BAND_PLANES = np.array([sum(1 << (d * 3 + b) for d in range(9)) for b in range(3)], np.int64)
+FIRST_PLANES = sum(1 << (d * 3) for d in range(9))  # the plane of band 0 of each digit
 MAX_DEPTH = 82
 
 ROW_OF = np.array([(0x1FF << (9 * r)) for r in range(3)], np.int64)  # row r of a band
@@ -124,19 +130,36 @@ def _fold(plane):
 
 
 @njit(cache=True, inline="always")
+def _once(plane):
+    """The 9-bit set of columns where a plane has exactly one bit."""
+    r0 = plane & 0x1FF
+    r1 = plane >> 9 & 0x1FF
+    r2 = plane >> 18
+    return (r0 ^ r1 ^ r2) & ~(r0 & r1 & r2)
+
+
+@njit(cache=True, inline="always")
+def _spread(columns):
+    """The plane mask of a 9-bit set of columns."""
+    return columns | columns << 9 | columns << 18
+
+
+@njit(cache=True, inline="always")
 def _place_alone(s, d, b, p):
     """``_place`` for a cell whose only digit left is ``d``: the other digits' planes lack it
-    already, so only the digit's own planes change."""
+    already, so only the digit's own planes change (and only those that lose a bit are marked)."""
     i = d * 3
-    s[i + b] &= ~NEAR[p]
+    x = s[i + b]
+    y = x & ~NEAR[p]
+    s[i + b] = y
+    mark = np.int64(x != y) << (i + b)
     col = ~COLUMN[p]
-    if b != 0:
-        s[i] &= col
-    if b != 1:
-        s[i + 1] &= col
-    if b != 2:
-        s[i + 2] &= col
-    mark = np.int64(7) << i
+    for e in range(3):
+        if e != b:
+            x = s[i + e]
+            y = x & col
+            s[i + e] = y
+            mark |= np.int64(x != y) << (i + e)
     s[PLACED + b] |= np.int64(1) << p
     s[COUNT] += 1
     s[NAKED] |= mark
@@ -164,62 +187,108 @@ def _naked(s):
     made = 0
     todo = s[NAKED]
     s[NAKED] = 0
-    for b in range(3):
-        if not todo & BAND_PLANES[b]:
-            continue
+    todo |= todo >> 3
+    todo |= todo >> 6
+    bands = (todo | todo >> 12 | todo >> 24) & 7  # bit b: a plane of band b changed
+    while bands:
+        b = _low_index(bands)
+        bands &= bands - 1
         once = np.int64(0)
         twice = np.int64(0)
+        bit0 = np.int64(0)  # bit k of the digit of a cell with one digit left
+        bit1 = np.int64(0)
+        bit2 = np.int64(0)
+        bit3 = np.int64(0)
         for d in range(9):
             x = s[d * 3 + b]
             twice |= once & x
             once |= x
+            bit0 |= x & -(d & 1)
+            bit1 |= x & -(d >> 1 & 1)
+            bit2 |= x & -(d >> 2 & 1)
+            bit3 |= x & -(d >> 3 & 1)
         if once != BAND:
             return -1
         single = once & ~twice & ~s[PLACED + b]
-        if not single:
-            continue
-        for d in range(9):  # placing d changes only d's planes, so the other digits' singles stay
-            mine = s[d * 3 + b] & single
-            while mine:
-                p = _low_index(mine)
-                mine &= mine - 1
-                if not s[d * 3 + b] >> p & 1:
-                    return -1  # a cell placed just before in its row or box took its last digit
-                _place_alone(s, d, b, p)
-                made += 1
+        while single:  # placing d changes only d's planes, so the other cells' digits stay
+            p = _low_index(single)
+            single &= single - 1
+            d = (bit0 >> p & 1) | (bit1 >> p & 1) << 1 | (bit2 >> p & 1) << 2 | (bit3 >> p & 1) << 3
+            if not s[d * 3 + b] >> p & 1:
+                return -1  # a cell placed just before in its row or box took its last digit
+            _place_alone(s, d, b, p)
+            made += 1
     return made
 
 
 @njit(cache=True, inline="always")
-def _line_singles(s, d, bands):
-    """Place digit ``d`` where a row of the bands in ``bands`` (a 3-bit set), or a column, has one
-    place left; -1 on a contradiction (a row or column with no place for it), else cells placed."""
-    i = d * 3
+def _row_alone(x):
+    """The places of a plane alone in their row (a row with no place gives none: see ``_rows_empty``)."""
+    r0 = x & 0x1FF
+    r1 = x & 0x3FE00
+    r2 = x & 0x7FC0000
+    return (r0 if r0 & (r0 - 1) == 0 else 0) | (r1 if r1 & (r1 - 1) == 0 else 0) | (r2 if r2 & (r2 - 1) == 0 else 0)
+
+
+@njit(cache=True, inline="always")
+def _rows_empty(x):
+    """Whether a row of a plane has no place."""
+    return ((x & 0x1FF) == 0) | ((x & 0x3FE00) == 0) | ((x & 0x7FC0000) == 0)
+
+
+@njit(cache=True, inline="always")
+def _place_each(s, d, lone0, lone1, lone2):
+    """Place digit ``d`` at each position of ``lone0..2`` (one set per band); -1 if one of them is
+    gone by then (a place just taken shared its row, box or column), else cells placed."""
     made = 0
     for b in range(3):
-        if not bands >> b & 1:
-            continue
-        for r in range(3):
-            row = s[i + b] & ROW_OF[r]
-            if row == 0:
+        lone = lone0 if b == 0 else (lone1 if b == 1 else lone2)
+        while lone:
+            p = _low_index(lone)
+            lone &= lone - 1
+            if not s[d * 3 + b] >> p & 1:
                 return -1
-            if row & (row - 1) == 0 and not row & s[PLACED + b]:
-                _place(s, d, b, _low_index(row))
-                made += 1
-    f0 = _fold(s[i])
-    f1 = _fold(s[i + 1])
-    f2 = _fold(s[i + 2])
+            _place(s, d, b, p)
+            made += 1
+    return made
+
+
+@njit(cache=True, inline="always")
+def _line_singles(s, d):
+    """Place digit ``d`` where a row or a column has one place left; -1 on a contradiction (a row
+    or column with no place for it), else cells placed. Found by masks on all three planes at once
+    (no branch per row, column or band)."""
+    i = d * 3
+    x0 = s[i]
+    x1 = s[i + 1]
+    x2 = s[i + 2]
+    if _rows_empty(x0) | _rows_empty(x1) | _rows_empty(x2):
+        return -1
+    lone0 = _row_alone(x0) & ~s[PLACED]
+    lone1 = _row_alone(x1) & ~s[PLACED + 1]
+    lone2 = _row_alone(x2) & ~s[PLACED + 2]
+    made = 0
+    if lone0 | lone1 | lone2:
+        made = _place_each(s, d, lone0, lone1, lone2)
+        if made < 0:
+            return -1
+        x0 = s[i]
+        x1 = s[i + 1]
+        x2 = s[i + 2]
+    f0 = _fold(x0)
+    f1 = _fold(x1)
+    f2 = _fold(x2)
     if f0 | f1 | f2 != 0x1FF:
         return -1
-    lone = (f0 ^ f1 ^ f2) & ~(f0 & f1 & f2)  # columns in exactly one band
-    while lone:
-        c = _low_index(lone)
-        lone &= lone - 1
-        b = 0 if f0 >> c & 1 else (1 if f1 >> c & 1 else 2)
-        cells = s[i + b] & COL_OF[c]
-        if cells & (cells - 1) == 0 and cells and not cells & s[PLACED + b]:
-            _place(s, d, b, _low_index(cells))
-            made += 1
+    # per band, the places alone in their column: the column has one place in this band, none in the others
+    lone0 = x0 & _spread(_once(x0) & ~f1 & ~f2) & ~s[PLACED]
+    lone1 = x1 & _spread(_once(x1) & ~f0 & ~f2) & ~s[PLACED + 1]
+    lone2 = x2 & _spread(_once(x2) & ~f0 & ~f1) & ~s[PLACED + 2]
+    if lone0 | lone1 | lone2:
+        more = _place_each(s, d, lone0, lone1, lone2)
+        if more < 0:
+            return -1
+        made += more
     return made
 
 
@@ -245,7 +314,7 @@ def _hidden(s):
                 if box & (box - 1) == 0 and not box & s[PLACED + b]:
                     _place(s, d, b, _low_index(box))
                     made += 1
-        more = _line_singles(s, d, mine)
+        more = _line_singles(s, d)
         if more < 0:
             return -1
         made += more
@@ -259,48 +328,68 @@ def _dirty(s, plane):
 
 
 @njit(cache=True, inline="always")
+def _stacks(x):
+    """The mini-rows (bit row * 3 + box) where a plane has a bit."""
+    return STACKS[x & 0x1FF] | STACKS[(x >> 9) & 0x1FF] << 3 | STACKS[x >> 18] << 6
+
+
+@njit(cache=True, inline="always")
+def _present(f0, f1, f2, shift):
+    """The mini-columns (bit band * 3 + column) of the stack at ``shift`` where the folds have a bit."""
+    return (f0 >> shift & 7) | (f1 >> shift & 7) << 3 | (f2 >> shift & 7) << 6
+
+
+@njit(cache=True, inline="always")
+def _drop(fit0, fit1, fit2, b):
+    """The plane mask of band ``b``'s columns that fit no pattern of their stack."""
+    shift = 3 * b
+    return DROP[fit0 >> shift & 7] | DROP[8 + (fit1 >> shift & 7)] | DROP[16 + (fit2 >> shift & 7)]
+
+
+@njit(cache=True, inline="always")
 def _digits(s):
     """For each digit with a changed plane: keep the mini-rows of each band and the mini-columns of
     each stack that fit a pattern (hidden singles in boxes, pointing and claiming, along rows and
     columns), then place it where a row or column has one place left. -1 on a contradiction, else
-    whether anything changed."""
+    whether anything changed. The rules run on all three planes of the digit, without a branch per
+    plane (the lookups are idempotent)."""
     changed = 0
     todo = s[HIDDEN]
     s[HIDDEN] = 0
-    for d in range(9):
-        i = d * 3
-        mine = todo >> i & 7  # this digit's planes that changed: only they can gain from the band rules
-        if not mine:
-            continue
-        for b in range(3):
-            if not mine >> b & 1:
-                continue
-            x = s[i + b]
-            keep = KEEP[STACKS[x & 0x1FF] | STACKS[(x >> 9) & 0x1FF] << 3 | STACKS[x >> 18] << 6]
-            if keep == 0:
-                return -1
-            if x & ~keep:
-                s[i + b] = x & keep
-                _dirty(s, i + b)
-                changed = 1
-        f0 = _fold(s[i])
-        f1 = _fold(s[i + 1])
-        f2 = _fold(s[i + 2])
-        for k in range(3):
-            shift = 3 * k
-            present = (f0 >> shift & 7) | (f1 >> shift & 7) << 3 | (f2 >> shift & 7) << 6
-            fit = FIT[present]
-            if fit == 0:
-                return -1
-            if fit != present:
-                for b in range(3):
-                    drop = DROP[k * 8 + (fit >> (3 * b) & 7)]
-                    if s[i + b] & drop:
-                        s[i + b] &= ~drop
-                        _dirty(s, i + b)
-                        mine |= 1 << b
-                        changed = 1
-        made = _line_singles(s, d, mine)
+    digits = (todo | todo >> 1 | todo >> 2) & FIRST_PLANES  # bit 3 * d: a plane of digit d changed
+    while digits:
+        i = _low_index(digits)
+        digits &= digits - 1
+        d = i // 3
+        x0 = s[i]
+        x1 = s[i + 1]
+        x2 = s[i + 2]
+        k0 = KEEP[_stacks(x0)]
+        k1 = KEEP[_stacks(x1)]
+        k2 = KEEP[_stacks(x2)]
+        y0 = x0 & k0
+        y1 = x1 & k1
+        y2 = x2 & k2
+        f0 = _fold(y0)
+        f1 = _fold(y1)
+        f2 = _fold(y2)
+        fit0 = FIT[_present(f0, f1, f2, 0)]
+        fit1 = FIT[_present(f0, f1, f2, 3)]
+        fit2 = FIT[_present(f0, f1, f2, 6)]
+        if (k0 == 0) | (k1 == 0) | (k2 == 0) | (fit0 == 0) | (fit1 == 0) | (fit2 == 0):
+            return -1
+        y0 &= ~_drop(fit0, fit1, fit2, 0)
+        y1 &= ~_drop(fit0, fit1, fit2, 1)
+        y2 &= ~_drop(fit0, fit1, fit2, 2)
+        mark = (np.int64(x0 != y0) | np.int64(x1 != y1) << 1 | np.int64(x2 != y2) << 2)
+        if mark:
+            s[i] = y0
+            s[i + 1] = y1
+            s[i + 2] = y2
+            s[NAKED] |= mark << i
+            s[HIDDEN] |= mark << i
+            changed = 1
+        made = _line_singles(s, d)
         if made < 0:
             return -1
         if made:
@@ -330,9 +419,8 @@ def _settle(s, locked):
 def _branch(s):
     """(band, position) of the cell to branch on: a two-candidate cell whose row, column and box
     hold the fewest placed cells, else the first cell with the fewest candidates."""
-    best_b = -1
-    best_p = -1
-    score = 99
+    best = np.int64(1) << 20  # placed cells around it * 128 + band * 32 + position: the least wins
+    placed = s[PLACED] | s[PLACED + 1] | s[PLACED + 2]
     for b in range(3):
         once = np.int64(0)
         twice = np.int64(0)
@@ -346,15 +434,12 @@ def _branch(s):
         while pairs:
             p = _low_index(pairs)
             pairs &= pairs - 1
-            c = p % 9
-            here = (_popcount(s[PLACED + b] & (ROW_OF[p // 9] | BOX_OF[c // 3]))
-                    + _popcount((s[PLACED] | s[PLACED + 1] | s[PLACED + 2]) & COL_OF[c]))
-            if here < score:
-                score = here
-                best_b = b
-                best_p = p
-    if best_b >= 0:
-        return best_b, best_p
+            here = _popcount(s[PLACED + b] & NEAR[p]) + _popcount(placed & COLUMN[p])
+            best = min(best, here << 7 | b << 5 | p)
+    if best < np.int64(1) << 20:
+        return best >> 5 & 3, best & 31
+    best_b = -1
+    best_p = -1
     fewest = 10
     for b in range(3):
         open_ = ~s[PLACED + b] & BAND

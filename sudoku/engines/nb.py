@@ -105,6 +105,50 @@ fewer options: no change; building the planes from the digits instead of cell ma
 0.93. Generation: the carve skips the search when the givens leave a blanked cell one candidate
 (same puzzles as 38e1222): 1.04x; with the new kernels 1.08x.
 
+Fewer mispredicted branches (issue 17, third session). The per-node work was already small (a
+serg node placed ~12 cells); what it paid for was the data-dependent branches around it: a test per
+row, per lone column, per digit and per band, each taken or not at random. Each step below replaces
+such tests by masks computed for all rows, columns, planes or bands at once, and loops over the set
+bits of the result. CPU-time ratios new / previous step, ``bench/bench_nb_vs_base.py --quick
+--rounds 7 --base COPY`` (COPY: the tree of the step before), each task twice where two figures
+are given, load 2-5 (the other helpers):
+
+| step (each adds to the one above)                                  | hardest1106 | top1465 | serg (count 2) |
+|--------------------------------------------------------------------|------:|------:|------:|
+| the lone-column step skips columns where the digit is placed already | 1.03 | 1.06 | 1.16 (one noisy run) |
+| ``_place_alone`` marks only the planes that lose a bit (fewer naked bands and digits rescanned) | 0.98 | 0.97 | 1.06, 1.04 |
+| ``_digits``: band and stack rules on all three planes of a digit, no branch per plane | 1.02, 1.04 | 1.03 | 1.02, 0.98 |
+| rows with one place found by masks (one branch per band, not per row) | 1.15, 1.15 | 1.20 | 1.16, 1.11 |
+| column singles by masks per band (``_once``, ``_spread``), no loop over lone columns | 1.03, 1.08 | 1.05 | 1.03, 1.03 |
+| naked singles: the cell's digit from four bit-slices of the digit index, not a loop over nine planes | 1.13, 1.15 | 1.16 | 1.07, 1.10 |
+| branch tie-break: the least of one packed key (score, band, position), no compare-and-branch; same cells chosen | 1.01, 1.03 | 1.02 | 1.04, 1.03 |
+| ``_digits`` loops over the changed digits' bits instead of testing all nine | 1.08, 1.10 | 1.07 | 1.08, 1.04 |
+| ``_naked`` loops over the changed bands' bits | 1.04, 1.02 | 1.07 | 1.01, 1.02 |
+| rows and columns of all three planes by masks, one placement helper (``_place_each``) | 0.99, 1.06 | 1.01 | 1.01, 1.02 |
+
+Guesses are unchanged by every step (141.5 / 12.8 / 7.2): the same nodes, each cheaper. Tried and
+dropped: the state copied at a guess by an unrolled loop instead of a slice, 0.99 / 1.00 (the copy
+is not what a node costs); branch-free ``_place_alone`` (a select between the row-and-box and the
+column mask) together with unconditional stores in ``_digits``: 1.00 / 1.03 / 0.99-1.01
+(hardest / top / serg), no gain; ``_settle`` running ``_digits`` after every naked pass instead of
+only when naked singles stall (fewer rounds of the loop, more digit passes): 0.90-0.92 / 0.84 /
+0.81-0.84. Not tried: tdoku's per box-band vectors and its
+row-box-intersection rule (a rewrite of the state); choosing the branch from a band/digit with
+fewest options (tried before without the triad rule: sparse grids thrash). Counting to 2 already
+reuses the first solution's path (the stack keeps it): limit 2 costs 1.74 guesses and ~360 ns over
+limit 1 on serg.
+
+Where the time goes now (``solve_batch`` CPU time per puzzle, best of 7, load 2.4): serg 2,950 ns
+counting to 2 (8.2 nodes), 2,589 ns to the first solution (6.5 nodes); kaggle 764 ns (loading and
+the first settle, no guess); hardest1106 52,400 ns (142.5 nodes, ~370 ns a node). With serg's load
+and first settle near kaggle's, its search costs ~310 ns per guess (470 ns at the last session's
+load).
+
+This build against 38e1222, ``bench/bench_nb_vs_base.py --quick --rounds 5`` twice at load 2.4-2.9
+(wall-time ratio, CPU-time one in brackets): hardest1106 3.07 (3.04) / 3.30 (3.05), top1465 2.13
+(2.45) / 2.44 (2.63), kaggle 3.30 (3.24) / 3.61 (2.87), serg 2.68 (2.49) / 2.57 (2.28), minimal
+generation 2.38 (2.36) / 3.17 (2.34): every goal of issue 17 item 1 met.
+
 Generation (38e1222): 18,800 puzzles/s with ``blanks=40``, 4,200/s with ``minimal`` (52-60 blanks, mean
 56.6, over 3,000 seeds).
 

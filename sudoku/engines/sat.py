@@ -87,9 +87,9 @@ the first); a node budget caps the solver's conflicts.
 """
 
 import os
-import time
 from itertools import combinations
 
+from sudoku.budget import in_child
 from sudoku.engines import Answer, Counters
 from sudoku.engines import py as _py
 from sudoku.grid import geometry
@@ -259,9 +259,9 @@ def solve(puzzle, *, limit=1, budget=None, solver=SOLVER, pairwise_up_to=PAIRWIS
     if seconds is None or not hasattr(os, "fork"):
         count, first, stats = work()
     else:
-        done = _in_child(work, seconds)
+        done = in_child(work, seconds)
         if done is None:
-            budget.charge(1)  # past the deadline (``_in_child`` waited it out): the caller's BudgetExceeded
+            budget.charge(1)  # past the deadline (``in_child`` waited it out): the caller's BudgetExceeded
         count, first, stats = done
     if count < 0:  # the conflict cap ran out: past the node cap, the caller's BudgetExceeded
         budget.charge(max(stats[1], budget.nodes - budget.spent + 1))
@@ -309,39 +309,3 @@ def _count(cands, geo, limit, *, solver, conflicts, pairwise_up_to, amo):
             sat.add_clause(blocking)
         stats = sat.accum_stats()
     return count, first, (stats.get("decisions", 0), stats.get("conflicts", 0))
-
-
-def _in_child(work, seconds):
-    """``work()`` run in a forked child, its result pickled back; None if it has not answered within
-    ``seconds`` (the child is then killed). The solver holds the GIL and cannot be interrupted, so
-    a process is the one thing that can be stopped at a deadline."""
-    import pickle
-    import select
-    import signal
-
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: answer, then leave at once (no atexit, no flushing the parent's buffers)
-        status = 1
-        try:
-            os.close(read)
-            with os.fdopen(write, "wb") as out:
-                out.write(pickle.dumps(work()))
-            status = 0
-        finally:
-            os._exit(status)
-    os.close(write)
-    try:
-        with os.fdopen(read, "rb") as answer:
-            end = time.monotonic() + seconds
-            while not select.select([answer], [], [], max(end - time.monotonic(), 0.0))[0]:
-                if time.monotonic() >= end:  # select may wake a little early: wait the deadline out
-                    return None
-            data = answer.read()
-    finally:
-        if not os.waitpid(pid, os.WNOHANG)[0]:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-    if not data:
-        raise RuntimeError("the SAT child ended without an answer")
-    return pickle.loads(data)

@@ -1,0 +1,123 @@
+"""Near-empty grids matched to the pattern family (``sudoku.engines.pattern``): every answer it gives
+is a verified solution that keeps the givens, its counts are proven ones, it steps aside (None) when
+it cannot prove them, and the default solve and `sudoku solve` use it for grids with few givens."""
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from helpers import run_cli
+from sudoku import engines
+from sudoku.budget import Budget, BudgetExceeded
+from sudoku.engines import py
+from sudoku.formats import parse, render
+from sudoku.grid import Grid, is_solution
+
+pattern = pytest.importorskip("sudoku.engines.pattern", reason="python-sat is needed for pattern matching")
+
+
+def few_givens(full, count, rng):
+    """``full`` with only ``count`` of its cells, drawn at random, kept."""
+    keep = set(rng.sample(range(len(full.cells)), count))
+    return Grid(full.box, [v if i in keep else 0 for i, v in enumerate(full.cells)])
+
+
+def test_the_pattern_grid_is_valid_at_every_size():
+    for box in range(2, 10):
+        side = box * box
+        grid = Grid(box, [pattern.pattern_value(box, r, c) + 1 for r in range(side) for c in range(side)])
+        assert is_solution(grid, grid)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from([3, 4]), st.integers(0, 2**32), st.data())
+def test_a_match_is_a_solution_that_keeps_the_givens(box, seed, data):
+    """Givens drawn from a random grid (py's fill: not of the pattern family), at most ``side`` of them."""
+    rng = random.Random(seed)
+    puzzle = few_givens(py.fill(box, rng), data.draw(st.integers(0, box * box)), rng)
+    found = pattern.match(puzzle, limit=2)
+    if found is not None:
+        assert found.count == 2
+        assert is_solution(puzzle, found.solution)
+
+
+def test_few_givens_from_any_grid_fit_at_16x16_and_25x25():
+    """Measured (bench/README.md): up to ``side`` givens always found a match; here a few draws."""
+    for box, seeds in ((4, 12), (5, 3)):
+        for seed in range(seeds):
+            rng = random.Random(seed)
+            puzzle = few_givens(py.fill(box, rng), box * box // 2, rng)
+            found = pattern.match(puzzle)
+            assert found is not None, (box, seed)
+            assert found.count == 1 and is_solution(puzzle, found.solution)
+
+
+def test_81x81_with_three_givens():
+    side = 81
+    cells = [0] * side * side
+    cells[0], cells[side * 40 + 7], cells[-1] = 5, 81, 5
+    puzzle = Grid(9, cells)
+    found = pattern.match(puzzle, limit=3)
+    assert found.count == 3 and is_solution(puzzle, found.solution)
+
+
+def test_clashing_givens_are_no_match():
+    cells = [0] * 256
+    cells[0] = cells[9] = 7  # the same digit twice in row 1
+    assert pattern.match(Grid(4, cells)) is None
+
+
+def test_a_count_it_cannot_prove_is_left_to_search():
+    """4x4 with one given in every row and all four digits shown: no digits to relabel and no
+    given-free rows or columns to swap, so a second solution does not follow from the first."""
+    puzzle = Grid(2, [1, 0, 0, 0, 0, 0, 2, 0, 0, 3, 0, 0, 0, 0, 0, 4])
+    assert pattern.match(puzzle, limit=2) is None
+
+
+def test_provable_counts():
+    empty = Grid(4, [0] * 256)
+    assert pattern.match(empty, limit=1000).count == 1000  # 16! relabellings
+    assert engines.solve_default(empty, limit=5).count == 5
+
+
+def test_the_default_solve_uses_it_for_few_givens(monkeypatch):
+    rng = random.Random(3)
+    puzzle = few_givens(py.fill(5, rng), 20, rng)
+    calls = []
+    real = pattern.match
+    monkeypatch.setattr(pattern, "match", lambda *a, **k: calls.append(1) or real(*a, **k))
+    answer = engines.solve_default(puzzle)
+    assert calls and answer.count == 1 and is_solution(puzzle, answer.solution)
+
+
+def test_the_default_solve_keeps_the_callers_deadline():
+    cells = [0] * 81 * 81
+    cells[0] = 1
+    with pytest.raises(BudgetExceeded):
+        engines.solve_default(Grid(9, cells), budget=Budget(seconds=1e-6))
+
+
+def test_cli_solves_a_near_empty_81x81_grid():
+    """The issue's case: an 81x81 grid with 3 givens gave no answer in 120 s."""
+    side = 81
+    cells = [0] * side * side
+    cells[5], cells[side * 30 + 60], cells[side * 80 + 2] = 9, 17, 80
+    puzzle = Grid(9, cells)
+    done = run_cli("solve", "--timeout", "60", input=render(puzzle, "grid"), timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert is_solution(puzzle, next(iter(parse(done.stdout.splitlines(keepends=True)))))
+
+
+def test_geometry_agrees_with_the_pattern_formula():
+    """The family's algebra (value = box*h + l, see _encode) checked against the formula itself."""
+    box = 4
+    for band in range(box):
+        for inner in range(box):
+            for stack in range(box):
+                for col_inner in range(box):
+                    x, y = band, col_inner
+                    h = (inner + stack + (x + y >= box)) % box
+                    value = pattern.pattern_value(box, band * box + inner, stack * box + col_inner)
+                    assert value == box * h + (x + y) % box
