@@ -633,12 +633,12 @@ def test_help_shows_an_example_and_the_exit_codes(command):
 # --- imports --------------------------------------------------------------------------------------
 
 
-HEAVY = ("numpy", "numba", "pandas", "dask", "pyarrow", "pysat")
+HEAVY = ("numpy", "numba", "pandas", "dask", "pyarrow", "pysat", "pysolvers")  # pysolvers: the sat engine's import
 
 
 @pytest.mark.parametrize("command, stdin", [("create --seed 1", ""), ("solve", PUZZLE), ("check", PUZZLE)])
 def test_cli_loads_no_heavy_module(command, stdin):
-    """A single create, solve or check starts in milliseconds: no numpy, numba, pandas, Dask, Arrow or pysat."""
+    """A single create, solve or check starts in milliseconds: no numpy, numba, pandas, Dask, Arrow or python-sat."""
     code = (
         "import sys, sudoku.cli\n"
         f"code = sudoku.cli.main({command.split()!r})\n"

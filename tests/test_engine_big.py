@@ -191,7 +191,7 @@ def test_the_cli_picks_big_or_sat_from_16x16_up_and_never_loads_numba_at_9x9():
     assert done.returncode == 0 and "numba" not in modules
     assert done.stdout.decode() == render(py.solve(big.generate(4, seed=3)).solution, "grid")
     modules, done = _imports("solve", input=render(_needs_search(), "grid"))  # past py's quick try: sat
-    assert done.returncode == 0 and "pysat.solvers" in modules and "numba" not in modules
+    assert done.returncode == 0 and "pysolvers" in modules and "numba" not in modules  # sat: python-sat's C module
     from helpers import TESTS
 
     near_empty = (TESTS / "data" / "multiple_25x25.txt").read_text()  # 14 givens: the pattern match, no search
