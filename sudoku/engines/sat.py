@@ -71,8 +71,14 @@ What changed, each measured with ``bench/profile_sat.py`` or ``bench/bench_big.p
   the clauses; ``Solver.add_clause`` mapped took 1.12 s for the same 1.24 M clauses, since each
   call goes through a Python method. The engine drives CaDiCaL through ``pysolvers`` alone
   (``_Cadical``): importing ``pysat.solvers`` took 34-74 ms, ``pysolvers`` 3-11 ms.
-- Kept as they were, measured: ``py``'s propagation (0.00-0.03 s; without it, 36x36 45 % has 3,074
-  variables instead of 2,060, 60-70 % nearly the same, totals equal within the noise); the full
+- Kept as they were, measured: ``py``'s propagation (5-45 ms, naked singles alone 3-18 ms; without
+  it, 36x36 45 % has 3,074 variables instead of 2,060, at 60-70 % nearly the same). CaDiCaL's solve
+  on the 16 instances at 60 and 70 % of ``bigset.instances(seeds=4)``, summed over two runs in
+  alternating order: settled 26.6 / 24.9 s, from the givens' eliminations only 23.2 / 24.2 s, the
+  plain encoding of ``bench/sat_cadical.py`` 23.7 / 22.5 s, with the instances split both ways
+  (36x36-60pct-2: 1.2-1.4 s settled, 0.4 s without; 49x49-60pct-1: 3.3-3.5 s settled, 7.9-9.6 s
+  without): no large gap, and propagation is what lets a grid that singles fill, or nearly, skip
+  the solver. The full
   encoding (without the cells' at-most-one, CaDiCaL took 7.7 s instead of 1.5 s at 36x36 60 % and
   335 s instead of 0.5 s at 49x49 60 %; leaving out the box pairs that a row or column already
   has cuts 9 % of the clauses but the solve times moved both ways, 0.5 -> 3.7 s and 2.9 -> 0.7 s);
