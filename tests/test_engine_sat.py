@@ -180,3 +180,24 @@ def test_the_cli_bounds_a_hard_36x36_grid_with_timeout():
     done = run_cli("solve", "--engine", "sat", "--timeout", "1", input=render(puzzle, "grid"), timeout=120)
     assert done.returncode == 124 and done.stdout == ""
     assert done.stderr == "sudoku: time limit of 1 s reached (solving the 36x36 puzzle)\n"
+
+
+def test_a_python_sat_without_the_c_entry_points_falls_back_to_its_public_solver(monkeypatch):
+    """``_Cadical`` uses python-sat's C module, which is no public API: if a release renames an entry
+    point, the engine (and the pattern match) go on through ``pysat.solvers.Solver``."""
+    import types
+
+    import pysat.solvers  # noqa: F401  (it keeps the real C module it imported)
+
+    monkeypatch.setitem(sys.modules, "pysolvers", types.ModuleType("pysolvers"))  # entry points renamed
+    solver = sat.new_solver()
+    assert type(solver).__module__ == "pysat.solvers"
+    solver.delete()
+    puzzle, full = random_puzzle(4, 11, 0.6)
+    assert_agrees_with_py(sat, puzzle, 2)
+    from sudoku.engines import pattern
+
+    cells = [0] * 256
+    cells[3], cells[200] = 4, 9
+    found = pattern.match(Grid(4, cells))
+    assert found is not None and is_solution(Grid(4, cells), found.solution)

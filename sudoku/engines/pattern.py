@@ -128,11 +128,12 @@ def _exactly_one_or_none(clauses: list[list[int]], lits: list[int]) -> None:
 
 def _fit(box: int, givens: list[tuple[int, int, int]], conflicts: int) -> tuple[Grid | None, int]:
     """(a member of the family that agrees with ``givens``, or None; the conflicts it took)."""
-    from pysat.solvers import Solver  # here, not at the top: the 9x9 path never loads it
+    from sudoku.engines.sat import loader, new_solver  # here, not at the top: the 9x9 path never loads it
 
     side = box * box
     clauses, var = _encode(box, givens)
-    with Solver(name="cadical195", bootstrap_with=clauses) as sat:
+    with new_solver() as sat:
+        loader(sat)(clauses)
         sat.conf_budget(conflicts)
         found = sat.solve_limited()
         spent = sat.accum_stats().get("conflicts", 0)

@@ -171,17 +171,34 @@ def loader(sat):
     other solver: ``append_formula``."""
     if isinstance(sat, _Cadical):
         handle, add = sat.handle, sat.add
-    elif type(getattr(sat, "solver", None)).__name__ == "Cadical195":
-        from pysolvers import cadical195_add_cl as add
-
-        handle = sat.solver.cadical
     else:
-        return lambda clauses: sat.append_formula(list(clauses))
+        try:  # python-sat's own CaDiCaL class, through its C entry point (no public API: else append_formula)
+            if type(sat.solver).__name__ != "Cadical195":
+                raise AttributeError("another solver")
+            from pysolvers import cadical195_add_cl as add
+
+            handle = sat.solver.cadical
+        except (ImportError, AttributeError):
+            return lambda clauses: sat.append_formula(list(clauses))
     from collections import deque
     from functools import partial
 
     add_one = partial(add, handle)
     return lambda clauses: deque(map(add_one, clauses), 0)
+
+
+def new_solver(name=SOLVER):
+    """A python-sat solver to add clauses to (with ``loader``): CaDiCaL 1.9.5 through python-sat's C
+    module when it has the entry points ``_Cadical`` uses (not a public API of python-sat), else,
+    and for any other ``name``, python-sat's public ``Solver`` class."""
+    if name == SOLVER:
+        try:
+            return _Cadical()
+        except (ImportError, AttributeError):
+            pass  # a python-sat whose C module differs: its public class, 30-60 ms more to import
+    from pysat.solvers import Solver
+
+    return Solver(name=name)
 
 
 class _Cadical:
@@ -195,6 +212,8 @@ class _Cadical:
 
         import pysolvers
 
+        for entry in ("add_cl", "new", "del", "solve", "solve_lim", "cbudget", "model", "acc_stats"):
+            getattr(pysolvers, f"cadical195_{entry}")  # AttributeError now, not mid-solve (see new_solver)
         self._c = pysolvers
         self.add = pysolvers.cadical195_add_cl
         self.handle = pysolvers.cadical195_new()
@@ -282,13 +301,7 @@ def _count(cands, geo, limit, *, solver, conflicts, pairwise_up_to, amo):
     (decisions, conflicts)); count -1 when ``conflicts`` (a cap, or None) ran out first."""
     count = 0
     first = None
-    if solver == SOLVER:
-        sat = _Cadical()  # here, not at the top: a grid that singles fill never loads the solver
-    else:
-        from pysat.solvers import Solver
-
-        sat = Solver(name=solver)
-    with sat:
+    with new_solver(solver) as sat:  # here, not at the top: a grid that singles fill never loads the solver
         _, _, meaning = encode(cands, geo, pairwise_up_to=pairwise_up_to, amo=amo, sink=loader(sat))
         while count < limit:
             if conflicts is None:
