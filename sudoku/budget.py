@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
-from typing import TypeVar
 
-T = TypeVar("T")
+TYPE_CHECKING = False  # typing costs ~2 ms at start-up, and the CLI imports this module on every call
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TypeVar
+
+    T = TypeVar("T")
 
 
 class BudgetExceeded(RuntimeError):

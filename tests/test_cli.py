@@ -653,6 +653,21 @@ def test_cli_loads_no_heavy_module(command, stdin):
     assert b"HEAVY []" in done.stderr
 
 
+@pytest.mark.parametrize("command, stdin", [("solve", PUZZLE), ("solve --timeout 9", PUZZLE), ("check", SOLUTION)])
+def test_a_9x9_call_never_imports_typing(command, stdin):
+    """typing costs ~2 ms of a ~30 ms call (issue 17: a 9x9 solve starts within 4x `python -c pass`), so
+    the sudoku package keeps its type-only imports behind ``TYPE_CHECKING = False``."""
+    code = (
+        "import sys, sudoku.cli\n"
+        f"code = sudoku.cli.main({command.split()!r})\n"
+        "sys.exit(3 if 'typing' in sys.modules else code)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], input=stdin.encode(), capture_output=True, cwd=REPO, timeout=60
+    )
+    assert done.returncode == 0, done.stderr.decode()
+
+
 def test_importing_sudoku_cli_loads_no_heavy_module():
     code = (
         "import sys, sudoku, sudoku.cli, sudoku.engines\n"

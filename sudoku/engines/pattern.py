@@ -32,11 +32,11 @@ returns None, leaving the count to search.
 from __future__ import annotations
 
 from math import factorial
-from typing import TYPE_CHECKING
 
 from sudoku.engines import Answer, Counters
 from sudoku.grid import Grid
 
+TYPE_CHECKING = False  # as in sudoku.engines: only the type checker needs Budget here
 if TYPE_CHECKING:
     from sudoku.budget import Budget
 
