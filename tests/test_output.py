@@ -195,7 +195,7 @@ exec {sys.executable} "$@"
     assert done.returncode == 0, done.stderr
     lines = done.stderr.splitlines()
     for what in ("making the virtual environment .venv", "upgrading pip", "installing the toolkit",
-                 "compiling the engines' numba kernels"):
+                 "compiling the engines' numba kernels", "compiling the toolkit's bytecode"):
         assert any(line.startswith(f"dev: {what}") and line.endswith("...") for line in lines), done.stderr
         assert any(line.startswith(f"dev: {what}") and " done in " in line for line in lines), done.stderr
     assert lines[-1] == "dev: set-up done"
