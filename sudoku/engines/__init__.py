@@ -164,7 +164,7 @@ def solve_default(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None)
 
     if _suits_sat(puzzle):  # sat propagates first itself: a grid that singles fill never loads pysat
         return solve(puzzle, limit=limit, engine=SAT, budget=budget)
-    if len(puzzle.cells) - puzzle.blanks <= puzzle.side:
+    if puzzle.clues <= puzzle.side:
         found = _pattern_match(puzzle, limit, budget)
         if found is not None:
             return found

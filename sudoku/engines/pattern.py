@@ -62,9 +62,14 @@ class _Vars:
         return found
 
 
+def _at_most_one(clauses: list[list[int]], lits: list[int]) -> None:
+    """Pairwise (these groups have at most ``box`` or as many members as there are given digits)."""
+    clauses.extend([-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:])
+
+
 def _exactly_one(clauses: list[list[int]], lits: list[int]) -> None:
     clauses.append(lits)
-    clauses.extend([-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:])
+    _at_most_one(clauses, lits)
 
 
 def _encode(box: int, givens: list[tuple[int, int, int]]) -> tuple[list[list[int]], _Vars]:
@@ -89,14 +94,14 @@ def _encode(box: int, givens: list[tuple[int, int, int]]) -> tuple[list[list[int
         for key in keys:
             _exactly_one(clauses, [var(kind, key, x) for x in rng])
         for x in rng:
-            _exactly_one_or_none(clauses, [var(kind, key, x) for key in keys])
+            _at_most_one(clauses, [var(kind, key, x) for key in keys])
     for kind, lines in (("I", rows), ("J", cols)):
         for line in lines:
             _exactly_one(clauses, [var(kind, line, i) for i in rng])
         for group in {line // box for line in lines}:
             members = [line for line in lines if line // box == group]
             for i in rng:
-                _exactly_one_or_none(clauses, [var(kind, line, i) for line in members])
+                _at_most_one(clauses, [var(kind, line, i) for line in members])
     for d in digits:
         _exactly_one(clauses, [var("L", d, part) for part in rng])
         _exactly_one(clauses, [var("H", d, part) for part in rng])
@@ -104,7 +109,7 @@ def _encode(box: int, givens: list[tuple[int, int, int]]) -> tuple[list[list[int
             for low in rng:
                 clauses.append([-var("L", d, low), -var("H", d, h), var("V", d, box * h + low)])
     for value in range(box * box):
-        _exactly_one_or_none(clauses, [var("V", d, value) for d in digits])
+        _at_most_one(clauses, [var("V", d, value) for d in digits])
     for r, c, d in givens:
         band, stack = r // box, c // box
         carry = var("K", band, c)
@@ -119,11 +124,6 @@ def _encode(box: int, givens: list[tuple[int, int, int]]) -> tuple[list[list[int
                     clauses.append([-var("I", r, i), -var("S", stack, t), -carry if k else carry,
                                     var("H", d, (i + t + k) % box)])
     return clauses, var
-
-
-def _exactly_one_or_none(clauses: list[list[int]], lits: list[int]) -> None:
-    """At most one of ``lits`` (pairwise: these groups have at most ``box`` or digits-many members)."""
-    clauses.extend([-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:])
 
 
 def _fit(box: int, givens: list[tuple[int, int, int]], conflicts: int) -> tuple[Grid | None, int]:
