@@ -19,19 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bigset import random_givens  # noqa: E402
 from sudoku.engines import pattern  # noqa: E402
-from sudoku.grid import Grid, geometry, is_solution  # noqa: E402
-
-
-def random_givens(box, count, rng):
-    """``count`` givens at random cells, each digit drawn from those its peers do not show yet."""
-    side = box * box
-    peers = geometry(box).peers
-    cells = [0] * (side * side)
-    for cell in rng.sample(range(side * side), count):
-        taken = {cells[p] for p in peers[cell]}
-        cells[cell] = rng.choice([d for d in range(1, side + 1) if d not in taken])
-    return Grid(box, cells)
+from sudoku.grid import is_solution  # noqa: E402
 
 
 def main():

@@ -430,8 +430,9 @@ def test_engine_that_does_not_support_the_size_is_bad_usage():
 
 # --- --timeout: exit 124, one line naming the limit, nothing on stdout -------------------------------
 
-# a shuffled valid 49x49 grid with half its cells blanked (bench/bigset.py's recipe, seed 4950): the phase
-# transition of quasigroup completion, where CaDiCaL gives no answer in 20 s
+# a valid 49x49 grid outside the pattern family with half its cells blanked (bench/bigset.py's
+# filled_grid and blanked, random.Random(4950)): the phase transition of quasigroup completion, where
+# CaDiCaL gives no answer in 30 s (a shuffled pattern grid would not do: the pattern match solves those)
 PHASE_TRANSITION_49 = (TESTS / "data" / "phase_transition_49x49.txt").read_text()
 
 

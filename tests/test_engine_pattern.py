@@ -3,6 +3,7 @@ is a verified solution that keeps the givens, its counts are proven ones, it ste
 it cannot prove them, and the default solve and `sudoku solve` use it for grids with few givens."""
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -121,3 +122,99 @@ def test_geometry_agrees_with_the_pattern_formula():
                     h = (inner + stack + (x + y >= box)) % box
                     value = pattern.pattern_value(box, band * box + inner, stack * box + col_inner)
                     assert value == box * h + (x + y) % box
+
+
+# --- the family's necessary conditions (may_fit), and dense grids ----------------------------------
+
+
+def family_member(box, rng, *, transposed=False):
+    """A random member of the family: the pattern grid with bands, rows, stacks, columns and digits
+    permuted, transposed or not (the family ``pattern`` searches)."""
+    side = box * box
+
+    def lines():
+        return [band * box + inner for band in rng.sample(range(box), box) for inner in rng.sample(range(box), box)]
+
+    rows, cols, digits = lines(), lines(), rng.sample(range(1, side + 1), side)
+    cells = [digits[pattern.pattern_value(box, r, c)] for r in rows for c in cols]
+    if transposed:
+        cells = [cells[c * side + r] for r in range(side) for c in range(side)]
+    return Grid(box, cells)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 6), st.booleans(), st.floats(0, 1), st.integers(0, 2**32))
+def test_givens_from_a_member_always_may_fit(box, transposed, kept, seed):
+    """may_fit is a necessary condition: no member's givens, however many, fail it."""
+    rng = random.Random(seed)
+    full = family_member(box, rng, transposed=transposed)
+    assert pattern.may_fit(few_givens(full, round(kept * len(full.cells)), rng))
+
+
+def test_grids_outside_the_family_fail_it():
+    """Random fills (py's search) are not of the family, and a quarter of their cells is enough to
+    show it; with no givens at all anything may fit."""
+    for box, seed in ((3, 1), (3, 2), (4, 1), (4, 2), (5, 1)):
+        rng = random.Random(seed)
+        full = py.fill(box, rng)
+        assert not pattern.may_fit(full)
+        assert not pattern.may_fit(few_givens(full, len(full.cells) // 4, rng)), (box, seed)
+    assert pattern.may_fit(Grid(4, [0] * 256))
+
+
+def test_match_skips_the_solver_when_the_conditions_fail(monkeypatch):
+    rng = random.Random(5)
+    puzzle = few_givens(py.fill(4, rng), 100, rng)
+    monkeypatch.setattr(pattern, "_fit", lambda *a: pytest.fail("the solver was asked"))
+    assert pattern.match(puzzle) is None
+
+
+def sat_never_searches(monkeypatch):
+    """Make ``sat``'s own first solution unreachable: only a shortcut's can be counted."""
+    from sudoku.engines import sat
+
+    real = sat._count
+    monkeypatch.setattr(sat, "_count", lambda *a, known=None, **k: real(*a, known=known, **k) if known
+                        else pytest.fail("sat searched for a first solution"))
+
+
+@pytest.mark.parametrize("box,blank", [(5, 0.5), (6, 0.6), (6, 0.45)])
+def test_the_default_solve_matches_dense_grids_of_the_family(monkeypatch, box, blank):
+    """Grids from a shuffled pattern grid (how many generators make big grids): the match gives the
+    first solution, and counting goes on from it in the solver."""
+    rng = random.Random(box)
+    full = family_member(box, rng)
+    puzzle = few_givens(full, round((1 - blank) * len(full.cells)), rng)
+    sat_never_searches(monkeypatch)
+    one = engines.solve_default(puzzle)
+    assert one.count == 1 and is_solution(puzzle, one.solution)
+    two = engines.solve_default(puzzle, limit=2)
+    assert two.count == 2 and is_solution(puzzle, two.solution)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.integers(1, 6), st.floats(0.4, 0.75))
+def test_counting_from_a_known_solution_counts_as_from_scratch(seed, limit, blank):
+    """sat's count from a shortcut's solution (blocked, phases from it) is the count py finds."""
+    from sudoku.engines import sat
+
+    rng = random.Random(seed)
+    full = py.fill(3, rng)
+    puzzle = few_givens(full, round((1 - blank) * 81), rng)
+    expected = py.solve(puzzle, limit=limit).count
+    answer = sat.solve(puzzle, limit=limit, shortcut=lambda settled: engines.Answer(1, full, engines.Counters(0, 1)))
+    assert answer.count == expected
+    assert is_solution(puzzle, answer.solution)
+
+
+PATTERN_49 = (Path(__file__).parent / "data" / "pattern_49x49_half_blank.txt").read_text()
+
+
+def test_cli_solves_a_half_blank_49x49_grid_of_the_family():
+    """A shuffled 49x49 pattern grid, half blank: the phase transition, where CaDiCaL gives no answer
+    in 20 s; the match answers, and the second solution behind the warning comes from it."""
+    done = run_cli("solve", "--timeout", "60", input=PATTERN_49, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == "sudoku: several solutions; printing one\n"
+    puzzle = next(iter(parse(PATTERN_49.splitlines(keepends=True))))
+    assert is_solution(puzzle, next(iter(parse(done.stdout.splitlines(keepends=True)))))

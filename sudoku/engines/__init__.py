@@ -163,7 +163,8 @@ def solve_default(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None)
     from sudoku.budget import Budget, BudgetExceeded  # here, not at the top: 9x9 solves never need it
 
     if _suits_sat(puzzle):  # sat propagates first itself: a grid that singles fill never loads pysat
-        return solve(puzzle, limit=limit, engine=SAT, budget=budget)
+        return load(SAT).solve(puzzle, limit=limit, budget=budget,
+                               shortcut=lambda settled: _pattern_match(settled, 1, budget))
     if puzzle.clues <= puzzle.side:
         found = _pattern_match(puzzle, limit, budget)
         if found is not None:

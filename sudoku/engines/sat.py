@@ -212,7 +212,7 @@ class _Cadical:
 
         import pysolvers
 
-        for entry in ("add_cl", "new", "del", "solve", "solve_lim", "cbudget", "model", "acc_stats"):
+        for entry in ("add_cl", "new", "del", "solve", "solve_lim", "cbudget", "model", "acc_stats", "setphases"):
             getattr(pysolvers, f"cadical195_{entry}")  # AttributeError now, not mid-solve (see new_solver)
         self._c = pysolvers
         self.add = pysolvers.cadical195_add_cl
@@ -233,6 +233,9 @@ class _Cadical:
         self._status = bool(self._c.cadical195_solve(self.handle, [], self._main))
         return self._status
 
+    def set_phases(self, literals):
+        self._c.cadical195_setphases(self.handle, literals)
+
     def conf_budget(self, conflicts):
         self._c.cadical195_cbudget(self.handle, conflicts)
 
@@ -248,13 +251,22 @@ class _Cadical:
         return self._c.cadical195_acc_stats(self.handle)
 
 
-def solve(puzzle, *, limit=1, budget=None, solver=SOLVER, pairwise_up_to=PAIRWISE_UP_TO, amo=AMO):
+def solve(puzzle, *, limit=1, budget=None, solver=SOLVER, pairwise_up_to=PAIRWISE_UP_TO, amo=AMO, shortcut=None):
     """The engine contract: count solutions up to ``limit``, return the first, with counters.
 
     ``budget`` (a sudoku.budget.Budget) bounds the work: its nodes cap the solver's conflicts, and a
     time cap runs the solver in a forked child that is killed at the deadline (BudgetExceeded).
     ``solver``, ``pairwise_up_to`` and ``amo`` choose the python-sat solver and the at-most-one
     encoding (for measuring; the defaults are the measured best).
+
+    ``shortcut``, when given, is tried on the settled grid (a Grid of the cells propagation fixed)
+    once propagation has left work for the solver; it returns an Answer (its count at least 1) or
+    None. A solution of the settled grid is one of ``puzzle``, whose fixed cells every solution
+    shares. When its count reaches ``limit`` it is the answer; when it does not, counting goes on
+    in the solver from that solution: it is the first one, blocked by a clause, and the solver's
+    phases start from it, so a second solution near it is found in a conflict or two (36x36 and
+    49x49 grids at 30-60 % blank: 0.00-0.27 s, where finding a first one took CaDiCaL seconds to
+    minutes). The default solve passes the pattern match (``solve_default``).
     """
     if limit < 1:
         raise ValueError(f"limit must be at least 1, not {limit}")
@@ -273,12 +285,20 @@ def solve(puzzle, *, limit=1, budget=None, solver=SOLVER, pairwise_up_to=PAIRWIS
         if count >= 0:
             grid = _py._to_grid(puzzle.box, first) if first is not None else None
             return Answer(count, grid, Counters(tally.guesses, tally.nodes))
+    known = None
+    if shortcut is not None:
+        found = shortcut(_py._to_grid(puzzle.box, [0 if mask & (mask - 1) else mask for mask in cands]))
+        if found is not None and found.count >= limit:
+            return found
+        if found is not None:
+            known = [1 << (digit - 1) for digit in found.solution.cells]
     conflicts = None
     if budget is not None and budget.nodes is not None:
         conflicts = max(1, budget.nodes - budget.spent)
 
     def work():
-        return _count(cands, geo, limit, solver=solver, conflicts=conflicts, pairwise_up_to=pairwise_up_to, amo=amo)
+        return _count(cands, geo, limit, solver=solver, conflicts=conflicts, pairwise_up_to=pairwise_up_to, amo=amo,
+                      known=known)
 
     seconds = None if budget is None else budget.remaining()
     if seconds is None or not hasattr(os, "fork"):
@@ -296,13 +316,19 @@ def solve(puzzle, *, limit=1, budget=None, solver=SOLVER, pairwise_up_to=PAIRWIS
     return Answer(count, grid, Counters(stats[0], stats[0] + 1))
 
 
-def _count(cands, geo, limit, *, solver, conflicts, pairwise_up_to, amo):
+def _count(cands, geo, limit, *, solver, conflicts, pairwise_up_to, amo, known=None):
     """Solutions of the settled state up to ``limit``: (count, first solution's bitsets or None,
-    (decisions, conflicts)); count -1 when ``conflicts`` (a cap, or None) ran out first."""
+    (decisions, conflicts)); count -1 when ``conflicts`` (a cap, or None) ran out first. ``known``,
+    a solution's bitsets, is counted as the first without search (see ``solve``'s shortcut)."""
     count = 0
     first = None
     with new_solver(solver) as sat:  # here, not at the top: a grid that singles fill never loads the solver
         _, _, meaning = encode(cands, geo, pairwise_up_to=pairwise_up_to, amo=amo, sink=loader(sat))
+        if known is not None:
+            chosen = [v if known[cell] == bit else -v for v, (cell, bit) in enumerate(meaning[1:], 1)]
+            sat.set_phases(chosen)
+            sat.add_clause([-lit for lit in chosen if lit > 0])
+            count, first = 1, known
         while count < limit:
             if conflicts is None:
                 result = sat.solve()
