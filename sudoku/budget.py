@@ -69,9 +69,11 @@ class Budget:
                 f"node budget of {self.nodes} reached", nodes=self.spent, seconds=self.elapsed()
             )
         if self.deadline is not None and time.monotonic() > self.deadline:
-            raise BudgetExceeded(
-                f"time limit of {self.seconds:g} s reached", nodes=self.spent, seconds=self.elapsed()
-            )
+            raise self.out_of_time()
+
+    def out_of_time(self) -> BudgetExceeded:
+        """The error for this budget's deadline passed (``charge`` raises it; so does ``within``)."""
+        return BudgetExceeded(f"time limit of {self.seconds:g} s reached", nodes=self.spent, seconds=self.elapsed())
 
     def remaining(self) -> float | None:
         """Seconds left before the deadline (None without a time cap); may be negative."""
@@ -82,6 +84,36 @@ class Budget:
 
     def __repr__(self) -> str:
         return f"Budget(nodes={self.nodes}, seconds={self.seconds}, spent={self.spent})"
+
+
+def within(budget: Budget | None, work: Callable[[Budget | None], T]) -> T:
+    """``work(b)`` bounded by ``budget``, for work that charges a budget between its steps but
+    cannot be stopped during one (a SAT solver in python-sat holds the GIL and ignores signals).
+
+    With no deadline (or no ``os.fork``) it runs here, ``b`` being ``budget`` itself. With one, it
+    runs in a forked child (``in_child``) that is killed at the deadline, whereupon the budget's
+    BudgetExceeded; ``b`` is then a budget of the nodes ``budget`` has left, and what the child
+    spent is charged to ``budget`` when it answers (so a node cap holds either way)."""
+    seconds = None if budget is None else budget.remaining()
+    if budget is None or seconds is None or not hasattr(os, "fork"):
+        return work(budget)
+    left = None if budget.nodes is None else max(1, budget.nodes - budget.spent)
+
+    def bounded() -> tuple[T | None, int, str]:
+        inner = Budget(nodes=left)
+        try:
+            return work(inner), inner.spent, ""
+        except BudgetExceeded as error:
+            return None, error.nodes, str(error)
+
+    done = in_child(bounded, max(seconds, 0.0))
+    if done is None:
+        raise budget.out_of_time()
+    result, spent, over = done
+    budget.charge(spent)  # past the node cap when the child's budget, the nodes left, ran out
+    if over:
+        raise BudgetExceeded(over, nodes=budget.spent, seconds=budget.elapsed())
+    return result  # type: ignore[return-value]  # None only with ``over`` set
 
 
 def in_child(work: Callable[[], T], seconds: float) -> T | None:

@@ -123,3 +123,53 @@ def test_restarts_agree_with_dlx_on_a_unique_16x16_puzzle(tiny_runs):
     puzzle = sudoku.create(4, seed=5)
     assert py.solve(puzzle, limit=2).count == 1 == dlx.solve(puzzle, limit=2).count
     assert py.solve(puzzle).solution == dlx.solve(puzzle).solution
+
+
+# --- within: work that cannot be stopped mid-step, bounded by a budget ----------------------------
+
+
+def test_within_runs_here_with_the_budget_itself_without_a_deadline():
+    import os
+
+    from sudoku.budget import within
+
+    assert within(None, lambda b: (b, os.getpid())) == (None, os.getpid())
+    nodes = Budget(nodes=10)
+    assert within(nodes, lambda b: b) is nodes
+
+
+def test_within_a_deadline_runs_in_a_child_and_charges_what_it_spent():
+    import os
+
+    from sudoku.budget import within
+
+    budget = Budget(nodes=100, seconds=30)
+
+    def work(inner):
+        inner.charge(7)
+        return os.getpid(), inner.nodes
+
+    pid, nodes_left = within(budget, work)
+    assert pid != os.getpid() and nodes_left == 100
+    assert budget.spent == 7
+
+
+def test_within_passes_the_childs_node_cap_on_to_the_caller():
+    from sudoku.budget import within
+
+    budget = Budget(nodes=5, seconds=30)
+    budget.charge(3)
+    with pytest.raises(BudgetExceeded, match="node budget of 5 reached"):
+        within(budget, lambda inner: inner.charge(4))
+    assert budget.spent > 5
+
+
+def test_within_kills_the_child_at_the_deadline():
+    import time
+
+    from sudoku.budget import within
+
+    start = time.perf_counter()
+    with pytest.raises(BudgetExceeded, match="time limit of 0.3 s reached"):
+        within(Budget(seconds=0.3), lambda inner: time.sleep(30))
+    assert time.perf_counter() - start < 10

@@ -148,9 +148,12 @@ def solve_default(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None)
     solution and for counting (blocking clauses); it propagates with py's rules first, so a typical
     generated puzzle is done in milliseconds without loading pysat. (A quick try of ``py``'s search
     before it only delayed the grids that need search: `sudoku solve` on 36x36 at 45 % blank took
-    0.5 s with it, 0.2 s without.) A grid with at most ``side`` givens is first matched to a
-    transformed pattern grid (``pattern``: an 81x81 grid with 3 or 40 givens in well under a second,
-    where search and CDCL give no answer in minutes). A near-empty grid it does not fit
+    0.5 s with it, 0.2 s without.) Where ``sat``'s propagation leaves work for the solver, a grid
+    that may come from a transformed pattern grid (``pattern.may_fit``) is first matched to one
+    (``pattern``), and counting goes on in the solver from that solution: a 49x49 grid of the
+    family at half blank in under a second, where CaDiCaL gives none in minutes. A grid with at
+    most ``side`` givens is first matched too (an 81x81 grid with 3 or 40 givens in well under a
+    second, where search and CDCL give no answer in minutes). A near-empty grid it does not fit
     (``SAT_MAX_BLANK``: a fill, where encoding costs more than search) or one too big to encode
     quickly (``SAT_MAX_LITERALS``) first gets ``py`` for QUICK_SECONDS, since loading ``big`` costs a second or more; then ``big`` with its
     restarts finds one solution, and counting takes turns between ``py`` and ``big`` with a doubling
@@ -163,8 +166,9 @@ def solve_default(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None)
     from sudoku.budget import Budget, BudgetExceeded  # here, not at the top: 9x9 solves never need it
 
     if _suits_sat(puzzle):  # sat propagates first itself: a grid that singles fill never loads pysat
-        return load(SAT).solve(puzzle, limit=limit, budget=budget,
-                               shortcut=lambda settled: _pattern_match(settled, 1, budget))
+        answer: Answer = load(SAT).solve(puzzle, limit=limit, budget=budget,
+                                         shortcut=lambda settled: _pattern_match(settled, 1, budget))
+        return answer
     if puzzle.clues <= puzzle.side:
         found = _pattern_match(puzzle, limit, budget)
         if found is not None:
@@ -188,23 +192,14 @@ def solve_default(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None)
 
 
 def _pattern_match(puzzle: Grid, limit: int, budget: Budget | None) -> Answer | None:
-    """``pattern.match`` within the caller's deadline (the SAT solver it uses cannot be interrupted,
-    so under a time cap it runs in a forked child, as ``sat`` does)."""
-    import os
-
-    from sudoku.budget import in_child
+    """``pattern.match`` within the caller's budget (``sudoku.budget.within``: the SAT solver it
+    uses cannot be interrupted, so under a time cap it runs in a forked child, as ``sat`` does)."""
+    from sudoku.budget import within
     from sudoku.engines import pattern
 
-    seconds = None if budget is None else budget.remaining()
-    if budget is None or seconds is None or not hasattr(os, "fork"):
-        return pattern.match(puzzle, limit=limit, budget=budget)
-    done = in_child(lambda: [pattern.match(puzzle, limit=limit)], max(seconds, 0.0))
-    if done is None:
-        budget.charge(1)  # past the deadline: the caller's BudgetExceeded
+    if not pattern.may_fit(puzzle):  # ~1 ms here, where a forked child costs more
         return None
-    found = done[0]
-    budget.charge(1 if found is None else found.counters.nodes)
-    return found
+    return within(budget, lambda inner: pattern.match(puzzle, limit=limit, budget=inner))
 
 
 def names() -> list[str]:

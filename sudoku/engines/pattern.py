@@ -22,6 +22,15 @@ that agrees with the givens:
 When nothing fits, ``match`` returns None and the caller goes on with a complete engine. So it is
 no engine of its own: it never proves that a grid has no solution, nor that it has exactly one.
 
+Dense grids too: many generators make big puzzles by blanking a shuffled pattern grid, and there
+a match exists at any number of givens. Every member shares two partitions of its digits (see
+``_partitions_fit``) that givens from any other grid break at once when there are a few per box,
+so ``may_fit`` rules the family out in about a millisecond and the SAT problem is only built for
+grids that may fit. The default solve tries the match on the grids ``sat`` would search (its
+settled grid, ``sat.solve``'s shortcut): 36x36 and 49x49 grids of the family at 30-70 % blank,
+the hard band at half blank included, are matched in 0.1-1.2 s, where CaDiCaL alone takes
+seconds to minutes (bench/README.md).
+
 Counting: a match is a solution; others follow from it without search. Permuting the digits no
 given shows moves every cell that holds one (``free``! solutions), and permuting the given-free
 rows of a band (or columns of a stack) gives distinct rows. So ``count`` is the larger of those two

@@ -92,10 +92,9 @@ Counters: ``guesses`` are the solver's decisions, ``nodes`` one more (a propagat
 the first); a node budget caps the solver's conflicts.
 """
 
-import os
 from itertools import combinations
 
-from sudoku.budget import in_child
+from sudoku.budget import within
 from sudoku.engines import Answer, Counters
 from sudoku.engines import py as _py
 from sudoku.grid import geometry
@@ -296,18 +295,11 @@ def solve(puzzle, *, limit=1, budget=None, solver=SOLVER, pairwise_up_to=PAIRWIS
     if budget is not None and budget.nodes is not None:
         conflicts = max(1, budget.nodes - budget.spent)
 
-    def work():
+    def work(_):  # conflicts, capped above, are charged below: what a node cap bounds
         return _count(cands, geo, limit, solver=solver, conflicts=conflicts, pairwise_up_to=pairwise_up_to, amo=amo,
                       known=known)
 
-    seconds = None if budget is None else budget.remaining()
-    if seconds is None or not hasattr(os, "fork"):
-        count, first, stats = work()
-    else:
-        done = in_child(work, seconds)
-        if done is None:
-            budget.charge(1)  # past the deadline (``in_child`` waited it out): the caller's BudgetExceeded
-        count, first, stats = done
+    count, first, stats = within(budget, work)
     if count < 0:  # the conflict cap ran out: past the node cap, the caller's BudgetExceeded
         budget.charge(max(stats[1], budget.nodes - budget.spent + 1))
     if budget is not None:
