@@ -169,27 +169,35 @@ def test_match_skips_the_solver_when_the_conditions_fail(monkeypatch):
     assert pattern.match(puzzle) is None
 
 
-def sat_never_searches(monkeypatch):
-    """Make ``sat``'s own first solution unreachable: only a shortcut's can be counted."""
-    from sudoku.engines import sat
-
-    real = sat._count
-    monkeypatch.setattr(sat, "_count", lambda *a, known=None, **k: real(*a, known=known, **k) if known
-                        else pytest.fail("sat searched for a first solution"))
-
-
 @pytest.mark.parametrize("box,blank", [(5, 0.5), (6, 0.6), (6, 0.45)])
 def test_the_default_solve_matches_dense_grids_of_the_family(monkeypatch, box, blank):
-    """Grids from a shuffled pattern grid (how many generators make big grids): the match gives the
-    first solution, and counting goes on from it in the solver."""
+    """Grids from a shuffled pattern grid (how many generators make big grids): with the match tried
+    before the solver (SHORTCUT_AFTER 0), it gives the first solution and counting goes on from it."""
+    from sudoku.engines import sat
+
     rng = random.Random(box)
     full = family_member(box, rng)
     puzzle = few_givens(full, round((1 - blank) * len(full.cells)), rng)
-    sat_never_searches(monkeypatch)
+    monkeypatch.setattr(sat, "SHORTCUT_AFTER", 0)
+    calls = []
+    real = pattern.match
+    monkeypatch.setattr(pattern, "match", lambda *a, **k: calls.append(1) or real(*a, **k))
     one = engines.solve_default(puzzle)
     assert one.count == 1 and is_solution(puzzle, one.solution)
     two = engines.solve_default(puzzle, limit=2)
     assert two.count == 2 and is_solution(puzzle, two.solution)
+    assert len(calls) == 2
+
+
+def test_grids_outside_the_family_never_pause_the_solver(monkeypatch):
+    from sudoku.engines import sat
+
+    rng = random.Random(7)
+    puzzle = few_givens(py.fill(4, rng), 110, rng)
+    monkeypatch.setattr(sat, "SHORTCUT_AFTER", 0)
+    monkeypatch.setattr(pattern, "match", lambda *a, **k: pytest.fail("matched a grid outside the family"))
+    answer = engines.solve_default(puzzle, limit=2)
+    assert answer.count == py.solve(puzzle, limit=2).count
 
 
 @settings(max_examples=40, deadline=None)
@@ -202,12 +210,33 @@ def test_counting_from_a_known_solution_counts_as_from_scratch(seed, limit, blan
     full = py.fill(3, rng)
     puzzle = few_givens(full, round((1 - blank) * 81), rng)
     expected = py.solve(puzzle, limit=limit).count
-    answer = sat.solve(puzzle, limit=limit, shortcut=lambda settled: engines.Answer(1, full, engines.Counters(0, 1)))
+    calls = []
+
+    def shortcut(settled, inner):
+        calls.append(settled)
+        return engines.Answer(1, full, engines.Counters(0, 1))
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sat, "SHORTCUT_AFTER", 0)
+        answer = sat.solve(puzzle, limit=limit, shortcut=shortcut)
     assert answer.count == expected
     assert is_solution(puzzle, answer.solution)
+    if calls:  # propagation and py's short search finish some grids before the solver is asked
+        assert all(is_solution(calls[0], full) for _ in calls) and len(calls) == 1
 
 
 PATTERN_49 = (Path(__file__).parent / "data" / "pattern_49x49_half_blank.txt").read_text()
+
+
+def test_the_default_solve_matches_the_hard_band_after_the_solvers_try(monkeypatch):
+    """The half-blank 49x49 grid of the family: CaDiCaL has no answer after SHORTCUT_AFTER conflicts
+    (nor in minutes), the match has one, and the second solution comes from the solver."""
+    puzzle = next(iter(parse(PATTERN_49.splitlines(keepends=True))))
+    calls = []
+    real = pattern.match
+    monkeypatch.setattr(pattern, "match", lambda *a, **k: calls.append(1) or real(*a, **k))
+    answer = engines.solve_default(puzzle, limit=2, budget=Budget(nodes=100_000))  # no deadline: here, not forked
+    assert answer.count == 2 and is_solution(puzzle, answer.solution) and calls == [1]
 
 
 def test_cli_solves_a_half_blank_49x49_grid_of_the_family():

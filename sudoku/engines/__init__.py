@@ -148,10 +148,10 @@ def solve_default(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None)
     solution and for counting (blocking clauses); it propagates with py's rules first, so a typical
     generated puzzle is done in milliseconds without loading pysat. (A quick try of ``py``'s search
     before it only delayed the grids that need search: `sudoku solve` on 36x36 at 45 % blank took
-    0.5 s with it, 0.2 s without.) Where ``sat``'s propagation leaves work for the solver, a grid
-    that may come from a transformed pattern grid (``pattern.may_fit``) is first matched to one
-    (``pattern``), and counting goes on in the solver from that solution: a 49x49 grid of the
-    family at half blank in under a second, where CaDiCaL gives none in minutes. A grid with at
+    0.5 s with it, 0.2 s without.) Where CaDiCaL has no solution after ``sat.SHORTCUT_AFTER``
+    conflicts and the grid may come from a transformed pattern grid (``pattern.may_fit``), it is
+    matched to one (``pattern``), and counting goes on in the solver from that solution: a 49x49
+    grid of the family at half blank in under a second, where CaDiCaL gives none in minutes. A grid with at
     most ``side`` givens is first matched too (an 81x81 grid with 3 or 40 givens in well under a
     second, where search and CDCL give no answer in minutes). A near-empty grid it does not fit
     (``SAT_MAX_BLANK``: a fill, where encoding costs more than search) or one too big to encode
@@ -166,8 +166,10 @@ def solve_default(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None)
     from sudoku.budget import Budget, BudgetExceeded  # here, not at the top: 9x9 solves never need it
 
     if _suits_sat(puzzle):  # sat propagates first itself: a grid that singles fill never loads pysat
-        answer: Answer = load(SAT).solve(puzzle, limit=limit, budget=budget,
-                                         shortcut=lambda settled: _pattern_match(settled, 1, budget))
+        from sudoku.engines import pattern
+
+        match = (lambda settled, inner: _pattern_match(settled, 1, inner)) if pattern.may_fit(puzzle) else None
+        answer: Answer = load(SAT).solve(puzzle, limit=limit, budget=budget, shortcut=match)
         return answer
     if puzzle.clues <= puzzle.side:
         found = _pattern_match(puzzle, limit, budget)

@@ -103,6 +103,7 @@ BOXES = range(2, 10)
 SOLVER = "cadical195"
 PAIRWISE_UP_TO = 49  # at-most-one over more literals (64x64 up): a sequential counter (measured, see bench/README.md)
 AMO = "seqcounter"
+SHORTCUT_AFTER = 1_000  # conflicts without a first solution before ``solve``'s shortcut is tried (measured, see solve)
 PY_NODES = 16  # py's search on a state with at most ``side`` open cells: past this many nodes, the solver
 
 
@@ -258,14 +259,16 @@ def solve(puzzle, *, limit=1, budget=None, solver=SOLVER, pairwise_up_to=PAIRWIS
     ``solver``, ``pairwise_up_to`` and ``amo`` choose the python-sat solver and the at-most-one
     encoding (for measuring; the defaults are the measured best).
 
-    ``shortcut``, when given, is tried on the settled grid (a Grid of the cells propagation fixed)
-    once propagation has left work for the solver; it returns an Answer (its count at least 1) or
-    None. A solution of the settled grid is one of ``puzzle``, whose fixed cells every solution
-    shares. When its count reaches ``limit`` it is the answer; when it does not, counting goes on
-    in the solver from that solution: it is the first one, blocked by a clause, and the solver's
-    phases start from it, so a second solution near it is found in a conflict or two (36x36 and
-    49x49 grids at 30-60 % blank: 0.00-0.27 s, where finding a first one took CaDiCaL seconds to
-    minutes). The default solve passes the pattern match (``solve_default``).
+    ``shortcut(settled, inner)``, when given, is tried once the solver has spent ``SHORTCUT_AFTER``
+    conflicts without a first solution: ``settled`` is a Grid of the cells propagation fixed (a
+    solution of it is one of ``puzzle``, whose fixed cells every solution shares), ``inner`` the
+    budget to charge (``sudoku.budget.within``). It returns an Answer or None. Its solution is then
+    the first one, blocked by a clause, and the solver's phases start from it, so a second solution
+    near it is found in a conflict or two (36x36 and 49x49 grids at 30-60 % blank: 0.00-0.27 s,
+    where finding a first one took CaDiCaL seconds to minutes). The default solve passes the
+    pattern match (``solve_default``). Why wait 1,000 conflicts: CaDiCaL solves the easy grids in
+    fewer (97-711 on 36x36 at 45 and 70 % blank, 0.00-0.3 s), where the match takes 0.1-0.3 s; the
+    ones that need more took 1,690-11,739 (49x49 and 36x36 at 60-70 %, the band far more).
     """
     if limit < 1:
         raise ValueError(f"limit must be at least 1, not {limit}")
@@ -284,20 +287,17 @@ def solve(puzzle, *, limit=1, budget=None, solver=SOLVER, pairwise_up_to=PAIRWIS
         if count >= 0:
             grid = _py._to_grid(puzzle.box, first) if first is not None else None
             return Answer(count, grid, Counters(tally.guesses, tally.nodes))
-    known = None
+    settled = None
     if shortcut is not None:
-        found = shortcut(_py._to_grid(puzzle.box, [0 if mask & (mask - 1) else mask for mask in cands]))
-        if found is not None and found.count >= limit:
-            return found
-        if found is not None:
-            known = [1 << (digit - 1) for digit in found.solution.cells]
+        settled = _py._to_grid(puzzle.box, [0 if mask & (mask - 1) else mask for mask in cands])
     conflicts = None
     if budget is not None and budget.nodes is not None:
         conflicts = max(1, budget.nodes - budget.spent)
 
-    def work(_):  # conflicts, capped above, are charged below: what a node cap bounds
+    def work(inner):  # conflicts, capped above, are charged below: what a node cap bounds
+        pause = None if shortcut is None else lambda: shortcut(settled, inner)
         return _count(cands, geo, limit, solver=solver, conflicts=conflicts, pairwise_up_to=pairwise_up_to, amo=amo,
-                      known=known)
+                      shortcut=pause)
 
     count, first, stats = within(budget, work)
     if count < 0:  # the conflict cap ran out: past the node cap, the caller's BudgetExceeded
@@ -308,29 +308,43 @@ def solve(puzzle, *, limit=1, budget=None, solver=SOLVER, pairwise_up_to=PAIRWIS
     return Answer(count, grid, Counters(stats[0], stats[0] + 1))
 
 
-def _count(cands, geo, limit, *, solver, conflicts, pairwise_up_to, amo, known=None):
+def _count(cands, geo, limit, *, solver, conflicts, pairwise_up_to, amo, shortcut=None):
     """Solutions of the settled state up to ``limit``: (count, first solution's bitsets or None,
-    (decisions, conflicts)); count -1 when ``conflicts`` (a cap, or None) ran out first. ``known``,
-    a solution's bitsets, is counted as the first without search (see ``solve``'s shortcut)."""
+    (decisions, conflicts)); count -1 when ``conflicts`` (a cap, or None) ran out first.
+
+    ``shortcut`` (a function of no arguments returning an Answer or None, see ``solve``) is called
+    once, if the solver has no first solution after ``SHORTCUT_AFTER`` conflicts; its solution
+    then counts as the first, blocked by a clause, and the solver's phases start from it."""
     count = 0
     first = None
     with new_solver(solver) as sat:  # here, not at the top: a grid that singles fill never loads the solver
         _, _, meaning = encode(cands, geo, pairwise_up_to=pairwise_up_to, amo=amo, sink=loader(sat))
-        if known is not None:
-            chosen = [v if known[cell] == bit else -v for v, (cell, bit) in enumerate(meaning[1:], 1)]
-            sat.set_phases(chosen)
-            sat.add_clause([-lit for lit in chosen if lit > 0])
-            count, first = 1, known
         while count < limit:
-            if conflicts is None:
+            spent = sat.accum_stats().get("conflicts", 0)
+            cap = None if conflicts is None else conflicts - spent
+            pause = shortcut is not None and not count and (cap is None or SHORTCUT_AFTER < cap)
+            if pause:
+                cap = SHORTCUT_AFTER
+            if pause and cap <= 0:  # the shortcut first (the tests' setting)
+                result = None
+            elif cap is None:
                 result = sat.solve()
             else:
-                left = conflicts - sat.accum_stats().get("conflicts", 0)
-                sat.conf_budget(max(1, left))
+                sat.conf_budget(max(1, cap))
                 result = sat.solve_limited()
-                if result is None:
-                    count = -1
-                    break
+            if result is None and pause:  # the shortcut's turn, once
+                found, shortcut = shortcut(), None
+                if found is None:
+                    continue
+                known = [1 << (digit - 1) for digit in found.solution.cells]
+                chosen = [v if known[cell] == bit else -v for v, (cell, bit) in enumerate(meaning[1:], 1)]
+                sat.set_phases(chosen)
+                sat.add_clause([-lit for lit in chosen if lit > 0])
+                count, first = 1, known
+                continue
+            if result is None:
+                count = -1
+                break
             if not result:
                 break
             solution = cands[:]
