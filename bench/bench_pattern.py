@@ -4,7 +4,9 @@ Givens are placed at random cells with random digits that clash with no given al
 they come from no particular grid, least of all the pattern family), ``side / 2``, ``side`` and
 ``2 * side`` of them per size. Per row: fits out of draws, and the median and worst seconds of a
 ``match`` call (limit 2), each fit verified. ``solve_default`` tries the match for grids with at
-most ``side`` givens; the ``2 * side`` rows show why it stops there.
+most ``side`` givens; the ``2 * side`` rows show why it stops there. (Denser grids are matched only
+where ``pattern.may_fit`` passes, which givens from no grid of the family fail at once beyond a
+few per box.)
 
     PYTHONPATH=. python bench/bench_pattern.py --draws 5
 """
