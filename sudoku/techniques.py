@@ -585,6 +585,8 @@ _TIER_NAMES = ("forcing chain", "dynamic forcing chain", "nested forcing chain")
 def _pairs(trial, queue, geo):
     """Naked and hidden pairs on a trial's candidate list (placed cells hold one bit): -1 on a
     contradiction, else how many cells lost candidates; newly placed cells go on ``queue``."""
+    from sudoku.engines.py import strike
+
     changed = 0
     for unit in geo.units:
         once = twice = thrice = 0
@@ -607,15 +609,10 @@ def _pairs(trial, queue, geo):
                 if len(cells) > 2:
                     return -1
                 for cell in unit:
-                    have = trial[cell]
-                    if have & mask and cell not in cells:
-                        have &= ~mask
-                        if not have:
+                    if trial[cell] & mask and cell not in cells:
+                        if not strike(trial, cell, mask, queue):
                             return -1
-                        trial[cell] = have
                         changed += 1
-                        if not have & (have - 1):
-                            queue.append(cell)
         two_places = twice & ~thrice
         if not two_places & (two_places - 1):
             continue  # fewer than two digits with two places
@@ -672,7 +669,7 @@ def _refute(trial, queue, geo):
     break is removed at once (later tries start from the stronger grid). Returns -1 on a
     contradiction, else how many it removed; a cell left with one candidate goes on ``queue`` and
     the round stops there."""
-    from sudoku.engines.py import settle
+    from sudoku.engines.py import settle, strike
 
     order = [cell for cell, mask in enumerate(trial) if popcount(mask) == 2]
     safe = set()
@@ -688,13 +685,10 @@ def _refute(trial, queue, geo):
                 if not removed:
                     safe.update((c, mask) for c, mask in enumerate(inner) if trial[c] & (trial[c] - 1) and not mask & (mask - 1))
                 continue
-            mask = trial[cell] & ~bit
-            if not mask:
+            if not strike(trial, cell, bit, queue):
                 return -1
-            trial[cell] = mask
             removed += 1
-            if not mask & (mask - 1):
-                queue.append(cell)
+            if not trial[cell] & (trial[cell] - 1):
                 return removed
     return removed
 

@@ -151,9 +151,10 @@ def solve_default(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None)
     0.5 s with it, 0.2 s without.) Where CaDiCaL has no solution after ``sat.SHORTCUT_AFTER``
     conflicts and the grid may come from a transformed pattern grid (``pattern.may_fit``), it is
     matched to one (``pattern``), and counting goes on in the solver from that solution: a 49x49
-    grid of the family at half blank in under a second, where CaDiCaL gives none in minutes. A grid with at
-    most ``side`` givens is first matched too (an 81x81 grid with 3 or 40 givens in well under a
-    second, where search and CDCL give no answer in minutes). A near-empty grid it does not fit
+    grid of the family at half blank in under a second, where CaDiCaL gives none in minutes. A
+    grid with at most ``side`` givens is first matched too (an 81x81 grid with 3 or 40 givens in
+    well under a second, where search and CDCL give no answer in minutes). A near-empty grid it
+    does not fit
     (``SAT_MAX_BLANK``: a fill, where encoding costs more than search) or one too big to encode
     quickly (``SAT_MAX_LITERALS``) first gets ``py`` for QUICK_SECONDS, since loading ``big`` costs a second or more; then ``big`` with its
     restarts finds one solution, and counting takes turns between ``py`` and ``big`` with a doubling

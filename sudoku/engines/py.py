@@ -87,6 +87,19 @@ def settle(cands, queue, geo, *, hidden=True):
             return True
 
 
+def strike(cands, cell, drop, queue):
+    """Remove the candidate bits ``drop`` from ``cell``: False when none is left (a contradiction);
+    a cell left with one goes on ``queue``. The one way every rule here and in ``techniques``
+    eliminates (an A/B on py's searches measured no cost for the call, bench/README.md)."""
+    mask = cands[cell] & ~drop
+    if not mask:
+        return False
+    cands[cell] = mask
+    if not mask & (mask - 1):
+        queue.append(cell)
+    return True
+
+
 def _locked(cands, queue, geo):
     """Locked candidates: a digit that, within a line (or box), lies only where it crosses one box
     (or line) leaves the rest of that box (or line). Returns -1 on a contradiction, else how many
@@ -112,15 +125,10 @@ def _locked(cands, queue, geo):
                 continue
             for other in rest:
                 for cell in seg_cells[other]:
-                    mask = cands[cell]
-                    if mask & drop:
-                        mask &= ~drop
-                        if not mask:
+                    if cands[cell] & drop:
+                        if not strike(cands, cell, drop, queue):
                             return -1
-                        cands[cell] = mask
                         changed += 1
-                        if not mask & (mask - 1):
-                            queue.append(cell)
                 seg_or[other] &= ~drop
     return changed
 

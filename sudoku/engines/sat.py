@@ -103,7 +103,7 @@ BOXES = range(2, 10)
 SOLVER = "cadical195"
 PAIRWISE_UP_TO = 49  # at-most-one over more literals (64x64 up): a sequential counter (measured, see bench/README.md)
 AMO = "seqcounter"
-SHORTCUT_AFTER = 1_000  # conflicts without a first solution before ``solve``'s shortcut is tried (measured, see solve)
+SHORTCUT_AFTER = 200  # conflicts without a first solution before ``solve``'s shortcut is tried (measured, see solve)
 PY_NODES = 16  # py's search on a state with at most ``side`` open cells: past this many nodes, the solver
 
 
@@ -266,9 +266,10 @@ def solve(puzzle, *, limit=1, budget=None, solver=SOLVER, pairwise_up_to=PAIRWIS
     the first one, blocked by a clause, and the solver's phases start from it, so a second solution
     near it is found in a conflict or two (36x36 and 49x49 grids at 30-60 % blank: 0.00-0.27 s,
     where finding a first one took CaDiCaL seconds to minutes). The default solve passes the
-    pattern match (``solve_default``). Why wait 1,000 conflicts: CaDiCaL solves the easy grids in
-    fewer (97-711 on 36x36 at 45 and 70 % blank, 0.00-0.3 s), where the match takes 0.1-0.3 s; the
-    ones that need more took 1,690-11,739 (49x49 and 36x36 at 60-70 %, the band far more).
+    pattern match (``solve_default``). Why wait 200 conflicts: CaDiCaL solves the easiest grids in
+    fewer (97-152 on 36x36 at 45 % blank, 0.00-0.01 s), where the match takes 0.06-0.14 s; the
+    others took 330-11,739 (36x36 and 49x49 at 60-70 %, the band far more), where the match is
+    the quicker. Measured with the pattern grids of ``bench/bigset.py``.
     """
     if limit < 1:
         raise ValueError(f"limit must be at least 1, not {limit}")
