@@ -33,6 +33,17 @@ for puzzle in puzzles:
         py.solve(puzzle, limit=2)
 print(time.perf_counter() - start)
 """,
+    "py on 9x9 (top1465, count to 2)": """
+import gzip, time
+from sudoku.engines import py
+from sudoku.formats import parse_line
+with gzip.open("{data}/top1465.txt.gz", "rt") as lines:
+    puzzles = [parse_line(line.strip()) for _, line in zip(range(300), lines)]
+start = time.perf_counter()
+for puzzle in puzzles:
+    py.solve(puzzle, limit=2)
+print(time.perf_counter() - start)
+""",
     "grade 9x9": """
 import gzip, time
 from sudoku import grade

@@ -9,7 +9,7 @@ they agree, the way Hypothesis's own test suite drives several implementations t
 import random
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import sudoku
@@ -333,3 +333,29 @@ def test_has_other_on_a_deadly_rectangle():
     assert dlx.solve(puzzle, limit=3).count == 2
     assert all(py.has_other(puzzle, full, cell) for cell in rectangle)
     assert not py.has_other(puzzle, full, 15)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([3, 4, 5]), st.integers(0, 2**32), st.floats(0.3, 0.8), st.booleans())
+def test_settle_reaches_the_same_fixed_point_in_either_order(box, seed, blank, clash):
+    """py.settle reads hidden singles unit by unit up to 9x9 and in whole passes from 16x16 up
+    (PASS_FROM_BOX): either order gives the same candidates, and the same verdict on a
+    contradiction (``clash``: one given changed, which often makes one)."""
+    from sudoku.grid import geometry
+
+    puzzle, _ = random_puzzle(box, seed, blank)
+    if clash:
+        cells = list(puzzle.cells)
+        rng = random.Random(seed)
+        given = rng.choice([i for i, v in enumerate(cells) if v] or [0])
+        cells[given] = rng.randint(1, box * box)
+        puzzle = Grid(box, cells)
+    geo = geometry(box)
+    results = []
+    for pass_from in (2, 99):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(py, "PASS_FROM_BOX", pass_from)
+            cands, queue = py.candidates(puzzle)
+            ok = py.settle(cands, queue, geo)
+        results.append((ok, cands if ok else None))
+    assert results[0] == results[1]
