@@ -6,7 +6,9 @@ CaDiCaL's process by being killed), so a row shows ``>cap`` rather than hanging.
 order rotated per instance and round (load drifts over minutes on this shared machine), answers are
 verified outside the timed region, and the load average is printed at the start and the end.
 Instances with 48-55 % of cells blank (the phase transition) are marked; there the goal is only
-that every run is bounded.
+that every run is bounded. The random rows come in two kinds (``bigset.py``): shuffled pattern
+grids, which the default solve matches to their family, and ``filled`` grids outside it, which
+measure the search against CaDiCaL's.
 
 The yardstick is timed as `sudoku solve` is (``bench/sat_cadical.py``): ``cadical`` is the wall time
 of a process of its own (Python start-up, pysat import, its plain one-hot encoding, loading the
