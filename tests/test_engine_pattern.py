@@ -269,3 +269,16 @@ def test_a_fit_of_some_givens_is_checked_against_all(monkeypatch, seed):
     assert len(tries) >= 2
     if found is not None:
         assert all(found.cells[r * side + c] == d for r, c, d in givens)
+
+
+def test_the_default_solve_matches_sparse_grids_of_the_family_after_pys_try(monkeypatch):
+    """More than ``side`` givens but too few for sat (64x64 at 6 %): py's quick try does not fill it
+    (nor ``big`` in 30 s, measured), the match does."""
+    rng = random.Random(1)
+    full = family_member(8, rng)
+    puzzle = few_givens(full, 250, rng)
+    calls = []
+    real = pattern.match
+    monkeypatch.setattr(pattern, "match", lambda *a, **k: calls.append(1) or real(*a, **k))
+    answer = engines.solve_default(puzzle, budget=Budget(nodes=50_000_000))  # no deadline: here, not forked
+    assert calls == [1] and answer.count == 1 and is_solution(puzzle, answer.solution)

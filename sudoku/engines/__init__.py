@@ -153,8 +153,11 @@ def solve_default(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None)
     matched to one (``pattern``), and counting goes on in the solver from that solution: a 49x49
     grid of the family at half blank in under a second, where CaDiCaL gives none in minutes. A
     grid with at most ``side`` givens is first matched too (an 81x81 grid with 3 or 40 givens in
-    well under a second, where search and CDCL give no answer in minutes). A near-empty grid it
-    does not fit
+    well under a second, where search and CDCL give no answer in minutes), and one with more, up to
+    15 %, after ``py``'s quick try (64x64 and 81x81 grids of the family at 2-10 % givens: 0.5-2.9 s,
+    where ``big`` gave none in 30 s; on other grids ``may_fit`` passes only below ~3 givens per box,
+    and saying no took up to 5 s there, where ``big`` gave none in 30 s either). A near-empty grid
+    it does not fit
     (``SAT_MAX_BLANK``: a fill, where encoding costs more than search) or one too big to encode
     quickly (``SAT_MAX_LITERALS``) first gets ``py`` for QUICK_SECONDS, since loading ``big`` costs a second or more; then ``big`` with its
     restarts finds one solution, and counting takes turns between ``py`` and ``big`` with a doubling
@@ -178,6 +181,7 @@ def solve_default(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None)
             return found
     seconds = QUICK_SECONDS
     turns = [DEFAULT, engine] if limit >= 2 else [DEFAULT]
+    matched = puzzle.clues <= puzzle.side
     while True:
         for name in turns:
             left = None if budget is None else budget.remaining()
@@ -189,6 +193,11 @@ def solve_default(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None)
             except BudgetExceeded:
                 if budget is not None:
                     budget.charge(quick.spent)
+        if not matched:  # the quick tries did not do: a sparse grid of the family, more than side givens
+            matched = True
+            found = _pattern_match(puzzle, limit, budget)
+            if found is not None:
+                return found
         if limit < 2:
             return solve(puzzle, limit=limit, engine=engine, budget=budget)
         seconds *= 2
