@@ -6,7 +6,8 @@ they come from no particular grid, least of all the pattern family), ``side / 2`
 ``match`` call (limit 2), each fit verified. ``solve_default`` tries the match for grids with at
 most ``side`` givens; the ``2 * side`` rows show why it stops there. (Denser grids are matched only
 where ``pattern.may_fit`` passes, which givens from no grid of the family fail at once beyond a
-few per box.)
+few per box.) ``--family``: givens from shuffled pattern grids (a member always fits), 2, 5 and 10 %
+of the cells, the sparse grids the default solve matches after ``py``'s quick try.
 
     PYTHONPATH=. python bench/bench_pattern.py --draws 5
 """
@@ -21,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bigset import random_givens  # noqa: E402
+from bigset import blanked, random_givens, shuffled_grid  # noqa: E402
 from sudoku.engines import pattern  # noqa: E402
 from sudoku.grid import is_solution  # noqa: E402
 
@@ -30,6 +31,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--draws", type=int, default=5, help="grids per size and number of givens (default 5)")
     parser.add_argument("--boxes", default="4,5,6,7,8,9", help="box sizes (default 4,5,6,7,8,9)")
+    parser.add_argument("--family", action="store_true",
+                        help="givens from shuffled pattern grids instead, 2, 5 and 10 %% of the cells (limit 1)")
     args = parser.parse_args()
     from common import machine
 
@@ -39,13 +42,17 @@ def main():
     print("|---|---:|---:|---:|---:|")
     for box in (int(b) for b in args.boxes.split(",")):
         side = box * box
-        for count in (side // 2, side, 2 * side):
+        counts = [round(side * side * pct / 100) for pct in (2, 5, 10)] if args.family else (side // 2, side, 2 * side)
+        for count in counts:
             rng = random.Random(side * 10_000 + count)
             seconds, fits = [], 0
             for _ in range(args.draws):
-                puzzle = random_givens(box, count, rng)
+                if args.family:
+                    puzzle = blanked(shuffled_grid(box, rng), side * side - count, rng)
+                else:
+                    puzzle = random_givens(box, count, rng)
                 start = time.perf_counter()
-                found = pattern.match(puzzle, limit=2)
+                found = pattern.match(puzzle, limit=1 if args.family else 2)
                 seconds.append(time.perf_counter() - start)
                 if found is not None:
                     if not is_solution(puzzle, found.solution):

@@ -154,8 +154,8 @@ def solve_default(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None)
     grid of the family at half blank in under a second, where CaDiCaL gives none in minutes. A
     grid with at most ``side`` givens is first matched too (an 81x81 grid with 3 or 40 givens in
     well under a second, where search and CDCL give no answer in minutes), and one with more, up to
-    15 %, after ``py``'s quick try (64x64 and 81x81 grids of the family at 2-10 % givens: 0.5-2.9 s,
-    where ``big`` gave none in 30 s; on other grids ``may_fit`` passes only below ~3 givens per box,
+    15 %, after ``py``'s quick try (64x64 and 81x81 grids of the family at 5-10 % givens: 0.5-2.8 s,
+    where ``big`` gave none in 30 s; at 2 % the match often runs out of conflicts; on other grids ``may_fit`` passes only below ~3 givens per box,
     and saying no took up to 5 s there, where ``big`` gave none in 30 s either). A near-empty grid
     it does not fit
     (``SAT_MAX_BLANK``: a fill, where encoding costs more than search) or one too big to encode
