@@ -19,43 +19,34 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 
-# Each workload prints its own timed seconds: the tree's imports and the inputs' making stay outside.
-WORKLOADS = {
-    "py on 16x16/25x25": """
-import sys, time
+# Each workload: code making ``puzzles`` (untimed, with the tree's imports) and the call timed on each.
+TOP1465 = """
+import gzip
+from sudoku.formats import parse_line
+with gzip.open("{data}/top1465.txt.gz", "rt") as lines:
+    puzzles = [parse_line(line.strip()) for _, line in zip(range({count}), lines)]
+"""
+BIGSET = """
+import sys
 sys.path.insert(0, "bench")
 import bigset
-from sudoku.engines import py
-puzzles = [i.puzzle for i in bigset.instances(seeds=6, boxes=(4, 5), filled=False)]
-start = time.perf_counter()
-for puzzle in puzzles:
-    for _ in range(3):
-        py.solve(puzzle, limit=2)
-print(time.perf_counter() - start)
-""",
-    "py on 9x9 (top1465, count to 2)": """
-import gzip, time
-from sudoku.engines import py
-from sudoku.formats import parse_line
-with gzip.open("{data}/top1465.txt.gz", "rt") as lines:
-    puzzles = [parse_line(line.strip()) for _, line in zip(range(300), lines)]
-start = time.perf_counter()
-for puzzle in puzzles:
-    py.solve(puzzle, limit=2)
-print(time.perf_counter() - start)
-""",
-    "grade 9x9": """
-import gzip, time
-from sudoku import grade
-from sudoku.formats import parse_line
-with gzip.open("{data}/top1465.txt.gz", "rt") as lines:
-    puzzles = [parse_line(line.strip()) for _, line in zip(range(60), lines)]
-start = time.perf_counter()
-for puzzle in puzzles:
-    grade.grade(puzzle)
-print(time.perf_counter() - start)
-""",
+puzzles = [i.puzzle for i in bigset.instances(seeds=6, boxes=(4, 5), filled=False) for _ in range(3)]
+"""
+WORKLOADS = {
+    "py on 16x16/25x25": (BIGSET, "from sudoku.engines import py", "py.solve(puzzle, limit=2)"),
+    "py on 9x9 (top1465, count to 2)": (TOP1465.replace("{count}", "300"), "from sudoku.engines import py",
+                                        "py.solve(puzzle, limit=2)"),
+    "grade 9x9": (TOP1465.replace("{count}", "60"), "from sudoku import grade", "grade.grade(puzzle)"),
 }
+TIMED = """
+{make}
+{imports}
+import time
+start = time.perf_counter()
+for puzzle in puzzles:
+    {call}
+print(time.perf_counter() - start)
+"""
 
 
 def run(tree, code):
@@ -76,8 +67,8 @@ def main():
     print(f"This tree {REPO} (A) against {args.base} (B), {args.rounds} rounds each, alternating.\n")
     print("| workload | A median s | B median s | A / B | A rounds | B rounds |")
     print("|---|---:|---:|---:|---|---|")
-    for name, code in WORKLOADS.items():
-        code = code.replace("{data}", str(args.data))
+    for name, (make, imports, call) in WORKLOADS.items():
+        code = TIMED.format(make=make.replace("{data}", str(args.data)), imports=imports, call=call)
         times = {"A": [], "B": []}
         for round_ in range(args.rounds):
             for side in ("A", "B") if round_ % 2 == 0 else ("B", "A"):
