@@ -22,6 +22,7 @@ import random
 from collections import namedtuple
 from pathlib import Path
 
+from sudoku.engines.pattern import pattern_value
 from sudoku.generate import derive_seed
 from sudoku.grid import Grid, geometry
 
@@ -45,7 +46,7 @@ def shuffled_grid(box, rng):
 
     rows, cols = lines(), lines()
     digits = rng.sample(range(1, side + 1), side)
-    cells = [digits[(box * (r % box) + r // box + c) % side] for r in rows for c in cols]
+    cells = [digits[pattern_value(box, r, c)] for r in rows for c in cols]
     return Grid(box, cells)
 
 

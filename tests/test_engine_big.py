@@ -52,10 +52,12 @@ def test_limits_and_clashes_at_16x16():
 
 
 def _pattern_grid(box, seed):
-    """A valid full grid from the pattern (box * (r % box) + r // box + c) % side, digits shuffled."""
+    """A valid full grid: the pattern grid (``pattern.pattern_value``) with its digits shuffled."""
+    from sudoku.engines.pattern import pattern_value
+
     side = box * box
     digits = random.Random(seed).sample(range(1, side + 1), side)
-    return Grid(box, [digits[(box * (r % box) + r // box + c) % side] for r in range(side) for c in range(side)])
+    return Grid(box, [digits[pattern_value(box, r, c)] for r in range(side) for c in range(side)])
 
 
 @pytest.mark.parametrize("box", [6, 7, 8, 9])

@@ -155,14 +155,15 @@ def solve_default(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None)
     grid with at most ``side`` givens is first matched too (an 81x81 grid with 3 or 40 givens in
     well under a second, where search and CDCL give no answer in minutes), and one with more, up to
     15 %, after ``py``'s quick try (64x64 and 81x81 grids of the family at 5-10 % givens: 0.5-2.8 s,
-    where ``big`` gave none in 30 s; at 2 % the match often runs out of conflicts; on other grids ``may_fit`` passes only below ~3 givens per box,
-    and saying no took up to 5 s there, where ``big`` gave none in 30 s either). A near-empty grid
-    it does not fit
-    (``SAT_MAX_BLANK``: a fill, where encoding costs more than search) or one too big to encode
-    quickly (``SAT_MAX_LITERALS``) first gets ``py`` for QUICK_SECONDS, since loading ``big`` costs a second or more; then ``big`` with its
-    restarts finds one solution, and counting takes turns between ``py`` and ``big`` with a doubling
-    time slice (each one's complete search can stall where the other's does not). Counts are the
-    same either way; which of several solutions comes first may differ. The caller's ``budget`` covers every try (bench/README.md has the figures).
+    where ``big`` gave none in 30 s; at 2 % the match often runs out of conflicts; on other grids
+    ``may_fit`` passes only below ~3 givens per box, and saying no took up to 5 s there, where
+    ``big`` gave none in 30 s either). A near-empty grid it does not fit (``SAT_MAX_BLANK``: a fill,
+    where encoding costs more than search) or one too big to encode quickly (``SAT_MAX_LITERALS``)
+    first gets ``py`` for QUICK_SECONDS, since loading ``big`` costs a second or more; then ``big``
+    with its restarts finds one solution, and counting takes turns between ``py`` and ``big`` with a
+    doubling time slice (each one's complete search can stall where the other's does not). Counts
+    are the same either way; which of several solutions comes first may differ. The caller's
+    ``budget`` covers every try (bench/README.md has the figures).
     """
     engine = default_for(puzzle.box)
     if engine == DEFAULT:
