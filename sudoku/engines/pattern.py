@@ -29,8 +29,8 @@ so ``may_fit`` rules the family out in about a millisecond and the SAT problem i
 grids that may fit; and it is built from a few givens first (``_fit_some``). The default solve
 tries the match on grids CaDiCaL does not solve at once (its settled grid, ``sat.solve``'s
 shortcut): 36x36 and 49x49 grids of the family at 30-70 % blank, the hard band at half blank
-included, are matched in 0.06-0.14 s (0.1-1.2 s from all givens), where CaDiCaL alone takes
-seconds to minutes (bench/README.md).
+included, are matched in 0.06-0.15 s, one in 0.52 s (0.1-1.2 s from all givens), where CaDiCaL
+alone takes seconds to minutes (bench/bench_match_route.py, bench/README.md).
 
 Counting: a match is a solution; others follow from it without search. Permuting the digits no
 given shows moves every cell that holds one (``free``! solutions), and permuting the given-free

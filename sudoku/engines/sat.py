@@ -264,10 +264,11 @@ def solve(puzzle, *, limit=1, budget=None, solver=SOLVER, pairwise_up_to=PAIRWIS
     solution of it is one of ``puzzle``, whose fixed cells every solution shares), ``inner`` the
     budget to charge (``sudoku.budget.within``). It returns an Answer or None. Its solution is then
     the first one, blocked by a clause, and the solver's phases start from it, so a second solution
-    near it is found in a conflict or two (36x36 and 49x49 grids at 30-60 % blank: 0.00-0.27 s,
-    where finding a first one took CaDiCaL seconds to minutes). The default solve passes the
+    near it is found in a conflict or two (the pattern grids of ``bench/bigset.py``: at most one
+    conflict and 0.01 s of solving, ``bench/bench_match_route.py``; finding a first one took
+    CaDiCaL up to 12,743 conflicts, or more than 20,000). The default solve passes the
     pattern match (``solve_default``). Why wait 200 conflicts: CaDiCaL solves the easiest grids in
-    fewer (97-152 on 36x36 at 45 % blank, 0.00-0.01 s), where the match takes 0.06-0.14 s; the
+    fewer (97-152 on 36x36 at 45 % blank, 0.00-0.01 s), where the match takes 0.06-0.15 s; the
     others took 330-11,739 (36x36 and 49x49 at 60-70 %, the band far more), where the match is
     the quicker. Measured with the pattern grids of ``bench/bigset.py``.
     """
