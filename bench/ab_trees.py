@@ -32,7 +32,17 @@ sys.path.insert(0, "bench")
 import bigset
 puzzles = [i.puzzle for i in bigset.instances(seeds=6, boxes=(4, 5), filled=False) for _ in range(3)]
 """
+SETTLE = """
+import sys
+sys.path.insert(0, "bench")
+import bigset
+from sudoku.grid import geometry
+puzzles = [i.puzzle for i in bigset.instances(seeds=2, boxes=(6, 7), filled=False) for _ in range(5)]
+geos = {box: geometry(box) for box in (6, 7)}
+"""
 WORKLOADS = {
+    "py.settle on 36x36/49x49": (SETTLE, "from sudoku.engines import py",
+                                 "py.settle(*py.candidates(puzzle), geos[puzzle.box])"),
     "py on 16x16/25x25": (BIGSET, "from sudoku.engines import py", "py.solve(puzzle, limit=2)"),
     "py on 9x9 (top1465, count to 2)": (TOP1465.replace("{count}", "300"), "from sudoku.engines import py",
                                         "py.solve(puzzle, limit=2)"),

@@ -39,9 +39,10 @@ def settle(cands, queue, geo, *, hidden=True):
 
     Hidden singles: up to 9x9, those of a unit are propagated before the next unit is read (most
     of a search's nodes end in a contradiction, found sooner so); from 16x16 up, a whole pass over
-    the units comes first (36x36 at 45 % blank settled in 14 ms, not 31). The fixed point is the
-    same either way. bench/ab_trees.py, against the other order for every size: 9x9 search 1.16x
-    and grading 1.10x slower with the pass, 16x16/25x25 search 0.71x.
+    the units comes first (one 36x36 grid at 45 % blank settled in 14 ms, not 31; settling the 20
+    random 36x36 and 49x49 grids of bench/bigset.py 0.81x the time). The fixed point is the same
+    either way. bench/ab_trees.py, against the other order for every size: 9x9 search 1.16x and
+    grading 1.10x slower with the pass, 16x16/25x25 search 0.71x.
     """
     locked = hidden and geo.box >= LOCKED_FROM_BOX
     unit_by_unit = geo.box < PASS_FROM_BOX  # a unit's hidden singles propagated before the next unit is read
