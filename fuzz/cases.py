@@ -49,6 +49,7 @@ WEIGHTS = {
     "unique_corpus": 2,
     "multiple": 8,
     "no_solution": 6,
+    "no_solution_deep": 3,
     "clashing": 6,
     "empty": 1,
     "full": 3,
@@ -59,6 +60,8 @@ WEIGHTS = {
     "whitespace_trailing_spaces": 2,
     "whitespace_double_spaces": 2,
     "whitespace_blank_lines_at_end": 2,
+    "whitespace_space_after_each": 2,
+    "whitespace_space_after_each_crlf": 1,
     "malformed_fewer_rows": 2,
     "malformed_more_rows": 2,
     "malformed_fewer_columns": 2,
@@ -212,7 +215,7 @@ def solve_after_create(text, *, side=9, header=False):
     grid = find_grid(text, side=side, header=header).grid
     if grid is None:
         return None
-    count, solution = (0, None) if find_clash(grid) else _count(grid)
+    count, solution = (0, None) if find_clash(grid) else count_solutions(grid)
     return Case("roundtrip", "solve", text, grid, count, solution, 1, side)
 
 
@@ -316,9 +319,36 @@ def symmetry(rng, box=3):
     return apply
 
 
-def _count(puzzle):
-    answer = engines.solve(puzzle, limit=2)
+COUNT_SECONDS = 5.0  # a count that takes longer than this is unknown (a shrink candidate is then skipped)
+
+
+class CountUnknown(Exception):
+    """Counting a text's solutions ran past its budget: its class (unique or not) is not known."""
+
+
+def counter(box):
+    """The engine that counts a grid's solutions for the harness: a compiled one where there is one
+    (``band`` at 9x9: ~0.1 ms for a 12-clue grid, where the pure-Python engine took up to 48 s of CPU
+    on sparse shrink candidates), ``py`` at 4x4 (instant there), ``big`` from 16x16 up, bounded."""
+    if box == 3:
+        return "band"
+    return "py" if box == 2 else "big"
+
+
+def count_solutions(puzzle, *, seconds=COUNT_SECONDS):
+    """(solutions up to 2, the solution when unique) of a clash-free ``puzzle``, by the fast engine
+    for its size; CountUnknown past ``seconds`` (only engines with a budget are bounded: ``band``
+    counts any 9x9 grid to 2 in milliseconds)."""
+    from sudoku.budget import Budget, BudgetExceeded
+
+    engine = counter(puzzle.box)
+    budget = Budget(seconds=seconds) if "budget" in engines.info(engine).capabilities else None
+    try:
+        answer = engines.solve(puzzle, limit=2, engine=engine, budget=budget)
+    except BudgetExceeded:
+        raise CountUnknown(f"counting a {puzzle.side}x{puzzle.side} grid took more than {seconds:g}s") from None
     return answer.count, answer.solution if answer.count == 1 else None
+
 
 
 def _multiple(family, rng, puzzle, solution, header):
@@ -348,6 +378,33 @@ def _no_solution(family, rng, puzzle, solution, header):
             bad = Grid(puzzle.box, cells)
             return _solve_case(family, _text(bad, header), bad, 0, None)
     return _clashing("clashing", rng, puzzle, solution, header)
+
+
+def _no_solution_deep(family, rng, puzzle, solution, header):
+    """No solution, no clash, and the contradiction only in the last row: one digit has no place
+    left there (every blank of the row sees it in its box or column). A solver that propagates
+    (hidden singles) says so at once; plain backtracking in reading order fills every row above
+    first, in every way the few givens allow: hours, as in programs seen in the wild."""
+    box, side = puzzle.box, puzzle.side
+    digit = rng.randint(1, side)
+    cells = [0] * (side * side)
+    last = side - 1
+    # the bottom band's boxes but the last: the digit on a row above the last row, one row each
+    rows = rng.sample(range(last - box + 1, last), box - 1)
+    for stack, row in enumerate(rows):
+        cells[row * side + stack * box + rng.randrange(box)] = digit
+    # the last box's columns but its last: the digit higher up, in a band of its own each
+    for band, column in zip(rng.sample(range(box - 1), box - 1), range(side - box, side - 1)):
+        cells[(band * box + rng.randrange(box)) * side + column] = digit
+    cells[last * side + last] = rng.choice([d for d in range(1, side + 1) if d != digit])
+    grid = Grid(box, cells)
+    for cell in rng.sample(range(side * side), side):  # a few more givens from anywhere, never clashing
+        value = solution.cells[cell]
+        if not cells[cell] and value != digit and not (cell // side == last):
+            trial = grid.with_cell(cell, value)
+            if find_clash(trial) is None:
+                grid = trial
+    return _solve_case(family, _text(grid, header), grid, 0, None)
 
 
 def _clashing(family, rng, puzzle, solution, header):
@@ -385,6 +442,7 @@ def _one_blank(family, rng, puzzle, solution, header):
 _MAKERS = {
     "multiple": _multiple,
     "no_solution": _no_solution,
+    "no_solution_deep": _no_solution_deep,
     "clashing": _clashing,
     "empty": _empty,
     "full": _full,
@@ -411,6 +469,9 @@ def _whitespace(family, rng, text):
         lines = [line.replace(" ", "  ") for line in lines]
     elif family == "whitespace_blank_lines_at_end":
         lines += [""] * rng.randint(1, 3)
+    elif family.startswith("whitespace_space_after_each"):  # readers that take a number only before a space
+        end = "\r\n" if family.endswith("_crlf") else "\n"
+        return "".join(line + " " + end for line in lines).encode()
     return ("\n".join(lines) + "\n").encode()
 
 
@@ -423,8 +484,11 @@ def _malformed(family, rng, text, side):
     row = rows[r].split(" ")
     if family == "malformed_fewer_rows":
         del rows[r]
-    elif family == "malformed_more_rows":
-        rows.insert(r, rows[rng.randrange(len(rows))])
+    elif family == "malformed_more_rows":  # a copied row inside, or a row of zeros after the last
+        if rng.random() < 0.5:
+            rows.insert(r, rows[rng.randrange(len(rows))])
+        else:
+            rows.append(" ".join(["0"] * side))
     elif family == "malformed_fewer_columns":
         del row[rng.randrange(len(row))]
         rows[r] = " ".join(row)
@@ -469,8 +533,21 @@ def from_text(family, command, text, *, side=9):
     puzzle = grids[0]
     if find_clash(puzzle):
         return Case(family, command, text, puzzle, 0, None, 1, side)
-    count, solution = _count(puzzle)
+    count, solution = count_solutions(puzzle)
     return Case(family, command, text, puzzle, count, solution, 1, side)
+
+
+def malformed_line(text, side):
+    """The line (1-based) where our parser finds ``text`` breaks the grid format, or None."""
+    try:
+        grids = list(parse(text.decode("utf-8").splitlines(keepends=True)))
+    except InvalidPuzzle as error:
+        return error.line
+    except UnicodeDecodeError as error:
+        return text[: error.start].count(b"\n") + 1
+    if len(grids) != 1 or grids[0].side != side:  # a grid of another size: its first line is the slip
+        return 1
+    return None
 
 
 # --- what makes a family what it is: kept by shrinking, named in failure signatures ---------------
@@ -478,14 +555,30 @@ def from_text(family, command, text, *, side=9):
 _INT = re.compile(rb"-?\d+")
 
 
-def family_class(family):
-    """The family as a bug signature sees it: the unique-puzzle families are one class (a bug that
-    changes givens is one bug whichever difficulty shows it), and so are the several-solution ones."""
-    if family.startswith("unique_") or family in ("full", "one_blank"):
-        return "unique"
-    if family in ("multiple", "empty"):
-        return "multiple"
-    return family
+def case_class(case):
+    """The kind of question a case asks, as a bug signature sees it: ``create``, ``check``,
+    ``malformed`` (text to reject), ``unsolvable`` (a grid to reject: no solution, or clashing
+    givens) or ``solvable`` (one solution or several). One bug shows the same way on every family
+    of a class (a program that changes givens does so on easy, hard, full and multi-solution grids
+    alike, and whitespace variants are grids like any other), so families are not part of it."""
+    if case.command in ("create", "roundtrip"):  # a round trip with no solve half failed in its create
+        return "create"
+    if case.command == "check":
+        return "check" if case.verdict is not None else "malformed"
+    if case.count is None:
+        return "malformed"
+    return "unsolvable" if case.count == 0 else "solvable"
+
+
+def answer_class(case):
+    """What a right answer to a solve case is, finer than ``case_class``: a shrink keeps it, so a
+    unique puzzle stays unique (a hang on a 17-clue puzzle must not become a hang on a sparse grid
+    with many solutions), a clash stays a clash and text that must be rejected stays so."""
+    if case.count is None:
+        return "malformed"
+    if case.count == 0:
+        return "clash" if case.puzzle is not None and find_clash(case.puzzle) else "no_solution"
+    return "unique" if case.count == 1 else "multiple"
 
 
 def _rows(text):
@@ -512,9 +605,15 @@ _PROPERTIES = {
     "malformed_empty_input": lambda text, case: not text.strip(),
     "malformed_binary": lambda text, case: _binary(text),
     "malformed_huge_line": lambda text, case: max((len(line) for line in text.split(b"\n")), default=0) > 4096,
-    "clashing": lambda text, case: case.puzzle is not None and find_clash(case.puzzle) is not None,
-    "no_solution": lambda text, case: case.count == 0 and find_clash(case.puzzle) is None,
+    "whitespace_space_after_each": lambda text, case: _space_after_each(text, b"\n"),
+    "whitespace_space_after_each_crlf": lambda text, case: _space_after_each(text, b"\r\n"),
 }
+
+
+def _space_after_each(text, end):
+    lines = text.split(end)
+    return len(lines) > 1 and not lines[-1] and all(line.endswith(b" ") and b"\n" not in line
+                                                   for line in lines[:-1])
 
 
 def _binary(text):
@@ -525,11 +624,13 @@ def _binary(text):
     return any(b < 32 and b not in b"\t\r\n" for b in text)
 
 
-def keeps_property(family, case):
-    """Whether ``case`` (a shrink candidate of a ``family`` case) still has what defines the family:
-    the CRLF of a CRLF case, the out-of-range number of an out-of-range case, the clash of a clashing
-    one; for puzzle families, that it still has a solution."""
-    check = _PROPERTIES.get(family)
-    if check is not None:
-        return bool(check(case.text, case))
-    return bool(case.count)
+def keeps_class(original, candidate):
+    """Whether ``candidate`` (a shrink candidate of ``original``) is still the same kind of case:
+    the same right answer (``answer_class``: unique stays unique, several solutions stay several, a
+    clash stays a clash, malformed stays malformed) and what defines its family (the CRLF of a CRLF
+    case, the out-of-range number of an out-of-range case). Without it a shrunk case shows another
+    bug under the old one's name."""
+    if answer_class(candidate) != answer_class(original):
+        return False
+    check = _PROPERTIES.get(original.family)
+    return check is None or bool(check(candidate.text, candidate))

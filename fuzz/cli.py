@@ -23,16 +23,6 @@ EXIT_CODES = """exit codes:
   3    an I/O error (disk full, read-only, ...); finished chunks are kept (resume with --resume DIR)
   4    a worker or the backend failed mid-run; finished chunks are kept (resume with --resume DIR)
   130  interrupted; finished chunks are kept (resume with --resume DIR)"""
-# The fuzz run's own config fields, checked when a manifest is read back (--resume).
-FUZZ_FIELDS = {
-    "target": (lambda value: isinstance(value, dict) and isinstance(value.get("spec"), str), "a target object"),
-    "targets": (lambda value: value is None or isinstance(value, list) and all(
-        isinstance(one, dict) and isinstance(one.get("spec"), str) for one in value), "a list of target objects"),
-    "strict": (lambda value: isinstance(value, bool), "true or false"),
-    "check_engine": (lambda value: isinstance(value, str), "an engine name"),
-    "corpus": (lambda value: isinstance(value, str), "a path"),
-    "n": (lambda value: isinstance(value, int) and value >= 1, "a case count"),
-}
 DEFAULT_CORPUS = ".fuzz-corpus"
 
 
@@ -135,6 +125,8 @@ def _parser():
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
     run.add_argument("-v", "--verbose", action="store_true", help="log lines on stderr too")
     probe = sub.add_parser("probe", help="find the arguments and text format that make a program work",
+                           description="Try the usual spellings of create and solve (and the input formats) "
+                                       "on a program and print the `fuzz run` options that it understands.",
                            epilog="example:\n  fuzz probe --target ./their/sudoku\n\nexit codes:\n  0    a way "
                                   "to create and to solve was found\n  1    none was found for one of them\n"
                                   "  2    bad usage", formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -180,14 +172,19 @@ def _replay_entries(entries, target, *, strict, into=None, quiet=False, words=No
     target its answers are the expected ones, as in the run; a case it fails on is judged only for
     hangs, floods and crashes."""
     from fuzz import corpus as store
-    from fuzz.cases import from_text
+    from fuzz.cases import CountUnknown, from_text
+    from jobs.display import visible
     from fuzz.oracles import judge_contained, oracles_of
     from fuzz.reference import answer, asks
     from fuzz.tasks import run_case, signature_of
 
     still = []
     for folder, meta, data in entries:
-        case = from_text(meta.get("family", "replay"), meta.get("command", "solve"), data, side=meta.get("side", 9))
+        try:
+            case = from_text(meta.get("family", "replay"), meta.get("command", "solve"), data, side=meta.get("side", 9))
+        except CountUnknown as error:
+            print(f"{visible(str(folder))}: skipped: {error}", file=sys.stderr)
+            continue
         expected = case
         if reference is not None and asks(case):
             expected = answer(case, reference, header=target.header, words=words, exits=exits)
@@ -247,18 +244,18 @@ def replay(args):
 def probe(args):
     from fuzz.probe import options, probe as find
 
-    def make(create_args, header):
-        return _make_target({"spec": args.target, "create_args": create_args, "solve_args": "solve",
+    def make(create_args, solve_args, header):
+        return _make_target({"spec": args.target, "create_args": create_args, "solve_args": solve_args,
                              "header": header, "timeout": args.timeout, "max_output": 1 << 20})
 
-    if (problem := _preflight(make("create", False), 9)) is not None:
+    if (problem := _preflight(make("create", "solve", False), 9)) is not None:
         raise Usage(f"target {args.target} cannot start: {problem}")
     finding = find(make)
     for what, outcome in finding.tried:
         print(f"  {what}: {outcome}", file=sys.stderr)
-    if finding.create_args is None or finding.format is None:
-        missing = " and ".join(name for name, value in (("create", finding.create_args), ("solve", finding.format))
-                               if value is None)
+    if finding.create_args is None or finding.solve_args is None:
+        missing = " and ".join(name for name, value in (("create", finding.create_args),
+                                                        ("solve", finding.solve_args)) if value is None)
         _print(f"no way found to {missing} with {args.target} (tried the spellings above)")
         return FAILED
     found = options(finding)
@@ -335,8 +332,7 @@ def run(args):
         if config["reference"] and (problem := _preflight(_make_target(config["reference"]), 9 if args.size ==
                                                           "mixed" else int(args.size), args.mode)):
             raise Usage(f"reference {args.reference} cannot start: {problem}")
-    run_dir, config = runner.open_run(resume=args.resume, config=config, force=args.force, kind="fuzz",
-                                      fields=FUZZ_FIELDS)
+    run_dir, config = runner.open_run(tasks.FUZZ, resume=args.resume, config=config, force=args.force)
     runner.setup_log(run_dir, verbose=args.verbose)
     run_corpus = run_dir.path / "corpus"
     started = time.monotonic()
@@ -347,17 +343,23 @@ def run(args):
         entries, failing = _replay_own(config, target, run_corpus)
         replayed, still = replayed + entries, still + failing
     replay_s = time.monotonic() - started
-    specs = _chunk_specs(config, [(number, spec) for number, spec, _ in targets])
+    specs = tasks.plan(config, [(number, spec) for number, spec, _ in targets])
     manifest = runner.run_with_progress(run_dir, config, tasks.run_chunk, specs, resume=bool(args.resume),
                                         show_progress=not args.no_progress)
     records = run_dir.read_table()
     saved, triage_s = [], 0.0
     if manifest["status"] == "complete":
         start = time.monotonic()
-        for number, spec, target in targets:
-            mine = records.filter(pc.equal(records.column("target"), target.name))
-            saved += _triage(mine, {**config, "target": spec, "stride": len(targets)}, target, run_corpus,
-                             shrink_them=not args.no_shrink, show_progress=not args.no_progress)
+        # shrinking and confirming get at most as long as the cases took, shared among the targets
+        allowed = max(manifest["wall_s"], 10.0) / max(1, len(targets))
+        try:
+            for number, spec, target in targets:
+                mine = records.filter(pc.equal(records.column("target"), target.name))
+                saved += _triage(mine, {**config, "target": spec, "stride": len(targets)}, target, run_corpus,
+                                 shrink_them=not args.no_shrink, show_progress=not args.no_progress,
+                                 seconds=allowed)
+        except KeyboardInterrupt:  # the groups finished are saved: a resume triages only the others
+            manifest.update(status="interrupted", reason="interrupted while shrinking and confirming")
         triage_s = time.monotonic() - start
         manifest["fuzz"] = {"groups": [_group_record(one) for one in saved], "replayed": replayed,
                             "replayed_still_fail": len(still), "replay_s": replay_s, "triage_s": triage_s,
@@ -411,20 +413,6 @@ def chunk_cases(n, targets, workers, chunk_size=None):
         return chunk_size
     rounds = -(-n * targets // (workers * 100))
     return max(1, -(-n // (workers * rounds)))
-
-
-def _chunk_specs(config, targets):
-    """The run's chunks: each runs the same slice of cases against every target; target ``number``'s
-    case ``i`` is record ``i * len(targets) + number`` (so each record of the run appears exactly once,
-    and a chunk's records are one range, as the runner wants)."""
-    n, size, stride = config["n"], config["chunk_size"], max(1, len(targets))
-    return [{"run_id": config["run_id"], "chunk": chunk, "first": first, "cases": min(size, n - first),
-             "start": first * stride, "count": min(size, n - first) * stride, "stride": stride, "n": n,
-             "size": config.get("size", 9), "seed": config["seed"], "targets": targets,
-             "reference": config.get("reference"), "strict": config["strict"],
-             "check_engine": config["check_engine"], "mode": config.get("mode", "solve"),
-             "verdict_words": config.get("verdict_words"), "verdict_exit": config.get("verdict_exit")}
-            for chunk, first in enumerate(range(0, n, size))]
 
 
 def _target_rows(config, records, saved):
@@ -502,9 +490,9 @@ def _differential_lines(found, code=None):
     return out if plain else out + [""]
 
 
-def _triage(records, config, target, run_corpus, *, shrink_them, show_progress):
-    """Group the run's failures into bugs, shrink and confirm one reproducer each (triage.triage),
-    with a progress bar on a terminal and log lines otherwise."""
+def _triage(records, config, target, run_corpus, *, shrink_them, show_progress, seconds=None):
+    """Group the run's failures into bugs, shrink and confirm one reproducer each (triage.triage, in
+    about ``seconds``), with a progress bar on a terminal and log lines otherwise."""
     import logging
 
     from fuzz.triage import groups, triage
@@ -532,7 +520,7 @@ def _triage(records, config, target, run_corpus, *, shrink_them, show_progress):
 
     try:
         return triage(records, config, target, [run_corpus, config["corpus"]], shrink_them=shrink_them,
-                      progress=progress)
+                      progress=progress, seconds=seconds)
     finally:
         if bar:
             bar.close()
@@ -543,7 +531,9 @@ def _group_record(one):
     return {"target": one.target, "signature": one.signature, "cases": one.cases, "case": one.case,
             "folder": str(one.folder),
             "detail": one.detail, "confirmed": one.confirmed, "flaky": one.flaky, "intermittent": one.intermittent,
-            "replay": one.replay, "input": shown_input(one.text)}
+            "replay": one.replay, "input": shown_input(one.text), "text": one.text.decode("utf-8", "backslashreplace"),
+            "families": one.families, "also": one.also, "side": one.side, "expected": one.expected,
+            "actual": one.actual, "mark": one.mark, "shrink_note": one.note}
 
 
 def _matrix(rows):

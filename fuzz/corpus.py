@@ -1,6 +1,6 @@
 """The corpus: saved reproducers, one folder per distinct bug, replayable against any target.
 
-Layout: ``CORPUS/<target key>/<oracle>/<group id>/`` holding ``input.txt`` (the exact bytes for
+Layout (``OWNED_FILES``): ``CORPUS/<target key>/<oracle>/<group id>/`` holding ``input.txt`` (the exact bytes for
 stdin; empty for a create), ``output.txt`` (the target's stdout when it failed, verbatim) and
 ``case.json`` (signature, family, command, target, the command line that shows the bug by hand,
 the ``fuzz replay`` line that re-checks it, expected and actual behaviour, how many cases of the run
@@ -18,6 +18,11 @@ import shutil
 from pathlib import Path
 
 MAX_SHOWN = 4000
+# The names this layout writes, relative to a corpus (regular expressions, verbose): a run directory's
+# own corpus is owned by the run, so ``--force`` may replace it (``jobs.task.Task.files``).
+_FOLDER = r"[^/]+/[a-z_]+/(?:[0-9a-f]{12}|\.[0-9a-f]{12}\.\d+\.tmp)"
+OWNED_FILES = rf"{_FOLDER}/(?:input\.txt|output\.txt|case\.json|\.case\.json\.\d+\.tmp)"
+OWNED_DIRS = rf"[^/]+|[^/]+/[a-z_]+|{_FOLDER}"
 
 
 def _shown(data):
@@ -80,9 +85,7 @@ def save(corpus, case, *, signature, oracle, detail, target, result, extra=None)
         "oracle": oracle, "signature": signature, "detail": detail, "family": case.family, "side": case.side,
         "command": case.command, "target": target.name, "target_key": target_key(target),
         "run": command_line(target, case), "expected": expected_of(case),
-        "actual": {"exit_code": result.exit_code, "seconds": round(result.seconds, 4),
-                   "cpu_seconds": round(result.cpu_seconds, 4), "timed_out": result.timed_out,
-                   "stdout": _shown(result.stdout), "stderr": _shown(result.stderr)},
+        "actual": actual_of(result),
         **(extra or {}),
     }
     final.parent.mkdir(parents=True, exist_ok=True)
@@ -97,6 +100,47 @@ def save(corpus, case, *, signature, oracle, detail, target, result, extra=None)
     except OSError:  # another process saved the same group first
         shutil.rmtree(temporary, ignore_errors=True)
     return final
+
+
+def actual_of(result):
+    """What a target did, for people and reports: exit code, output (cut for display), wall and CPU
+    seconds, and whether it was stopped as a hang."""
+    return {"exit_code": result.exit_code, "wall_s": round(result.seconds, 4),
+            "cpu_s": round(result.cpu_seconds, 4), "timed_out": result.timed_out,
+            "stdout": _shown(result.stdout), "stderr": _shown(result.stderr)}
+
+
+def _write_meta(folder, meta):
+    """case.json replaced atomically (a temporary file renamed over it)."""
+    temporary = folder / f".case.json.{os.getpid()}.tmp"
+    temporary.write_text(json.dumps(meta, indent=2) + "\n")
+    os.replace(temporary, folder / "case.json")
+
+
+def merge(folder, *, signature, cases, families):
+    """Record in a saved reproducer that another group's failure is the same bug (its shrunk input is
+    the same bytes): its signature joins ``also``, and the counts and families are the merged ones."""
+    meta_path = Path(folder) / "case.json"
+    try:
+        meta = json.loads(meta_path.read_text())
+    except (OSError, ValueError):
+        return
+    if signature != meta.get("signature") and signature not in meta.setdefault("also", []):
+        meta["also"].append(signature)
+    meta["cases"], meta["families"] = cases, families
+    _write_meta(Path(folder), meta)
+
+
+def saved_groups(corpus, target):
+    """{signature: (folder, meta, input bytes)} of the groups of ``target`` saved in ``corpus``, the
+    signatures merged into a reproducer included (what an interrupted triage finished)."""
+    own = Path(corpus) / target_key(target)
+    found = {}
+    for folder, meta, data in (load(own) if own.exists() else []):
+        for signature in [meta.get("signature"), *(meta.get("also") or [])]:
+            if isinstance(signature, str):
+                found[signature] = (folder, meta, data)
+    return found
 
 
 def load(path):

@@ -34,6 +34,7 @@ which the classic contract never promises, rejected cleanly), ``slow`` (past the
 answered on the longer second try).
 """
 
+import re
 from collections import namedtuple
 
 from sudoku import engines, find_clash, min_blanks
@@ -41,9 +42,10 @@ from sudoku import engines, find_clash, min_blanks
 from fuzz.read import find_grid
 from fuzz.targets import RETRY_FACTOR
 
-Failure = namedtuple("Failure", "detail kind")
+Failure = namedtuple("Failure", "detail kind where", defaults=(None,))
 Failure.__doc__ = """One failed oracle: ``detail`` for people, ``kind`` a short class of it (``signal 11``,
-``accepted``, ``clash``) that, with the oracle, groups failures into distinct bugs."""
+``accepted``, ``clash``) that, with the oracle, groups failures into distinct bugs, and ``where``
+the cell ({"row": r, "column": c}, 1-based) it is about, when it is about one."""
 
 Verdict = namedtuple("Verdict", "failed slips notes grid calls calls_failed evidence")
 Verdict.__doc__ = """A judged case: ``failed`` (oracle -> Failure), format ``slips``, ``notes``, the
@@ -79,8 +81,18 @@ def _contained(result, failed, notes):
     if result.exit_code < 0 and not result.timed_out and not result.flooded:
         failed["no_crash"] = Failure(f"killed by signal {-result.exit_code}", f"signal {-result.exit_code}")
     elif b"Traceback (most recent call last)" in result.stderr:
-        failed["no_crash"] = Failure("a Python traceback on stderr", "traceback")
+        error = _raised(result.stderr)
+        failed["no_crash"] = Failure(f"a Python traceback on stderr ({error})", f"traceback {error}")
     return result.timed_out or result.flooded or result.exit_code < 0
+
+
+def _raised(stderr):
+    """The exception a Python traceback ends with ("IndexError"), or "exception"."""
+    for line in reversed(stderr.decode("utf-8", "replace").strip().splitlines()):
+        match = re.match(r"([A-Za-z_][\w.]*)(?::|$)", line.strip())
+        if match and not line.startswith(" "):
+            return match.group(1).rsplit(".", 1)[-1]
+    return "exception"
 
 
 def said(stream, width=80):
@@ -99,7 +111,7 @@ def _validity(reading, side):
     if reading.out_of_range:
         r, c, v = reading.out_of_range[0]
         more = f" (and {len(reading.out_of_range) - 1} more)" if len(reading.out_of_range) > 1 else ""
-        return Failure(f"row {r}, column {c} is {v}, outside 1..{side}{more}", "out_of_range")
+        return Failure(f"row {r}, column {c} is {v}, outside 1..{side}{more}", "out_of_range", {"row": r, "column": c})
     clash = find_clash(reading.grid)
     if clash:
         return Failure(clash, "clash")
@@ -152,7 +164,7 @@ def judge_solve(case, result, *, side=9, header=False, strict=False):
     if changed:
         r, c = divmod(changed[0], side)
         failed["keeps_givens"] = Failure(f"{len(changed)} given(s) changed, first at row {r + 1}, column {c + 1}",
-                                         "changed")
+                                         "changed", {"row": r + 1, "column": c + 1})
     if case.count == 1 and grid != case.solution and not invalid and not changed:
         failed["unique_solution"] = Failure("a valid grid, but not the puzzle's unique solution", "other_solution")
     return _verdict(failed, slips, notes, grid, strict=strict)
@@ -178,7 +190,7 @@ def _judge_rejection(case, result, reading, failed, slips, side):
             parts.append(f"printed {said(result.stdout, 60)!r}")
         if not result.stderr.strip():
             parts.append("nothing on stderr")
-        failed[name] = Failure(", ".join(parts), "accepted_grid" if reading.grid is not None else "accepted")
+        failed[name] = Failure(", ".join(parts), "accepted")  # with a grid or not: one behaviour
     elif answered:
         failed[name] = Failure(f"{_exit(result)}, but a grid on stdout", "answered")
     else:
@@ -285,25 +297,53 @@ def judge_check(case, result, *, words=VERDICTS, exits=None, strict=False):
 
 
 def exit_class(result):
-    """How a call ended, as a bug signature sees it."""
+    """How a call ended, as a bug signature sees it: a hang, a flood, a signal, exit 0 or not (the
+    exact non-zero code says little: a program's rejections differ in code more than in kind)."""
     if result.timed_out:
         return "timeout"
     if result.flooded:
         return "flood"
     if result.exit_code < 0:
         return f"signal {-result.exit_code}"
-    return f"exit {result.exit_code}"
+    return "exit 0" if result.exit_code == 0 else "exit non-zero"
 
 
-def signature(family_class, verdict, result):
+def message_class(result):
+    """The class of what a call said: its first line (stderr, else stdout), lower case, numbers and
+    punctuation made alike ("Needs at least 25 numbers" and "format of input is incorrect" are two
+    classes; "row 3 has two 5s" and "row 7 has two 1s" are one)."""
+    text = said(result.stderr) or said(result.stdout)
+    text = re.sub(r"\d+", "#", text.lower())
+    return " ".join(re.sub(r"[^a-z#]+", " ", text).split())[:40]
+
+
+def signature(case_class, verdict, result):
     """The failure's signature, which groups failing cases into distinct bugs (as a crash triager
-    groups crashes): each failed oracle with its kind, the family's class and how the call ended,
-    e.g. ``rejects_malformed:accepted+valid_grid:out_of_range on malformed_out_of_range (exit 0)``.
-    None when nothing failed."""
+    groups crashes): the behaviour, never the case family. A solve's signature is its first failed
+    oracle in ``PRIORITY`` (the others are its consequences: a changed given also breaks the grid)
+    with its kind, and an answer holding numbers out of range when it has one (a bug of its own),
+    the case's class (``cases.case_class``) and how the call ended; a refused puzzle adds the class
+    of the message (two refusals that say different things are two bugs). A create's signature
+    holds every failed create oracle (each its own behaviour: triage groups them one by one), e.g.
+    ``rejects_malformed:accepted on malformed (exit 0)``. None when nothing failed."""
     if not verdict.failed:
         return None
-    failures = "+".join(f"{oracle}:{verdict.failed[oracle].kind}" for oracle in PRIORITY if oracle in verdict.failed)
-    return f"{failures} on {family_class} ({exit_class(result)})"
+    order = [oracle for oracle in PRIORITY if oracle in verdict.failed]
+    parts = order if case_class == "create" else order[:1]
+    if parts[0] != "valid_grid" and getattr(verdict.failed.get("valid_grid"), "kind", None) == "out_of_range":
+        parts = parts + ["valid_grid"]
+    failures = "+".join(f"{oracle}:{verdict.failed[oracle].kind}" for oracle in parts)
+    ended = exit_class(result)
+    if order[0] == "answers" and result.exit_code > 0:
+        ended += f": {message_class(result)!r}" if message_class(result) else ""
+    return f"{failures} on {case_class} ({ended})"
+
+
+def parts_of(signature_text):
+    """A signature's behaviours, one signature each (a create case's failed oracles are separate
+    bugs: a program may repeat itself and, apart from that, make puzzles with several solutions)."""
+    failures, rest = signature_text.split(" on ", 1)
+    return [f"{part} on {rest}" for part in failures.split("+")]
 
 
 def oracles_of(signature_text):

@@ -1,9 +1,15 @@
 """Probing a program's dialect: which arguments and text format make it work, before a run.
 
 Programs written to the classic contract differ in small ways (``create`` or ``create easy`` or
-``create easy 9``; a grid, or a grid after its box size). ``probe`` tries each spelling once with a
-known-good case and keeps those the program answers rightly, so a user learns the options for
-``fuzz run`` instead of reading a run full of failures caused by one wrong argument.
+``create easy 9``; ``solve`` or ``solve easy``; a grid, or a grid after its box size). ``probe``
+tries each spelling with a known-good case and keeps those the program understands, so a user learns
+the options for ``fuzz run`` instead of reading a run full of failures caused by one wrong argument.
+
+A spelling is judged by whether the program *understood* it, not by whether its answer is right: a
+``create`` that prints a readable grid is the right spelling even when the puzzle has a bug (38
+blanks, two solutions), and a ``solve`` that prints a grid for the known-good puzzle speaks the
+format even if the grid is wrong. Those bugs are what ``fuzz run`` is for; the probe names them as
+it goes ("understood; its answer: create_blanks: ...") so the user is not surprised.
 """
 
 from collections import namedtuple
@@ -12,45 +18,53 @@ from fuzz.cases import from_text, known_good
 from fuzz.oracles import judge_create, judge_solve
 
 CREATE_ARGS = ("create", "create easy", "create 9", "create easy 9")
+SOLVE_ARGS = ("solve", "solve easy", "solve 9")
 FORMATS = ("grid", "header")
+_NOT_UNDERSTOOD = {"no_timeout", "no_flood", "no_crash", "answers", "create_answers"}  # no readable answer
 
-Finding = namedtuple("Finding", "create_args format tried")
-Finding.__doc__ = """What a probe found: the first create arguments that gave a right puzzle (None if
-none), the first input format whose puzzle was solved rightly (None if none), and every
-(what, outcome) tried."""
+Finding = namedtuple("Finding", "create_args solve_args format tried")
+Finding.__doc__ = """What a probe found: the first create arguments that gave a readable puzzle (None if
+none), the first solve arguments and input format whose answer was a readable grid (None if none;
+of two, the one right with the fewest slips), and every (what, outcome) tried."""
 
 
 def probe(make, *, side=9):
-    """Try each input format, then each create spelling, on targets made by ``make(create_args, header)``.
-
-    A format is right when the known-good puzzle is solved rightly; of two right ones, the one whose
-    answer has fewer format slips wins (a program that prints the box size first speaks ``header``).
-    """
-    tried, formats = [], []
+    """Try each solve spelling in each input format, then each create spelling, on targets made by
+    ``make(create_args, solve_args, header)``."""
+    tried, solves = [], []
     for fmt in FORMATS:
         header = fmt == "header"
         text = known_good(header=header, side=side)
-        verdict = judge_solve(from_text("probe", "solve", text, side=side), make("create", header).solve(text),
-                              side=side, header=header)
-        wrong = _wrong(verdict)
-        tried.append((f"--format {fmt}", wrong or "solved rightly" + (f" (slips: {', '.join(verdict.slips)})"
-                                                                      if verdict.slips else "")))
-        if not wrong:
-            formats.append((len(verdict.slips), fmt))
-    format_found = min(formats)[1] if formats else None
+        case = from_text("probe", "solve", text, side=side)
+        for args in SOLVE_ARGS:
+            verdict = judge_solve(case, make("create", args, header).solve(text), side=side, header=header)
+            understood, outcome = _outcome(verdict)
+            tried.append((f"--format {fmt} --solve-args '{args}'", outcome))
+            if understood:  # right answers first, then fewer slips, then the earlier spelling
+                solves.append((bool(verdict.failed), len(verdict.slips), SOLVE_ARGS.index(args), fmt, args))
+                break  # a later spelling of the same format adds nothing
+    best = min(solves) if solves else None
+    format_found, solve_found = (best[3], best[4]) if best else (None, None)
     create_found = None
     for args in CREATE_ARGS:
-        target = make(args, format_found == "header")
+        target = make(args, solve_found or "solve", format_found == "header")
         verdict = judge_create([target.create(side=side) for _ in range(2)], side=side, header=target.header)
-        wrong = _wrong(verdict)
-        tried.append((f"--create-args '{args}'", wrong or "a right puzzle"))
-        if not wrong and create_found is None:
+        understood, outcome = _outcome(verdict)
+        tried.append((f"--create-args '{args}'", outcome))
+        if understood:
             create_found = args
-    return Finding(create_found, format_found, tried)
+            break
+    return Finding(create_found, solve_found, format_found, tried)
 
 
-def _wrong(verdict):
-    return ", ".join(f"{name}: {failure.detail}" for name, failure in verdict.failed.items())
+def _outcome(verdict):
+    """(whether the program understood the call: a readable answer, however wrong; what it did)."""
+    wrong = ", ".join(f"{name}: {failure.detail}" for name, failure in verdict.failed.items())
+    if set(verdict.failed) & _NOT_UNDERSTOOD:
+        return False, wrong
+    if wrong:
+        return True, f"understood; its answer has bugs for fuzz run to show ({wrong})"
+    return True, "right" + (f" (slips: {', '.join(verdict.slips)})" if verdict.slips else "")
 
 
 def options(finding):
@@ -58,6 +72,8 @@ def options(finding):
     words = []
     if finding.create_args not in (None, "create"):
         words.append(f"--create-args '{finding.create_args}'")
+    if finding.solve_args not in (None, "solve"):
+        words.append(f"--solve-args '{finding.solve_args}'")
     if finding.format == "header":
         words.append("--format header")
     return " ".join(words)

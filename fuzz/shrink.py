@@ -1,10 +1,14 @@
 """Shrinking a failure to a minimal reproducer that still fails the same way.
 
-"The same way" is the failure's signature (``oracles.signature``: the failed oracles and their
-kinds, the family's class, how the call ended), and the family's defining property must survive
-(``cases.keeps_property``: the CRLF of a CRLF case, the ``10`` of an out-of-range case, the clash
-of a clashing one). Without that, a crash on an out-of-range value "shrinks" to an empty input that
-crashes for another reason, and the saved case no longer shows the bug it stands for.
+"The same way" is the failure's signature (``oracles.signature``: the failed oracle and its kind,
+the case's class, how the call ended, the class of a refusal's message), and the case keeps its
+class (``cases.keeps_class``): the same right answer (a unique puzzle stays unique, several
+solutions stay several, a clash stays a clash, malformed text stays malformed) and its family's
+defining property (the CRLF of a CRLF case, the ``10`` of an out-of-range case). Without that, a
+crash on an out-of-range value "shrinks" to an empty input that crashes for another reason, and a
+hang on a 17-clue puzzle to a hang on a near-empty grid with many solutions: the saved case no
+longer shows the bug it stands for. Counting a candidate's solutions uses the fast engine for its
+size within a budget (``cases.count_solutions``); a candidate whose count runs out is skipped.
 
 Puzzles shrink by blanking givens (fewest clues); other text (malformed, or valid in an odd
 spelling) has its digits turned to 0. Then whole lines go, then characters (shortest text). Each
@@ -23,9 +27,9 @@ and cheap in target calls (each may be a subprocess).
 import re
 import time
 
-from sudoku import Grid, render
+from sudoku import Grid, parse, render
 
-from fuzz.cases import from_text, keeps_property
+from fuzz.cases import CountUnknown, from_text, keeps_class
 from fuzz.oracles import can_fail
 
 MAX_CALLS = 200
@@ -56,12 +60,15 @@ def shrink(case, oracles, same_failure, *, header=False, max_calls=MAX_CALLS, ma
     if case.command != "solve":
         return case
     budget = _Budget(max_calls, max_seconds)
-    family = case.family
+    family, original = case.family, case
 
     def still(text):
         """The case for ``text`` if it fails the same way, else None."""
-        candidate = from_text(family, "solve", text, side=case.side)
-        if not (keeps_property(family, candidate) and all(can_fail(oracle, candidate) for oracle in oracles)):
+        try:
+            candidate = from_text(family, "solve", text, side=case.side)
+        except CountUnknown:
+            return None
+        if not (keeps_class(original, candidate) and all(can_fail(oracle, candidate) for oracle in oracles)):
             return None
         budget.spend()
         return candidate if same_failure(candidate) else None
@@ -112,7 +119,7 @@ def _fewer_clues(case, still, budget, header):
 
     def case_grid(text):
         if text not in grids:
-            grids[text] = from_text(case.family, "solve", text, side=case.side).puzzle
+            grids[text] = next(iter(parse(text.decode("utf-8").splitlines(keepends=True))))
         return grids[text]
 
     grids[case.text] = case.puzzle

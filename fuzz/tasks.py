@@ -6,13 +6,25 @@ from datetime import datetime, timezone
 
 from sudoku import render
 
-from fuzz.cases import family_class, make_case, make_check_case, solve_after_create
+from fuzz import corpus as store
+from fuzz.cases import case_class, make_case, make_check_case, solve_after_create
 from fuzz.oracles import VERDICTS, differ, judge_check, judge_contained, judge_create, judge_solve, signature
 from fuzz.reference import asks, expect
 from fuzz.targets import make_target
 from jobs.schema import SCHEMA_VERSION
+from jobs.task import Task
 from jobs.tasks import warm, worker_id
 
+# The fuzz run's own config fields, checked when a manifest is read back (--resume).
+FIELDS = {
+    "target": (lambda value: isinstance(value, dict) and isinstance(value.get("spec"), str), "a target object"),
+    "targets": (lambda value: value is None or isinstance(value, list) and all(
+        isinstance(one, dict) and isinstance(one.get("spec"), str) for one in value), "a list of target objects"),
+    "strict": (lambda value: isinstance(value, bool), "true or false"),
+    "check_engine": (lambda value: isinstance(value, str), "an engine name"),
+    "corpus": (lambda value: isinstance(value, str), "a path"),
+    "n": (lambda value: isinstance(value, int) and value >= 1, "a case count"),
+}
 log = logging.getLogger("jobs.fuzz")
 MAX_TEXT = 4096
 _targets = {}
@@ -70,7 +82,7 @@ def case_of(spec, index, *, header=False):
 
 
 def signature_of(case, verdict, result):
-    return signature(family_class(case.family), verdict, result)
+    return signature(case_class(case), verdict, result)
 
 
 def _line(grid):
@@ -173,3 +185,23 @@ def _record(spec, index, case, verdict, result, target, one):
         "engine": getattr(one, "engine", None), "check_engine": spec["check_engine"],
         "worker": worker_id(), "timestamp": datetime.now(timezone.utc),
     }
+
+
+def plan(config, targets):
+    """The run's chunks: each runs the same slice of cases against every target; target ``number``'s
+    case ``i`` is record ``i * len(targets) + number`` (so each record of the run appears exactly once,
+    and a chunk's records are one range, as the runner wants)."""
+    n, size, stride = config["n"], config["chunk_size"], max(1, len(targets))
+    return [{"run_id": config["run_id"], "chunk": chunk, "first": first, "cases": min(size, n - first),
+             "start": first * stride, "count": min(size, n - first) * stride, "stride": stride, "n": n,
+             "size": config.get("size", 9), "seed": config["seed"], "targets": targets,
+             "reference": config.get("reference"), "strict": config["strict"],
+             "check_engine": config["check_engine"], "mode": config.get("mode", "solve"),
+             "verdict_words": config.get("verdict_words"), "verdict_exit": config.get("verdict_exit")}
+            for chunk, first in enumerate(range(0, n, size))]
+
+
+FUZZ = Task("fuzz", run_chunk, plan, fields=FIELDS, files=rf"summary\.md|corpus/(?:{store.OWNED_FILES})",
+            dirs=rf"corpus|corpus/(?:{store.OWNED_DIRS})")
+"""The fuzz task: cases asked of every target; what it writes beside the runner's files is the run's
+own corpus of reproducers (``fuzz.corpus``'s layout) and the summary."""

@@ -1,34 +1,52 @@
 """Triage: failing cases grouped into distinct bugs, each with a minimal, confirmed reproducer.
 
-Cases with one signature (``oracles.signature``) are one bug, as a crash triager's unique crashes.
-For each group one case stands for it (the first; for a hang, the slowest), is shrunk keeping its
-signature, and is then replayed ``CONFIRMATIONS`` times: a reproducer that does not fail the same
-way every time is saved as ``flaky`` with its counts (after trying the unshrunk case, which may be
-steadier). Create groups replay by asking ``REPLAY_CREATES`` creates each time, and say how often
-the bug showed in the run: "intermittent (3 of 40 creates)".
+Cases with one signature (``oracles.signature``: the behaviour, not the family) are one bug, as a
+crash triager's unique crashes; a create case's failed oracles each count apart, and a refusal done
+wrong is one bug whether the input was malformed or had no solution (``bug_key``). For each group one
+case stands for it (the first that is not a round trip; for a hang, the slowest), is shrunk keeping
+its signature and its class (``cases.keeps_class``), and is then replayed ``CONFIRMATIONS`` times: a
+reproducer that does not fail the same way every time is saved as ``flaky`` with its counts (after
+trying the unshrunk case, which may be steadier). Create groups replay by asking ``REPLAY_CREATES``
+creates each time, and say how often the bug showed in the run: "intermittent (3 of 40 creates)".
+
+Time: triage gets at most as long as the cases took (``seconds``), shared among the groups left, and
+never less than ``MIN_GROUP_S`` a group; a group's shrink stops when its share, less what confirming
+will cost, is spent. Each group is saved to the corpus as soon as it is done, so an interrupted
+triage keeps the groups finished, and a resumed one does only the others. Two groups whose shrunk
+reproducers are the same bytes are one bug: the second is merged into the first's folder.
 """
 
 import shlex
+import time
 from collections import namedtuple
 
 import pyarrow.compute as pc
 
 from fuzz import corpus as store
-from fuzz.cases import create_case, from_text
-from fuzz.oracles import oracles_of
+from fuzz.cases import create_case, from_text, malformed_line
+from fuzz.oracles import oracles_of, parts_of
 from fuzz.reference import answer, asks
 from fuzz.shrink import shrink
 from fuzz.tasks import case_of, run_case, signature_of, target_of
 from jobs import backends
 
 CONFIRMATIONS = 3
+MIN_GROUP_S = 3.0
 
-Group = namedtuple("Group", "signature cases representative family calls_failed side text")
-Saved = namedtuple("Saved", "signature cases case folder detail confirmed flaky intermittent replay text target")
+Group = namedtuple("Group", "signature cases representative family calls_failed side text families seconds")
+Group.__doc__ = """Failing cases of one signature: how many, the one that stands for them (its case
+index, family and recorded text for a round trip), the failed create calls among them, its grid side,
+the families the bug showed on, and the representative's call time in seconds."""
+Saved = namedtuple("Saved", "signature cases case folder detail confirmed flaky intermittent replay text target "
+                            "families also side expected actual mark note")
 Saved.__doc__ = """One bug: its signature, how many cases showed it, the case that stands for it, the
 reproducer's folder, the failure's detail, replays that failed the same way (of CONFIRMATIONS),
 whether it is flaky, 'k of m creates' for a create bug that shows only sometimes, the command that
-replays it, and the reproducer's input (bytes)."""
+replays it, the reproducer's input (bytes), the target's spec, the families it showed on, the
+signatures merged into it (same reproducer), the grid side, what a right answer is, what the
+target did ({exit_code, stdout, stderr, wall_s, cpu_s}), the cell or line the failure is about
+({"row", "column"} or {"line"}, 1-based; None), and a note on its shrinking (None when shrunk
+in full)."""
 
 
 def groups(records):
@@ -36,19 +54,39 @@ def groups(records):
     failed = records.filter(pc.equal(records.column("outcome"), "failed"))
     rows = failed.select(["case", "signature", "family", "target_s", "calls_failed", "size", "input_text"]
                          ).to_pylist()
-    by_signature = {}
+    by_bug = {}
     for row in rows:
-        by_signature.setdefault(row["signature"] or "unknown", []).append(row)
+        signature = row["signature"] or "unknown"
+        for one in (parts_of(signature) if " on create (" in signature else [signature]):
+            by_bug.setdefault(bug_key(one), []).append((one, row))
     out = []
-    for signature, members in by_signature.items():
-        if "no_timeout" in oracles_of(signature):
-            chosen = max(members, key=lambda row: (row["target_s"] or 0.0, -row["case"]))
+    for members in by_bug.values():
+        plain = [m for m in members if m[1]["family"] != "roundtrip"] or members  # a round trip is not shrunk
+        if "no_timeout" in oracles_of(members[0][0]):
+            signature, chosen = max(plain, key=lambda m: (m[1]["target_s"] or 0.0, -m[1]["case"]))
         else:
-            chosen = min(members, key=lambda row: row["case"])
+            signature, chosen = min(plain, key=lambda m: m[1]["case"])
+        members = [row for _, row in members]
         out.append(Group(signature, len(members), chosen["case"], chosen["family"],
                          sum(row["calls_failed"] or 0 for row in members), chosen["size"] or 9,
-                         chosen["input_text"] if chosen["family"] == "roundtrip" else None))
+                         chosen["input_text"] if chosen["family"] == "roundtrip" else None,
+                         sorted({row["family"] for row in members}), chosen["target_s"] or 0.0))
     return sorted(out, key=lambda group: (-group.cases, group.signature))
+
+
+_REJECTS = ("rejects_malformed", "rejects_unsolvable")
+
+
+def bug_key(signature):
+    """What makes two signatures one bug: the signature, except that a refusal done wrong is one
+    behaviour whatever was to be refused (a program whose every refusal exits 0 does so on
+    malformed text and on puzzles with no solution alike, as real programs do)."""
+    failures, rest = signature.split(" on ", 1)
+    oracle, _, kind = failures.partition(":")
+    klass, _, ended = rest.partition(" (")
+    if oracle in _REJECTS and klass in ("malformed", "unsolvable"):
+        return f"rejects:{kind} on input to refuse ({ended}"
+    return signature
 
 
 def create_calls_in(records):
@@ -90,8 +128,7 @@ def _same(signature, case, target, config):
     if got is None:
         return False, verdict, result
     if case.command == "create":
-        wanted = set(signature.split(" on ", 1)[0].split("+"))
-        return wanted <= set(got.split(" on ", 1)[0].split("+")), verdict, result
+        return set(parts_of(signature)) <= set(parts_of(got)), verdict, result
     return got == signature, verdict, result
 
 
@@ -102,23 +139,21 @@ def _expected(case, config):
 
 
 def _confirm(signature, case, target, config):
-    """(replays that failed the same way, verdict and result of the last that did, or of the last)."""
+    """(replays that failed the same way, verdict and result of the first that did, or of the last)."""
     hits, shown = 0, None
-    hang = "no_timeout" in oracles_of(signature)
     for attempt in range(CONFIRMATIONS):
-        # A hang is confirmed once on the longer second try, then at the plain limit: 7 limits, not 15.
-        one = target.without_retry() if hang and attempt and hasattr(target, "without_retry") else target
-        same, verdict, result = _same(signature, case, one, config)
+        same, verdict, result = _same(signature, case, target, config)
         if same:
             hits += 1
-            shown = shown or (verdict, result)  # the first: for a hang, the one with the longer second try
+            shown = shown or (verdict, result)
         elif shown is None and attempt == CONFIRMATIONS - 1:
             shown = (verdict, result)
     return hits, shown
 
 
-def triage_group(group, config, target, *, shrink_it=True):
-    """(case to save, replays confirmed, verdict, result) for one group."""
+def triage_group(group, config, target, *, shrink_it=True, seconds=None):
+    """(case to save, replays confirmed, verdict, result, a note on shrinking or None) for one group,
+    in about ``seconds`` (None: the shrinker's own bounds)."""
     if hasattr(target, "pick"):
         target = target.pick(group.representative, group.side)  # the engine that met the case
     if group.family == "create" or (group.family == "roundtrip" and not group.text):
@@ -127,66 +162,142 @@ def triage_group(group, config, target, *, shrink_it=True):
         case = from_text("roundtrip", "solve", group.text.encode(), side=group.side)
     else:
         case = case_of(config, group.representative // config.get("stride", 1), header=target.header)
-    small = case
+    small, note = case, None
     if shrink_it and case.command == "solve" and case.family != "roundtrip":  # a round trip's input is the
         # target's own output, verbatim: a smaller text would show another bug
-        quick = target.without_retry() if hasattr(target, "without_retry") else target
-        small = shrink(case, oracles_of(group.signature),
-                       lambda candidate: _same(group.signature, candidate, quick, config)[0], header=target.header)
+        left = None if seconds is None else seconds - CONFIRMATIONS * max(group.seconds, 0.01)
+        if left is not None and left <= 0:
+            note = f"not shrunk: confirming alone takes its share of the time ({seconds:.0f}s)"
+        else:
+            options = {} if left is None else {"max_seconds": left}
+            small = shrink(case, oracles_of(group.signature),
+                           lambda candidate: _same(group.signature, candidate, target, config)[0],
+                           header=target.header, **options)
     hits, shown = _confirm(group.signature, small, target, config)
     if hits < CONFIRMATIONS and small is not case:
         steady, steady_shown = _confirm(group.signature, case, target, config)
         if steady > hits:
             small, hits, shown = case, steady, steady_shown
     verdict, result = shown
-    return small, hits, verdict, result
+    return small, hits, verdict, result, note
 
 
 def triage_task(spec):
-    """The runner task of the triage phase: one group in, (case, replays confirmed, verdict, result) out.
-    Groups are independent, so they shrink in parallel on the run's own backend."""
+    """The runner task of the triage phase: one group in, ``triage_group``'s answer out. Groups are
+    independent, so they shrink in parallel on the run's own backend."""
     return triage_group(Group(**spec["group"]), spec["config"], target_of(spec["config"]["target"]),
-                        shrink_it=spec["shrink"])
+                        shrink_it=spec["shrink"], seconds=spec.get("seconds"))
 
 
-def triage(records, config, target, corpora, *, shrink_them=True, progress=None):
+def triage(records, config, target, corpora, *, shrink_them=True, progress=None, seconds=None):
     """Group, shrink, confirm and save every distinct bug of a run; a list of Saved, largest group first.
 
-    ``corpora`` are the folders to save into (the run's own first); ``progress(done, total)`` is
-    called as groups finish. Saving happens here, in one process, in a stable order.
+    ``corpora`` are the folders to save into (the run's own first: groups already saved there by an
+    interrupted triage are not done again); ``progress(done, total)`` is called as groups finish;
+    ``seconds`` bounds the time (see the module docstring). Saving happens here, in one process.
     """
     found = groups(records)
     if not found:
         return []
-    specs = [{"chunk": number, "group": group._asdict(), "config": config, "shrink": shrink_them}
-             for number, group in enumerate(found)]
-    options = {"workers": max(1, min(config["workers"], len(specs)))}
-    if config["backend"] == "dask":
-        options["scheduler"] = config.get("scheduler")
-    triaged = {}
-    for spec, outcome in backends.BACKENDS[config["backend"]](triage_task, specs, **options):
-        triaged[spec["chunk"]] = outcome
-        if progress:
-            progress(len(triaged), len(specs))
-    creates = create_calls_in(records)
-    saved = []
+    earlier = store.saved_groups(corpora[0], target)
+    book = _Book(config, target, corpora, create_calls_in(records))
     for number, group in enumerate(found):
-        case, hits, verdict, result = triaged[number]
+        if group.signature in earlier:
+            book.load(number, *earlier[group.signature])
+    todo = [(number, group) for number, group in enumerate(found) if number not in book.numbers]
+    if progress and book.numbers:
+        progress(len(book.numbers), len(found))
+    if todo:
+        workers = max(1, min(config["workers"], len(todo)))
+        each = None if seconds is None else max(MIN_GROUP_S, seconds * workers / len(todo))
+        specs = [{"chunk": number, "group": group._asdict(), "config": config, "shrink": shrink_them,
+                  "seconds": each} for number, group in todo]
+        options = {"workers": workers}
+        if config["backend"] == "dask":
+            options["scheduler"] = config.get("scheduler")
+        for spec, outcome in backends.BACKENDS[config["backend"]](triage_task, specs, **options):
+            book.save(spec["chunk"], found[spec["chunk"]], *outcome)
+            if progress:
+                progress(len(book.numbers), len(found))
+    return book.bugs()
+
+
+class _Book:
+    """The saved bugs of one target's triage, kept as groups finish: each saved to every corpus at
+    once, a reproducer that is the same bytes as one saved before merged into it."""
+
+    def __init__(self, config, target, corpora, creates):
+        self.config, self.target, self.corpora, self.creates = config, target, corpora, creates
+        self.numbers = {}  # group number -> folder (in the run's corpus)
+        self.by_folder = {}  # folder -> Saved
+        self.by_input = {}  # (command, input bytes) -> folder
+
+    def load(self, number, folder, meta, text):
+        """A group an earlier, interrupted triage saved (``store.saved_groups``)."""
+        self.numbers[number] = folder
+        if folder not in self.by_folder:
+            self.by_folder[folder] = _saved_from(folder, meta, text, self.config["target"]["spec"])
+            self.by_input[(meta.get("command"), text)] = folder
+
+    def save(self, number, group, case, hits, verdict, result, note):
+        key = (case.command, case.text)
+        if case.command == "solve" and key in self.by_input:  # the same reproducer: the same bug
+            folder = self.by_input[key]
+            one = self.by_folder[folder]
+            merged = one._replace(cases=one.cases + group.cases, also=one.also + [group.signature],
+                                  families=sorted(set(one.families) | set(group.families)))
+            for root in self.corpora:
+                store.merge(store.folder_for(root, self.target, oracles_of(one.signature)[0], one.signature),
+                            signature=group.signature, cases=merged.cases, families=merged.families)
+            self.by_folder[folder], self.numbers[number] = merged, folder
+            return
         oracle = oracles_of(group.signature)[0]
         detail = "; ".join(f"{name}: {verdict.failed[name].detail}" for name in oracles_of(group.signature)
                            if name in verdict.failed) or "failed when found; not again in the replays"
-        intermittent = (f"{group.calls_failed} of {creates} creates"
-                        if group.family == "create" and group.calls_failed < creates else None)
-        extra = {"cases": group.cases, "seed": config["seed"], "case": group.representative,
-                 "confirmed": f"{hits} of {CONFIRMATIONS} replays", "flaky": hits < CONFIRMATIONS,
-                 "intermittent": intermittent}
+        intermittent = (f"{group.calls_failed} of {self.creates} creates"
+                        if group.family == "create" and group.calls_failed < self.creates else None)
+        mark = _mark(case, verdict, oracle)
+        extra = {"cases": group.cases, "seed": self.config["seed"], "case": group.representative,
+                 "confirmed": f"{hits} of {CONFIRMATIONS} replays", "hits": hits, "flaky": hits < CONFIRMATIONS,
+                 "intermittent": intermittent, "families": group.families, "also": [], "mark": mark,
+                 "shrink_note": note}
         folders = []
-        for root in corpora:
-            folder = store.folder_for(root, target, oracle, group.signature)
-            extra["replay"] = replay_command(folder, config["target"], config.get("reference"))
+        for root in self.corpora:
+            folder = store.folder_for(root, self.target, oracle, group.signature)
+            extra["replay"] = replay_command(folder, self.config["target"], self.config.get("reference"))
             folders.append(store.save(root, case, signature=group.signature, oracle=oracle, detail=detail,
-                                      target=target, result=result, extra=extra))
-        saved.append(Saved(group.signature, group.cases, group.representative, folders[0], detail, hits,
-                           hits < CONFIRMATIONS, intermittent, replay_command(folders[0], config["target"], config.get("reference")),
-                           case.text, config["target"]["spec"]))
-    return saved
+                                      target=self.target, result=result, extra=extra))
+        folder = folders[0]
+        self.numbers[number] = folder
+        self.by_input[key] = folder
+        self.by_folder[folder] = Saved(
+            group.signature, group.cases, group.representative, folder, detail, hits, hits < CONFIRMATIONS,
+            intermittent, replay_command(folder, self.config["target"], self.config.get("reference")), case.text,
+            self.config["target"]["spec"], group.families, [], case.side, store.expected_of(case),
+            store.actual_of(result), mark, note)
+
+    def bugs(self):
+        """The Saved bugs, largest group first, each once."""
+        return sorted(self.by_folder.values(), key=lambda one: (-one.cases, one.signature))
+
+
+def _mark(case, verdict, oracle):
+    """Where in the input the failure is: the cell its oracle names, or for text that must be
+    rejected, the line where it breaks the format (None when neither)."""
+    for name in (oracle, "valid_grid"):
+        failure = verdict.failed.get(name)
+        if failure is not None and failure.where:
+            return failure.where
+    if case.command == "solve" and case.count is None:
+        line = malformed_line(case.text, case.side)
+        return {"line": line} if line else None
+    return None
+
+
+def _saved_from(folder, meta, text, spec):
+    """A Saved rebuilt from a reproducer's case.json (a resumed triage's groups done before)."""
+    hits = meta.get("hits", CONFIRMATIONS)
+    return Saved(meta["signature"], meta.get("cases", 1), meta.get("case"), folder, meta.get("detail", ""), hits,
+                 bool(meta.get("flaky")), meta.get("intermittent"), meta.get("replay", ""), text, spec,
+                 meta.get("families") or [meta.get("family")], list(meta.get("also") or []), meta.get("side", 9),
+                 meta.get("expected", ""), meta.get("actual") or {}, meta.get("mark"), meta.get("shrink_note"))

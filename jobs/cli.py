@@ -64,7 +64,7 @@ def _parser():
     run.add_argument("--force", action="store_true", help="replace an existing run directory")
     run.add_argument("--workers", type=int, default=os.cpu_count(), help="worker processes (default: one per core)")
     run.add_argument("--chunk-size", type=int, help=f"cases per chunk (default {columnar.CHUNK_SIZE} on the batch path: "
-                     f"9x9 with nb and band; {runner.CHUNK_SIZE} otherwise)")
+                     f"9x9 with nb and band; {tasks.CHUNK_SIZE} otherwise)")
     run.add_argument("--backend", default="local", help="local (default) or dask")
     run.add_argument("--scheduler", help="Dask scheduler address, tcp://HOST:PORT (default: a local cluster)")
     run.add_argument("--connect-timeout", type=float, default=backends.CONNECT_TIMEOUT_S, metavar="S",
@@ -106,7 +106,7 @@ def _config(args):
     if args.chunk_size is None:
         probe = {"mode": "input" if args.input else "create", "box": box, "engine": args.engine,
                  "check_engine": args.check_engine, "difficulty": args.difficulty, "blanks": args.blanks}
-        args.chunk_size = columnar.CHUNK_SIZE if columnar.serves(probe) else runner.CHUNK_SIZE
+        args.chunk_size = columnar.CHUNK_SIZE if columnar.serves(probe) else tasks.CHUNK_SIZE
     if args.n < 1 or args.workers < 1 or args.chunk_size < 1:
         raise Usage("-n, --workers and --chunk-size must be at least 1")
     if not args.input:
@@ -145,12 +145,12 @@ def run(args):
         lines = None
         if config["input"]:
             lines, config["input_sha256"] = read_input(config["input"])
-    run_dir, config = runner.open_run(resume=args.resume, config=config, force=args.force, kind="batch")
+    run_dir, config = runner.open_run(tasks.BATCH, resume=args.resume, config=config, force=args.force)
     if args.resume:
         lines = _reread_input(config) if config["input"] else None
         if config["backend"] == "dask" and config["scheduler"]:
             backends.check_scheduler(config["scheduler"], timeout=args.connect_timeout)
-    specs = runner.plan(config, lines)
+    specs = tasks.plan(config, lines)
     runner.setup_log(run_dir, verbose=args.verbose)
     total = sum(spec["count"] for spec in specs)
     try:

@@ -1,8 +1,9 @@
 """The runner: plan chunks, run them on a backend, save each as it finishes, and keep the manifest.
 
-A run is fully described by its config (a JSON-able dict kept in the manifest), so ``--resume``
-re-plans the same chunks from it, refuses a plan that differs from the recorded one, and runs only
-the chunks without a whole part on disk. ``open_run`` is the one entry for ``sudoku-jobs`` and ``fuzz``.
+The runner knows a task only through ``jobs.task.Task`` (its kind, its chunk function, its own config
+fields and file names). A run is fully described by its config (a JSON-able dict kept in the
+manifest), so ``--resume`` re-plans the same chunks from it (the task's ``plan``), refuses a plan
+that differs from the recorded one, and runs only the chunks without a whole part on disk. ``open_run`` is the one entry for ``sudoku-jobs`` and ``fuzz``.
 """
 
 import logging
@@ -26,27 +27,7 @@ from jobs.store import RunDir, RunDirError, WriteError
 
 log = logging.getLogger("jobs")
 
-CHUNK_SIZE = 50
 LOG_EVERY_S = 10.0
-
-
-def plan(config, lines=None):
-    """Chunk specs for a config: ``n`` created cases, or one case per (number, text) in ``lines``."""
-    size = config["chunk_size"]
-    common = {key: config[key] for key in ("run_id", "seed", "engine", "check_engine", "difficulty", "blanks")}
-    common["grade"] = config.get("grade", False)  # runs made before --grade lack it
-    specs = []
-    if lines is None:
-        for chunk, start in enumerate(range(0, config["n"], size)):
-            specs.append({**common, "mode": "create", "chunk": chunk, "start": start,
-                          "count": min(size, config["n"] - start), "box": config["box"]})
-    else:
-        source = Path(config["input"]).name
-        for chunk, start in enumerate(range(0, len(lines), size)):
-            part = lines[start : start + size]
-            specs.append({**common, "mode": "input", "chunk": chunk, "start": start, "count": len(part),
-                          "lines": part, "source": source})
-    return specs
 
 
 def host():
@@ -295,19 +276,19 @@ def _finish(run_dir, manifest, specs, status, error):
     return status, error
 
 
-def open_run(*, resume=None, config=None, force=False, kind=None, fields=None):
-    """The run directory and config of a new run (made now, with its manifest, so a run killed at any
-    moment can be resumed) or of ``resume``, an existing one (its config comes from its manifest, once
-    checked against the manifest schema: ``kind`` refuses a run of another kind, ``fields`` checks that
-    kind's own config fields, as in ``RunDir.read_config``). Either way the directory is locked for this
-    process's life: a second process on the same run is refused."""
+def open_run(task, *, resume=None, config=None, force=False):
+    """The run directory and config of a new run of ``task`` (a ``jobs.task.Task``; made now, with its
+    manifest, so a run killed at any moment can be resumed) or of ``resume``, an existing one (its
+    config comes from its manifest, once checked against the manifest schema: a run of another kind
+    is refused, and the task's own config fields are checked, as in ``RunDir.read_config``). Either
+    way the directory is locked for this process's life: a second process on the same run is refused."""
     if resume:
-        run_dir = RunDir(resume)
-        config = run_dir.read_config(kind=kind, fields=fields)
+        run_dir = RunDir(resume, task)
+        config = run_dir.read_config(kind=task.kind, fields=task.fields)
         run_dir.lock()
         run_dir.clear_temporaries()
         return run_dir, config
-    run_dir = RunDir(config["out"])
+    run_dir = RunDir(config["out"], task)
     run_dir.create(force=force, manifest={"run_id": config["run_id"], "config": config, "status": "running"})
     return run_dir, config
 

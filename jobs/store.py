@@ -8,7 +8,7 @@ Layout (every name a run writes; ``--force`` deletes these and nothing else)::
     RUN/records.csv         every row, rebuilt from the parts when the run stops
     RUN/run.log             one log for the parent and every worker
     RUN/.lock               held (flock) by the one process running the run
-    RUN/summary.md, RUN/corpus/ORACLE/DIGEST/{input.txt,case.json}   written by fuzz runs
+    RUN/...                 what the run's task writes (``jobs.task.Task.files``: a fuzz run's corpus)
 
 A part is written to a hidden temporary name and renamed into place, so a reader (or a resume) never
 sees half a part; hidden names are also skipped by Arrow's dataset reader. Every write that the
@@ -34,15 +34,15 @@ from jobs import manifest as manifests
 from jobs.schema import SCHEMA, table
 
 _PART = re.compile(r"^chunk-(\d{6,})\.parquet$")
-# What a run writes, relative to RUN (links are never owned): the only names --force deletes.
-_OWNED_FILES = re.compile(r"""^(?:
-      manifest\.json | records\.csv | run\.log | summary\.md | \.lock
+# What the runner writes, relative to RUN (links are never owned); a task adds its own (``Task.files``
+# and ``Task.dirs``): together the only names --force deletes.
+_OWNED_FILES = r"""(?:
+      manifest\.json | records\.csv | run\.log | \.lock
     | \.manifest\.json\.tmp | \.records\.csv\.tmp
     | parts/chunk-\d{6,}\.parquet | parts/\.chunk-\d{6,}\.parquet\.\d+\.tmp
     | corrupt/chunk-\d{6,}\.parquet\.corrupt(?:\.\d+)?
-    | corpus/[^/]+/(?:[0-9a-f]+|\.[0-9a-f]+\.\d+\.tmp)/(?:input\.txt|case\.json)
-)$""", re.X)
-_OWNED_DIRS = re.compile(r"^(?:parts|corrupt|corpus|corpus/[^/]+|corpus/[^/]+/\.?[0-9a-f]+(?:\.\d+\.tmp)?)$")
+)"""
+_OWNED_DIRS = r"(?:parts|corrupt)"
 LOCK_WAIT_S = 3.0  # a killed run's forked workers may hold its lock for a moment while they die
 
 
@@ -91,8 +91,9 @@ def _writing(path, temporary=None):
 
 
 class RunDir:
-    def __init__(self, path):
+    def __init__(self, path, task=None):
         self.path = Path(path)
+        self.task = task  # what else a run writes here (jobs.task.Task), beside the runner's own files
         self.parts = self.path / "parts"
         self.corrupt = self.path / "corrupt"
         self.manifest_path = self.path / "manifest.json"
@@ -126,7 +127,7 @@ class RunDir:
         above = next(parent for parent in self.path.parents if parent.exists())
         if not above.is_dir():
             raise WriteError(f"cannot write {self.path}: {os.strerror(errno.ENOTDIR)} ({above} is a file)")
-        staging = RunDir(self.path.parent / f".{self.path.name}.{os.getpid()}.tmp")
+        staging = RunDir(self.path.parent / f".{self.path.name}.{os.getpid()}.tmp", self.task)
         with _writing(self.path):
             self.path.parent.mkdir(parents=True, exist_ok=True)
             shutil.rmtree(staging.path, ignore_errors=True)
@@ -164,6 +165,9 @@ class RunDir:
     def _inventory(self):
         """(owned files, owned dirs, foreign entries) under RUN, relative names; links are not followed."""
         files, dirs, foreign = [], [], []
+        extra_files, extra_dirs = (self.task.files, self.task.dirs) if self.task else (r"(?!)", r"(?!)")
+        owned_file = re.compile(rf"^(?:{_OWNED_FILES}|{extra_files})$", re.X)
+        owned_dir = re.compile(rf"^(?:{_OWNED_DIRS}|{extra_dirs})$", re.X)
 
         def walk(relative):
             with os.scandir(self.path / relative if relative else self.path) as entries:
@@ -172,12 +176,12 @@ class RunDir:
                     if entry.is_symlink():
                         foreign.append(f"{name} (a link)")
                     elif entry.is_dir(follow_symlinks=False):
-                        if _OWNED_DIRS.match(name):
+                        if owned_dir.match(name):
                             dirs.append(name)
                             walk(name)
                         else:
                             foreign.append(f"{name}/")
-                    elif entry.is_file(follow_symlinks=False) and _OWNED_FILES.match(name):
+                    elif entry.is_file(follow_symlinks=False) and owned_file.match(name):
                         files.append(name)
                     else:
                         foreign.append(name)

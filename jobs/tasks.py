@@ -13,6 +13,7 @@ import logging
 import os
 import socket
 import time
+from pathlib import Path
 from datetime import datetime, timezone
 
 import pyarrow as pa
@@ -23,9 +24,11 @@ from sudoku.formats import parse_line, render
 
 from jobs import columnar
 from jobs.schema import SCHEMA_VERSION, table
+from jobs.task import Task
 from jobs.verify import problems
 
 log = logging.getLogger("jobs.tasks")
+CHUNK_SIZE = 50  # cases per chunk on the per-case path
 _clock = time.perf_counter
 
 
@@ -48,6 +51,25 @@ def warm(*names):
             if hasattr(module, "warm"):
                 module.warm()
             _warmed.add(name)
+
+
+def plan(config, lines=None):
+    """Chunk specs for a config: ``n`` created cases, or one case per (number, text) in ``lines``."""
+    size = config["chunk_size"]
+    common = {key: config[key] for key in ("run_id", "seed", "engine", "check_engine", "difficulty", "blanks")}
+    common["grade"] = config.get("grade", False)  # runs made before --grade lack it
+    specs = []
+    if lines is None:
+        for chunk, start in enumerate(range(0, config["n"], size)):
+            specs.append({**common, "mode": "create", "chunk": chunk, "start": start,
+                          "count": min(size, config["n"] - start), "box": config["box"]})
+    else:
+        source = Path(config["input"]).name
+        for chunk, start in enumerate(range(0, len(lines), size)):
+            part = lines[start : start + size]
+            specs.append({**common, "mode": "input", "chunk": chunk, "start": start, "count": len(part),
+                          "lines": part, "source": source})
+    return specs
 
 
 def run_chunk(spec):
@@ -168,3 +190,7 @@ def _check_and_solve(record, puzzle, spec, *, wanted_blanks):
 def _finish(record):
     record["timestamp"] = datetime.now(timezone.utc)
     return record
+
+
+BATCH = Task("batch", run_chunk, plan)
+"""The batch task of ``sudoku-jobs run``: create or read puzzles, check and solve them back."""

@@ -10,8 +10,8 @@ import random
 import pytest
 
 from fuzz import corpus, oracles
-from fuzz.cases import (CREATE_EVERY, FAMILIES, SOLVE_FAMILIES, WEIGHTS, Case, build, create_calls, from_text,
-                        keeps_property, make_case, _pool)
+from fuzz.cases import (case_class, CREATE_EVERY, FAMILIES, SOLVE_FAMILIES, WEIGHTS, Case, build, create_calls, from_text,
+                        keeps_class, make_case, _pool)
 from fuzz.oracles import (CREATE_ORACLES, ORACLES, SOLVE_ORACLES, can_fail, judge_create, judge_solve, oracles_of,
                           signature)
 from fuzz.read import find_grid
@@ -22,6 +22,7 @@ from sudoku import Grid, create, engines, render
 PUZZLE = create(3, seed=11)
 SOLUTION = engines.solve(PUZZLE, limit=1).solution
 EXACT = render(SOLUTION, "grid")
+FULLER = Grid(3, [s if i % 4 == 0 else p for i, (p, s) in enumerate(zip(PUZZLE.cells, SOLUTION.cells))])  # not minimal
 ROWS = EXACT.splitlines()
 
 
@@ -242,7 +243,7 @@ def test_an_out_of_range_value_kept_in_the_answer_is_named():
     row, column = next((r + 1, line.split().index("10") + 1) for r, line in enumerate(kept.splitlines())
                        if "10" in line.split())
     verdict = judge_solve(case, result(kept))
-    assert verdict.failed["rejects_malformed"].kind == "accepted_grid"
+    assert verdict.failed["rejects_malformed"].kind == "accepted"
     assert verdict.failed["valid_grid"].detail.startswith(f"row {row}, column {column} is 10, outside 1..9")
 
 
@@ -355,14 +356,62 @@ def test_signatures_group_like_failures():
     crash = result(exit_code=-11)
     text = render(PUZZLE, "grid")
     first = judge_solve(case_of(text, family="unique_easy"), crash)
-    assert signature("unique", first, crash) == "no_crash:signal 11 on unique (signal 11)"
-    assert oracles_of("rejects_malformed:accepted+valid_grid:clash on malformed_letter (exit 0)") == [
+    assert signature("solvable", first, crash) == "no_crash:signal 11 on solvable (signal 11)"
+    assert oracles_of("rejects_malformed:accepted+valid_grid:out_of_range on malformed (exit 0)") == [
         "rejects_malformed", "valid_grid"]
     assert set(oracles.PRIORITY) == set(ORACLES)
     changed = result(render(changed_given(PUZZLE, SOLUTION), "grid"))
     verdict = judge_solve(case_of(text), changed)
-    assert signature("unique", verdict, changed) == "keeps_givens:changed+valid_grid:clash on unique (exit 0)"
-    assert signature("unique", judge_solve(case_of(text), result(EXACT)), result(EXACT)) is None
+    # the broken grid is a consequence of the changed given: the signature names the behaviour alone
+    assert "valid_grid" in verdict.failed
+    assert signature("solvable", verdict, changed) == "keeps_givens:changed on solvable (exit 0)"
+    assert signature("solvable", judge_solve(case_of(text), result(EXACT)), result(EXACT)) is None
+
+
+def test_one_behaviour_is_one_signature_on_every_family():
+    """A program that exits 0 on every malformed text, whatever the family, gives one signature; so
+    does one that changes a given, on unique and on multi-solution grids alike."""
+    def accepts(text):
+        return result(EXACT) if b"x" in text or b"10" in text else result(b"", b"", 0)
+
+    seen = set()
+    for family in [f for f in SOLVE_FAMILIES if f.startswith("malformed_")]:
+        case = build(family, random.Random(3), _pool(1))
+        answer = accepts(case.text)
+        seen.add(signature(case_class(case), judge_solve(case, answer), answer))
+    assert seen == {"rejects_malformed:accepted on malformed (exit 0)"}
+    seen = set()
+    for family in ("unique_easy", "unique_hard", "multiple", "full", "one_blank", "whitespace_tabs"):
+        case = build(family, random.Random(4), _pool(1))
+        answer = changes_a_given(case.text)
+        seen.add(signature(case_class(case), judge_solve(case, answer), answer))
+    assert seen == {"keeps_givens:changed on solvable (exit 0)"}
+
+
+def test_an_out_of_range_answer_is_a_behaviour_of_its_own():
+    case = case_of(render(PUZZLE, "grid").replace("0", "10", 1), family="malformed_out_of_range")
+    answer = result(render(SOLUTION, "grid").replace("4", "10", 1).encode())
+    verdict = judge_solve(case, answer)
+    assert signature(case_class(case), verdict, answer) == (
+        "rejects_malformed:accepted+valid_grid:out_of_range on malformed (exit 0)")
+    assert verdict.failed["valid_grid"].where == {"row": 1, "column": verdict.failed["valid_grid"].where["column"]}
+
+
+def test_a_refusal_signature_names_the_class_of_its_message():
+    case = case_of(render(PUZZLE, "grid"), family="unique_easy")
+    one = result(b"", b"Needs at least 25 starting numbers (has 24)\n", 1)
+    other = result(b"", b"format of input file is incorrect\n", 1)
+    again = result(b"", b"Needs at least 25 starting numbers (has 19)\n", 1)
+    signatures = [signature("solvable", judge_solve(case, r), r) for r in (one, other, again)]
+    assert signatures[0] == signatures[2] != signatures[1]
+    assert signatures[0] == "answers:exit on solvable (exit non-zero: 'needs at least # starting numbers has #')"
+
+
+def test_a_traceback_names_its_exception():
+    case = case_of(render(PUZZLE, "grid"), family="unique_easy")
+    crash = result(b"", b"Traceback (most recent call last):\n  File \"x.py\", line 3\nIndexError: list index\n", 1)
+    verdict = judge_solve(case, crash)
+    assert verdict.failed["no_crash"].kind == "traceback IndexError"
 
 
 # --- shrinking -----------------------------------------------------------------------------------
@@ -382,12 +431,12 @@ class Fake:
         def same_failure(case):
             self.calls += 1
             answer = self.answer(case.text)
-            return signature(case.family, judge_solve(case, answer), answer) == wanted
+            return signature(case_class(case), judge_solve(case, answer), answer) == wanted
         return same_failure
 
     def signature(self, case):
         answer = self.answer(case.text)
-        return signature(case.family, judge_solve(case, answer), answer)
+        return signature(case_class(case), judge_solve(case, answer), answer)
 
 
 def shrunk(case, fake, **options):
@@ -416,12 +465,33 @@ def changes_a_given(text):
     return right_answer(text)
 
 
-def test_a_changed_given_shrinks_to_one_clue():
-    case = case_of(render(PUZZLE, "grid"), family="unique_easy")
+def test_a_changed_given_shrinks_to_a_minimal_unique_puzzle():
+    """A bug shown on a unique puzzle shrinks to a unique puzzle: blanking more would make a grid
+    with several solutions, another class of case, and no such candidate is asked for."""
+    case = case_of(render(FULLER, "grid"), family="unique_easy")
     fake = Fake(changes_a_given)
     small = shrunk(case, fake)
-    assert small.puzzle.clues == 1
-    assert fake.calls <= 2 * PUZZLE.clues + 20  # malformed candidates are not worth a call
+    assert small.count == 1 and small.puzzle.clues < FULLER.clues
+    assert fake.calls <= 2 * FULLER.clues + 20  # candidates of another class are not worth a call
+    for cell, value in enumerate(small.puzzle.cells):  # minimal: no given can go
+        if value:
+            assert from_text("unique_easy", "solve", render(small.puzzle.with_cell(cell, 0), "grid").encode()).count == 2
+
+
+def test_a_shrink_never_turns_a_unique_case_into_a_multi_solution_one():
+    """A program that hangs on sparse grids: its hang on a unique puzzle must not be saved as the
+    all-zero grid (a hang on several solutions, another bug)."""
+    def hangs_when_sparse(text):
+        case = from_text("any", "solve", text)
+        if case.puzzle is not None and case.puzzle.clues < 30:
+            return result(exit_code=-9, timed_out=True)
+        return right_answer(text)
+
+    sparse = from_text("unique_hard", "solve", render(PUZZLE, "grid").encode())
+    assert sparse.count == 1 and sparse.puzzle.clues < 30
+    fake = Fake(hangs_when_sparse)
+    small = shrunk(sparse, fake)
+    assert small.count == 1 and small.puzzle.clues >= 17
 
 
 def test_a_malformed_text_failure_shrinks_to_a_short_text_that_keeps_its_letter():
@@ -458,9 +528,10 @@ def test_a_crlf_case_keeps_its_crlf():
     def crashes_on_cr(text):
         return result(exit_code=-6) if b"\r" in text else right_answer(text)
 
-    case = case_of(render(PUZZLE, "grid").replace("\n", "\r\n"), family="whitespace_crlf")
+    case = case_of(render(FULLER, "grid").replace("\n", "\r\n"), family="whitespace_crlf")
     small = shrunk(case, Fake(crashes_on_cr))
-    assert b"\r\n" in small.text and len(small.text) <= 3
+    assert small.text.count(b"\r\n") == 1 and small.count == 1  # still the unique puzzle it was
+    assert small.puzzle.clues < FULLER.clues
 
 
 def test_shrinking_keeps_the_exit_class():
@@ -491,7 +562,7 @@ def test_shrinking_keeps_what_the_case_expects():
 
 def test_shrinking_respects_its_budget():
     fake = Fake(changes_a_given)
-    case = case_of(render(PUZZLE, "grid"), family="unique_easy")
+    case = case_of(render(FULLER, "grid"), family="unique_easy")
     wanted = fake.signature(case)
     small = shrink(case, oracles_of(wanted), fake.same(wanted), max_calls=5)
     assert fake.calls == 5
@@ -520,8 +591,9 @@ def test_create_cases_do_not_shrink():
     ("malformed_more_columns", b"1 2 3 4 5 6 7 8 9 1\n", b"1 2 3\n"),
 ])
 def test_family_properties(family, kept, lost):
-    assert keeps_property(family, case_of(kept, family))
-    assert not keeps_property(family, case_of(lost, family))
+    original = case_of(kept, family)
+    assert keeps_class(original, case_of(kept, family))
+    assert not keeps_class(original, case_of(lost, family))
 
 
 # --- case families -------------------------------------------------------------------------------
@@ -541,7 +613,7 @@ def test_every_family_agrees_with_the_reference(family, header, box):
             assert reference.solution == case.solution
         if case.count == 1:
             assert engines.solve(case.puzzle, limit=1).solution == case.solution
-        assert keeps_property(family, case), (family, draw)
+        assert keeps_class(case, case), (family, draw)
 
 
 def test_families_are_the_weights():

@@ -124,6 +124,21 @@ def test_an_existing_out_needs_force(tmp_path):
     assert fuzz(*args, "--force", cwd=tmp_path).returncode == 0
 
 
+def test_force_replaces_a_run_with_its_reproducers_but_never_what_no_run_wrote(tmp_path):
+    """The runner learns from the fuzz task what a fuzz run writes (its corpus, its summary), so
+    --force replaces a run that saved reproducers; a file no run writes still stops it."""
+    args = ("run", "-n", 40, "--seed", 2, *COMMON, "--no-shrink", "--target", spec("changes_given"),
+            "--corpus", tmp_path / "corpus", "--out", tmp_path / "run")
+    assert fuzz(*args, cwd=tmp_path).returncode == 1
+    assert list((tmp_path / "run" / "corpus").glob("*/*/*/case.json"))
+    again = fuzz(*args, "--force", cwd=tmp_path)
+    assert again.returncode == 1 and "Traceback" not in again.stderr, again.stderr
+    (tmp_path / "run" / "corpus" / "notes.txt").write_text("mine")
+    refused = fuzz(*args, "--force", cwd=tmp_path)
+    assert refused.returncode == 2 and "holds what no run writes (corpus/notes.txt)" in refused.stderr
+    assert (tmp_path / "run" / "corpus" / "notes.txt").read_text() == "mine"
+
+
 def test_replaying_an_empty_corpus_is_exit_2(tmp_path):
     (tmp_path / "corpus").mkdir()
     done = fuzz("replay", tmp_path / "corpus", "--target", spec("changes_given"), cwd=tmp_path)
@@ -227,7 +242,18 @@ def test_probe_finds_the_options_that_make_a_program_work(tmp_path, name, option
     done = fuzz("probe", "--target", spec(name), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout == f"fuzz run --target {shlex.quote(spec(name))}{options}\n"
-    assert "--format grid: " in done.stderr and "--create-args 'create easy 9': " in done.stderr
+    assert "--format grid --solve-args 'solve': " in done.stderr and "--create-args 'create': " in done.stderr
+
+
+def test_probe_takes_a_spelling_that_is_understood_even_when_the_answer_has_a_bug(tmp_path):
+    """A create that prints a readable puzzle with too few blanks is the right spelling: the bug is
+    for the run to show; and a program that wants `solve easy` gets it."""
+    import shlex
+
+    done = fuzz("probe", "--target", spec("few_blanks_solve_easy"), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"fuzz run --target {shlex.quote(spec('few_blanks_solve_easy'))} --solve-args 'solve easy'\n"
+    assert "--create-args 'create': understood; its answer has bugs for fuzz run to show (create_blanks" in done.stderr
 
 
 def test_probe_says_when_nothing_works(tmp_path):
@@ -249,7 +275,8 @@ def test_a_program_that_cannot_solve_its_own_puzzles_is_caught_by_the_round_trip
     assert {row["family"] for row in rows if row["outcome"] == "failed"} == {"roundtrip"}
     assert all(row["input_text"].startswith("+-------+") for row in trips)  # the create's own output, as given
     meta = json.loads(next((tmp_path / "run" / "corpus").glob("*/answers/*/case.json")).read_text())
-    assert meta["signature"] == "answers:exit on roundtrip (exit 1)" and meta["confirmed"] == "3 of 3 replays"
+    # the solve half is a solve like any other: its class is that of the puzzle create printed
+    assert meta["signature"].startswith("answers:exit on solvable (exit non-zero: ") and meta["confirmed"] == "3 of 3 replays"
     data = next((tmp_path / "run" / "corpus").glob("*/answers/*/input.txt")).read_bytes()
     assert data.startswith(b"+-------+")
     # a correct program passes its round trips
@@ -278,6 +305,6 @@ def test_a_checker_that_forgets_the_box_rule_is_caught_on_box_clashes_only(tmp_p
     failed = [row for row in records_of(tmp_path / "run") if row["outcome"] == "failed"]
     assert failed and {row["family"] for row in failed} <= {"check_box", "check_box_blanks"}
     assert {row["oracles_failed"] for row in failed} == {"check_verdict"}
-    assert "check_verdict:invalid_as_complete on check_box (exit 0)" in done.stdout
+    assert "check_verdict:invalid_as_complete on check (exit 0)" in done.stdout
     # piped, the shrinking says how far it is, its pace and the time left
     assert re.search(r"shrunk and confirmed 1 of \d+ distinct failures, [\d.]+s each, about \d+s left", done.stderr)

@@ -163,7 +163,7 @@ def test_a_run_with_a_planted_failure_exits_1_and_show_lists_it(tmp_path):
 def test_the_plan_covers_every_case_once(n, size):
     config = {"run_id": "t", "seed": 1, "engine": "py", "check_engine": "dlx", "difficulty": None, "blanks": None,
               "chunk_size": size, "n": n, "box": 2}
-    specs = runner.plan(config)
+    specs = tasks.plan(config)
     cases = [spec["start"] + i for spec in specs for i in range(spec["count"])]
     assert cases == list(range(n))
     assert [spec["chunk"] for spec in specs] == list(range(len(specs)))

@@ -233,8 +233,8 @@ def test_complete_only_when_every_planned_case_is_saved_once(tmp_path):
     config = {"kind": "batch", "run_id": "t", "n": 30, "box": 2, "size": 4, "seed": 3, "input": None,
               "workers": 1, "chunk_size": 10, "backend": "local", "scheduler": None, "engine": "py",
               "check_engine": "dlx", "blanks": None, "difficulty": None, "out": str(tmp_path / "run")}
-    run_dir, config = runner.open_run(config=config)
-    specs = runner.plan(config)
+    run_dir, config = runner.open_run(tasks.BATCH, config=config)
+    specs = tasks.plan(config)
 
     def always_chunk_0(spec):
         return [{**row, "chunk": spec["chunk"]} for row in tasks.run_chunk({**spec, "start": 0})]
@@ -623,11 +623,12 @@ def test_a_fuzz_run_given_to_sudoku_jobs_is_refused(fuzz_run):
 def test_the_validation_fuzz_can_call_refuses_a_batch_run(tmp_path):
     from jobs import runner
     from jobs.store import RunDir, RunDirError
+    from jobs.task import Task
 
     out = tmp_path / "run"
     _small_run(out)
     with pytest.raises(RunDirError, match="is a batch run, not a fuzz run: resume it with `sudoku-jobs run --resume"):
-        runner.open_run(resume=out, kind="fuzz")
+        runner.open_run(Task("fuzz", None, None), resume=out)
     with pytest.raises(RunDirError, match="config.target is missing"):
         RunDir(out).read_config(fields={"target": (lambda v: isinstance(v, dict), "an object")})
 

@@ -216,9 +216,9 @@ def test_piped_progress_lines_carry_cases_failures_rate_and_time_left(tmp_path, 
     config = {"kind": "batch", "run_id": "t", "n": 30, "box": 2, "size": 4, "seed": 3, "input": None,
               "workers": 1, "chunk_size": 10, "backend": "local", "scheduler": None, "engine": "py",
               "check_engine": "dlx", "blanks": None, "difficulty": None, "out": str(tmp_path / "run")}
-    run_dir, config = runner.open_run(config=config)
+    run_dir, config = runner.open_run(tasks.BATCH, config=config)
     runner.setup_log(run_dir)
-    manifest = runner.run_with_progress(run_dir, config, tasks.run_chunk, runner.plan(config))
+    manifest = runner.run_with_progress(run_dir, config, tasks.run_chunk, tasks.plan(config))
     assert manifest["status"] == "complete"
     lines = re.findall(r"(\d+) of 30 cases \(\d+ %\), 0 failed so far, \d+ cases/s, about \d+s left",
                        capsys.readouterr().err)

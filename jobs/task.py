@@ -1,0 +1,23 @@
+"""What the runner knows of a task, and nothing more: the task is a function from a chunk spec to
+records, named by its kind, with its own config fields and the names of what it writes in a run
+directory. The runner and the store ask a ``Task`` instead of spelling another package's config
+keys or file layout (a lower room that spells a higher room's names drifts from it silently)."""
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Task:
+    """A kind of run. ``run(spec) -> records`` runs one chunk (a module-level function, so it can be
+    sent to worker processes); ``plan(config, ...) -> specs`` makes the chunk specs (each with
+    ``chunk``, ``start`` and ``count``); ``fields`` are the task's own config fields ({name: (check,
+    what it must be)}), checked when a manifest is read back; ``files`` and ``dirs`` are regular
+    expressions of the paths, relative to the run directory, that a run of this task writes beside
+    the runner's own (parts, CSV, manifest, log): the only other names ``--force`` may delete."""
+
+    kind: str
+    run: object
+    plan: object
+    fields: dict = field(default_factory=dict)
+    files: str = r"(?!)"
+    dirs: str = r"(?!)"

@@ -1,0 +1,108 @@
+"""Triage in-process: one bug is one group, identical reproducers merge, an interrupted triage resumes."""
+
+import json
+
+import pytest
+
+from fuzz import triage as triage_module
+from fuzz.cases import from_text
+from fuzz.oracles import Failure, Verdict
+from fuzz.targets import Result, make_target
+from fuzz.triage import Group, _Book, bug_key, groups
+from jobs.schema import table
+from sudoku import create, render
+
+PUZZLE = create(3, seed=11)
+
+
+def row(case, signature, family, *, seconds=0.01, calls_failed=1):
+    return {"case": case, "signature": signature, "family": family, "target_s": seconds, "cpu_s": seconds,
+            "calls_failed": calls_failed, "size": 9, "input_text": "", "outcome": "failed"}
+
+
+def test_one_behaviour_on_many_families_is_one_group_with_its_families():
+    changed = "keeps_givens:changed on solvable (exit 0)"
+    found = groups(table([row(3, changed, "unique_hard"), row(1, changed, "multiple"),
+                          row(7, changed, "whitespace_tabs"), row(9, changed, "roundtrip")]))
+    assert len(found) == 1
+    group = found[0]
+    assert group.cases == 4 and group.representative == 1  # the first case that can be shrunk
+    assert group.families == ["multiple", "roundtrip", "unique_hard", "whitespace_tabs"]
+
+
+def test_a_refusal_done_wrong_is_one_bug_whatever_was_to_be_refused():
+    found = groups(table([row(2, "rejects_malformed:accepted on malformed (exit 0)", "malformed_letter"),
+                          row(4, "rejects_unsolvable:accepted on unsolvable (exit 0)", "clashing"),
+                          row(6, "rejects_malformed:accepted on malformed (exit 0)", "malformed_negative")]))
+    assert len(found) == 1 and found[0].cases == 3
+    assert found[0].signature == "rejects_malformed:accepted on malformed (exit 0)"  # the representative's
+    assert bug_key("no_timeout:hang on unsolvable (timeout)") != bug_key("no_timeout:hang on solvable (timeout)")
+
+
+def test_each_failed_create_oracle_is_a_bug_of_its_own():
+    both = "create_unique:several_solutions+create_blanks:few_blanks on create (exit 0)"
+    found = groups(table([row(0, both, "create"), row(20, "create_unique:several_solutions on create (exit 0)",
+                                                      "create")]))
+    assert sorted((g.signature, g.cases) for g in found) == [
+        ("create_blanks:few_blanks on create (exit 0)", 1), ("create_unique:several_solutions on create (exit 0)", 2)]
+
+
+def test_a_hang_group_stands_for_its_slowest_case():
+    hang = "no_timeout:hang on solvable (timeout)"
+    found = groups(table([row(1, hang, "empty", seconds=5.1), row(2, hang, "multiple", seconds=9.0)]))
+    assert found[0].representative == 2
+
+
+def _saved_by(book, case, signature, *, families=("unique_easy",)):
+    group = Group(signature, 2, 5, families[0], 1, 9, None, list(families), 0.01)
+    verdict = Verdict({signature.split(":")[0]: Failure("1 given(s) changed, first at row 1, column 3", "changed",
+                                                         {"row": 1, "column": 3})}, [], [], None, 1, 1, 0)
+    result = Result(0, b"1 2 3\n", b"", 0.02, False, False, 0.01, False, 5.0)
+    book.save(len(book.numbers), group, case, 3, verdict, result, None)
+
+
+def test_two_groups_with_the_same_reproducer_are_one_bug(tmp_path):
+    target = make_target("engine:py")
+    config = {"seed": 1, "target": {"spec": "engine:py"}}
+    book = _Book(config, target, [tmp_path / "run", tmp_path / "shared"], creates=0)
+    case = from_text("unique_easy", "solve", render(PUZZLE, "grid").encode())
+    _saved_by(book, case, "keeps_givens:changed on solvable (exit 0)")
+    _saved_by(book, case, "valid_grid:clash on solvable (exit 0)", families=("multiple",))
+    (one,) = book.bugs()
+    assert one.cases == 4 and one.also == ["valid_grid:clash on solvable (exit 0)"]
+    assert one.families == ["multiple", "unique_easy"] and one.mark == {"row": 1, "column": 3}
+    for root in ("run", "shared"):
+        (meta_path,) = (tmp_path / root).glob("*/*/*/case.json")
+        meta = json.loads(meta_path.read_text())
+        assert meta["also"] == ["valid_grid:clash on solvable (exit 0)"] and meta["cases"] == 4
+        assert meta["actual"]["wall_s"] == 0.02 and meta["mark"] == {"row": 1, "column": 3}
+
+
+def test_an_interrupted_triage_resumes_with_the_groups_done_kept(tmp_path, monkeypatch):
+    """Groups are saved as they finish; a triage stopped after the first does only the others when
+    run again (the run's own corpus says what is done)."""
+    texts = [render(PUZZLE, "grid"), render(PUZZLE, "grid").replace("\n", "\r\n")]
+    done = []
+
+    def fake_triage_group(group, config, target, *, shrink_it=True, seconds=None):
+        done.append(group.signature)
+        case = from_text(group.family, "solve", texts[group.representative].encode())
+        verdict = Verdict({"answers": Failure("exit 1", "exit")}, [], [], None, 1, 1, 0)
+        return case, 3, verdict, Result(1, b"", b"no\n", 0.01, False, False, 0.0, False, 5.0), None
+
+    monkeypatch.setattr(triage_module, "triage_group", fake_triage_group)
+    records = table([row(0, "answers:exit on solvable (exit non-zero: 'a')", "unique_easy"),
+                     row(1, "answers:exit on solvable (exit non-zero: 'b')", "whitespace_crlf")])
+    config = {"seed": 1, "target": {"spec": "engine:py"}, "workers": 1, "backend": "local", "strict": False}
+    target = make_target("engine:py")
+    corpora = [tmp_path / "run", tmp_path / "shared"]
+
+    def stop_after_one(finished, total):
+        if finished == 1:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        triage_module.triage(records, config, target, corpora, progress=stop_after_one)
+    assert len(done) == 1 and len(list((tmp_path / "run").glob("*/*/*/case.json"))) == 1
+    saved = triage_module.triage(records, config, target, corpora)
+    assert len(done) == 2 and len(saved) == 2  # the first group was not done again
