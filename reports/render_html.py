@@ -89,7 +89,8 @@ def excerpt_html(text, mark=None, *, side=None):
         line = shown.lines[index]
         lines[index] = (f"{escape(line[:start])}<mark title=\"{escape(shown.where)}\">{escape(line[start:end])}</mark>"
                         f"{escape(line[end:])}")
-    rest = [f'<span class="rest">{escape(shown.rest)}</span>'] if shown.rest else []
+    rest = shown.rest or ("" if text else "(nothing)")  # an empty answer is shown as such, not as a blank box
+    rest = [f'<span class="rest">{escape(rest)}</span>'] if rest else []
     return '<pre class="io">' + "\n".join(lines + rest) + "</pre>", shown.where
 
 

@@ -52,6 +52,8 @@ ROWS, WIDTH = 40, 200  # an input or output longer than this is shown as its sta
 def excerpt_md(text, mark=None, *, side=None):
     """A text as a fenced code block: whole when short, control bytes visible, a ``^`` line under the
     marked cell naming it (a code block has no colour)."""
+    if not text:
+        return md_block("(nothing)")
     return md_block("\n".join(caret_lines(excerpt(text, mark, side=side, rows=ROWS, width=WIDTH))))
 
 
