@@ -586,6 +586,7 @@ def _summary(manifest, records, replayed, still, saved, run_dir, run_corpus, *, 
     """The run's summary twice: whole, as Markdown (summary.md, ``--md``), and short, as ``jobs.display``
     blocks for stdout: counts, each bug with its replay line, failures per oracle, where the rest is.
     A target's text (details, inputs, names) is escaped for each medium."""
+    from fuzz.show import bug_lines
     from jobs.display import md_block, md_code, md_text, visible
 
     rows = records.select(["family", "outcome", "oracles_failed", "format_slips", "notes", "target_s", "case"]
@@ -613,7 +614,7 @@ def _summary(manifest, records, replayed, still, saved, run_dir, run_corpus, *, 
     short += [f"differential check: {line}" for line in _differential_lines(found, code=visible)]
     if saved:
         out += [f"## {len(saved)} distinct bugs", ""]
-        short.append(f"{len(saved)} distinct bugs (inputs in {run_dir.path}/summary.md):")
+        short.append(f"{len(saved)} distinct bugs:")
         for number, one in enumerate(saved, 1):
             state = (f"FLAKY: failed the same way in {one.confirmed} of 3 replays" if one.flaky
                      else "confirmed in 3 of 3 replays")
@@ -627,9 +628,7 @@ def _summary(manifest, records, replayed, still, saved, run_dir, run_corpus, *, 
                 out += ["", "   input:", ""] + [f"   {line}" for line in md_block(shown_input(one.text)).split("\n")] \
                     + [""]
             out += [f"   replay: {md_code(one.replay)}", ""]
-            detail = one.detail if len(one.detail) <= 160 else one.detail[:157] + "..."
-            short += [f"{number:>3}. {who}{one.signature}: {cases}; {detail} ({state})",
-                      f"     replay: {one.replay}"]
+            short += bug_lines(one, number, several=several)
     out += ["| family | cases | failed |", "|---|---:|---:|"]
     cases, fails = Counter(r["family"] for r in rows), Counter(r["family"] for r in rows if r["outcome"] == "failed")
     out += [f"| {md_text(family)} | {count} | {fails[family]} |" for family, count in sorted(cases.items())]

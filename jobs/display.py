@@ -17,12 +17,18 @@ input line): it may hold NUL, ESC, ``<script>``, ``|`` or bytes that are not UTF
 A ``Table`` (title, columns, rows) renders three ways: ``rich`` boxes on a terminal (imported only
 then), aligned plain text without ANSI codes when stdout is a pipe or a file, and Markdown. ``show``
 picks rich or plain by whether the stream is a terminal.
+
+A failing input is shown as ``excerpt(text, mark)``: its lines made visible, whole when short, else its
+start and its length, with one place in it marked (a cell of a grid, or a line) that ``mark_in`` reads
+from a failure's detail ("row 9, column 3 ..."); ``caret_lines`` draws the mark as a ``^`` line for
+text media, HTML wraps it in ``<mark>``.
 """
 
 import html
 import re
 import sys
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 # Characters XML 1.0 allows (https://www.w3.org/TR/xml/#charsets); the rest are shown as escapes.
 _XML_FORBIDDEN = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -185,3 +191,117 @@ def show(blocks, file=None):
         import os
 
         sys.stdout = open(os.devnull, "w")
+
+
+# --- a failing input, with the place that failed marked ----------------------------------------
+
+# The places a checker's detail names, first one wins: "row 1, column 3 is 10", "row 3 has two 5s,
+# columns 1 and 3", "column 2 has two 7s, rows 4 and 8", "box 5 has two 1s, cells r4c4 and r6c5", "line 2".
+_PLACES = re.compile(r"\brow (?P<r1>\d+), column (?P<c1>\d+)"
+                     r"|\brow (?P<r2>\d+) has two \S+, columns (?P<c2>\d+)"
+                     r"|\bcolumn (?P<c3>\d+) has two \S+, rows (?P<r3>\d+)"
+                     r"|\bcells r(?P<r4>\d+)c(?P<c4>\d+)"
+                     r"|\bline (?P<line>\d+)")
+
+
+def mark_in(detail):
+    """The first place a failure's detail names, as ``{"row": r, "column": c}`` or ``{"line": k}``
+    (1-based), or None: so that old records, which carry only the detail, still point at the cell."""
+    found = _PLACES.search(_as_text(detail))
+    if not found:
+        return None
+    groups = {k: int(v) for k, v in found.groupdict().items() if v}
+    if "line" in groups:
+        return {"line": groups["line"]}
+    return {"row": next(v for k, v in groups.items() if k[0] == "r"),
+            "column": next(v for k, v in groups.items() if k[0] == "c")}
+
+
+def _rows(lines):
+    """Indexes of the lines that hold a grid's rows: the non-blank ones, less a leading box-size line
+    (the ``header`` format) when rows follow it."""
+    rows = [i for i, line in enumerate(lines) if line.strip()]
+    if len(rows) > 2 and len(lines[rows[0]].split()) == 1 and len(lines[rows[1]].split()) > 1:
+        rows = rows[1:]
+    return rows
+
+
+def cell_span(text, mark, *, side=None):
+    """Where ``mark`` lies in ``text``: (line index, start, end) in that line's characters, or None.
+    A cell is the column-th number of the row-th row (``grid`` format), the column-th character of a
+    row without spaces, or its place in a one-line puzzle (``line`` format)."""
+    if not isinstance(mark, dict):
+        return None
+    lines = _as_text(text).split("\n")
+    if isinstance(mark.get("line"), int):
+        index = mark["line"] - 1
+        return (index, 0, len(lines[index])) if 0 <= index < len(lines) else None
+    row, column = mark.get("row"), mark.get("column")
+    if not (isinstance(row, int) and isinstance(column, int) and row >= 1 and column >= 1):
+        return None
+    rows = _rows(lines)
+    if len(rows) == 1 and side is None:
+        length = len(lines[rows[0]].strip())
+        side = round(length ** 0.5) if round(length ** 0.5) ** 2 == length else None
+    if len(rows) == 1 and side and column <= side:  # one line holds the whole puzzle
+        line = lines[rows[0]]
+        start = len(line) - len(line.lstrip()) + (row - 1) * side + column - 1
+        return (rows[0], start, start + 1) if start < len(line.rstrip()) else None
+    if row > len(rows):
+        return None
+    line = lines[rows[row - 1]]
+    tokens = list(re.finditer(r"\S+", line))
+    if len(tokens) == 1 and len(tokens[0].group()) > 1:  # a row without spaces: one character a cell
+        start = tokens[0].start() + column - 1
+        return (rows[row - 1], start, start + 1) if start < tokens[0].end() else None
+    if column > len(tokens):
+        return None
+    return rows[row - 1], tokens[column - 1].start(), tokens[column - 1].end()
+
+
+class Excerpt(NamedTuple):
+    """Lines of a text made visible; ``marked`` is (line, start, end) in those visible lines, or None;
+    ``rest`` says what was left out ('' when the text is whole); ``where`` names the marked place."""
+
+    lines: list
+    marked: object
+    rest: str
+    where: str
+
+
+def _place(mark):
+    if not isinstance(mark, dict):
+        return ""
+    return f"line {mark['line']}" if "line" in mark else f"row {mark.get('row')}, column {mark.get('column')}"
+
+
+def excerpt(text, mark=None, *, side=None, rows=12, width=90):
+    """``text`` for people: whole when it has at most ``rows`` lines of at most ``width`` visible
+    characters (a 9x9 grid in any spacing), else its first lines cut to ``width`` and its length, so a
+    flood never fills the screen. Every non-printing character is shown as its escape (``\\r``, ``\\t``,
+    ``\\x1b``); a missing final newline is said, since a program may trip on exactly that."""
+    text = _as_text(text)
+    raw = text[:-1].split("\n") if text.endswith("\n") else text.split("\n")
+    lines = [visible(line, newlines=False) for line in raw]
+    span = cell_span(text, mark, side=side)
+    marked = None
+    if span and span[0] < len(raw):
+        index, start, end = span
+        prefix = len(visible(raw[index][:start], newlines=False))
+        marked = (index, prefix, prefix + len(visible(raw[index][start:end], newlines=False)))
+    rest = "" if text.endswith("\n") or not text else "(no newline at the end)"
+    if len(lines) > rows or any(len(line) > width for line in lines):
+        lines = [line if len(line) <= width else line[: width - 3] + "..." for line in lines[: min(rows, 3)]]
+        rest = f"... ({len(text.encode('utf-8', 'replace'))} bytes, {len(raw)} line{'s' if len(raw) != 1 else ''})"
+        marked = marked if marked and marked[0] < len(lines) and marked[2] <= len(lines[marked[0]]) else None
+    return Excerpt(lines, marked, rest, _place(mark) if marked else "")
+
+
+def caret_lines(shown):
+    """An excerpt's lines with a ``^`` line under the marked place, naming it, and what was left out:
+    the mark for media without colour (a terminal pipe, a Markdown code block)."""
+    out = list(shown.lines)
+    if shown.marked:
+        index, start, end = shown.marked
+        out.insert(index + 1, " " * start + "^" * max(end - start, 1) + f" {shown.where}")
+    return out + ([shown.rest] if shown.rest else [])

@@ -1,21 +1,38 @@
 """HTML renderings: one self-contained file (inline CSS and SVG plots, no script, nothing fetched)."""
 
-from html import escape
+from html import escape as _escape
 
+from jobs.display import excerpt, visible
 from reports import svg
+from reports.bugs import expected_parts
+from reports.summary import enough_cases, left_out_text
 from reports.render_md import aa_text, headline, method_text
 from reports.text import fmt_ratio, fmt_size, fmt_time
 from reports.verdict import IMPROVEMENT, NOT_COMPARABLE, REGRESSION, UNCHANGED
 from reports.wording import change_text, verdict_text
 
 FAILURES_SHOWN = 200
+ROWS, WIDTH = 40, 200  # an input or output longer than this is shown as its start and its length
 CSS = """
 body{font-family:sans-serif;margin:24px;color:#222;max-width:1100px}
 table{border-collapse:collapse;margin:8px 0 16px}th,td{border:1px solid #ddd;padding:3px 8px;font-size:13px}
 th{background:#f5f5f5;text-align:left}td.num{text-align:right}pre{margin:0;font-size:11px;line-height:1.1;white-space:pre-wrap;word-break:break-all}code{font-size:12px;word-break:break-all}
 .regression{color:#c0392b;font-weight:bold}.improvement{color:#27ae60}.warning{background:#fff4d6;padding:6px 10px}
 .plots{display:flex;flex-wrap:wrap;gap:8px}h1{font-size:22px}h2{font-size:18px;margin-top:28px}
+.bug{border-top:1px solid #ddd;margin-top:12px}.bug h3{font-size:15px;margin:10px 0 4px}.bug p{margin:4px 0}
+.sides{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start;margin:8px 0}
+.sides figure{margin:0}.sides figcaption{font-size:12px;color:#555;margin-bottom:3px}
+pre.io{font-size:14px;line-height:1.35;white-space:pre;word-break:normal;overflow-x:auto;max-width:1060px;
+background:#f7f7f7;border:1px solid #ddd;padding:6px 8px}pre.io mark{background:#ffd54f;outline:2px solid #d62728}
+pre.io .rest{color:#888}.sides p.words{max-width:220px;font-size:13px;margin:0;padding:6px 8px;
+border:1px dashed #ccc}
 """
+
+
+def escape(text, quote=True):
+    """Text fit for HTML: markup escaped, and every control byte of a target's shown as its escape
+    (``\\x1b``, ``\\x00``), as the other renderers do: NUL is a parse error, ESC noise."""
+    return _escape(visible(text), quote=quote)
 
 
 def _page(title, body):
@@ -62,6 +79,99 @@ def failures_html(failures, *, with_status=False):
     return html
 
 
+def excerpt_html(text, mark=None, *, side=None):
+    """A text in a ``pre.io`` block, never wrapped: whole when short, else its start and its length;
+    control bytes visible; the marked cell or line highlighted, so the eye finds it at once."""
+    shown = excerpt(text, mark, side=side, rows=ROWS, width=WIDTH)
+    lines = [escape(line) for line in shown.lines]
+    if shown.marked:
+        index, start, end = shown.marked
+        line = shown.lines[index]
+        lines[index] = (f"{escape(line[:start])}<mark title=\"{escape(shown.where)}\">{escape(line[start:end])}</mark>"
+                        f"{escape(line[end:])}")
+    rest = shown.rest or ("" if text else "(nothing)")  # an empty answer is shown as such, not as a blank box
+    rest = [f'<span class="rest">{escape(rest)}</span>'] if rest else []
+    return '<pre class="io">' + "\n".join(lines + rest) + "</pre>", shown.where
+
+
+def _figure(caption, pre):
+    return f"<figure><figcaption>{caption}</figcaption>{pre}</figure>"
+
+
+def _cell_mark(mark):
+    """A mark of a cell carries over to output grids; a line of the input does not."""
+    return mark if mark and "row" in mark else None
+
+
+def answer_figures(bug):
+    """What a right answer looks like and what came, side by side, the failing cell marked in both."""
+    caption, block = expected_parts(bug.expected)
+    out = []
+    if bug.expected:
+        if block:
+            out.append(_figure(f"expected: {escape(caption)}", excerpt_html(block, _cell_mark(bug.mark),
+                                                                             side=bug.side)[0]))
+        else:  # words only: a narrow box, so the actual answer stays beside the input
+            out.append(_figure("expected", f'<p class="words">{escape(caption)}</p>'))
+    actual = bug.actual
+    if actual:
+        took = ", ".join(f"{what} {fmt_time(actual[key])}" for what, key in (("wall", "wall_s"), ("cpu", "cpu_s"))
+                         if key in actual)
+        caption = f"actual: exit {escape(actual.get('exit_code', '?'))}" + (f", {took}" if took else "")
+        pre = excerpt_html(actual.get("stdout") or "", _cell_mark(bug.mark), side=bug.side)[0]
+        if actual.get("stderr"):
+            pre += "<figcaption>stderr</figcaption>" + excerpt_html(actual["stderr"])[0]
+        out.append(_figure(caption + " (stdout)", pre))
+    return out
+
+
+def bug_html(number, bug, *, several=False):
+    """One bug: its title, cases, detail and families; the input with the failing cell highlighted,
+    beside the expected and the actual answer; the replay line."""
+    cases = bug.get("cases", "?")
+    facts = [f"{escape(cases)} case{'s' if cases != 1 else ''}", escape(bug.get("detail", ""))]
+    if bug.families:
+        facts.append("seen on: " + escape(", ".join(bug.families)))
+    if several:
+        facts.append(f"target <code>{escape(bug.get('target', ''))}</code>")
+    figures = []
+    if bug.text:
+        pre, where = excerpt_html(bug.text, bug.mark, side=bug.side)
+        figures.append(_figure("input" + (f" ({escape(where)} marked)" if where else ""), pre))
+    figures += answer_figures(bug)
+    return (f'<section class="bug" id="bug-{number}"><h3>{number}. {escape(bug.get("signature", ""))}'
+            f"{escape(bug.state)}</h3><p>{'; '.join(facts)}</p>"
+            + (f'<div class="sides">{"".join(figures)}</div>' if figures else "")
+            + f"<p>replay: <code>{escape(bug.get('replay', ''))}</code></p></section>")
+
+
+def bugs_html(bugs):
+    several = len({str(bug.get("target")) for bug in bugs}) > 1
+    return [f"<h2>Distinct bugs ({len(bugs)})</h2>"] + [bug_html(n, bug, several=several)
+                                                        for n, bug in enumerate(bugs, 1)]
+
+
+def timings_html(timings):
+    """Percentiles and plots of the sets with enough cases to mean something (one line names the rest);
+    the plots' points are coloured passed or failed."""
+    kept, left = enough_cases(timings)
+    body = ["<h2>Timing percentiles</h2>"]
+    if left:
+        body.append(f"<p>{escape(left_out_text(left))}</p>")
+    if not kept:
+        return body
+    rows = [[t.phase, fmt_size(t.size), t.case_set, t.n, *map(fmt_time, t.quantiles), fmt_time(t.maximum)]
+            for t in kept]
+    body += [table(["phase", "size", "set", "n", "p50", "p90", "p99", "max"], rows, numeric=(3, 4, 5, 6, 7)),
+             '<div class="plots">']
+    for phase in dict.fromkeys(t.phase for t in kept):
+        these = [t for t in kept if t.phase == phase]
+        groups = [(f"{fmt_size(t.size)} {t.case_set}", t.samples, None) for t in these]
+        failed = [t.failed if t.failed is not None else [False] * t.n for t in these]
+        body.append(svg.distributions(f"{phase} distribution", groups, failed=failed))
+    return body + ["</div>"]
+
+
 def summary_html(summary):
     run = summary.run
     title = f"Run {run.name}"
@@ -70,12 +180,7 @@ def summary_html(summary):
             + escape(", ".join(f"{k} {v}" for k, v in summary.counts.items()) or "none") + "</p>"]
     body += [f'<p class="warning">{escape(note)}</p>' for note in run.notes]
     if summary.bugs:
-        rows = [[bug.get("cases", "?"), bug.get("signature", "") + (" (flaky)" if bug.get("flaky") else "")
-                 + (f" (intermittent: {bug['intermittent']})" if bug.get("intermittent") else ""),
-                 bug.get("detail", ""), (f"<pre>{escape(bug.get('input', ''))}</pre>",),
-                 (f"<code>{escape(bug.get('replay', ''))}</code>",)] for bug in summary.bugs]
-        body += [f"<h2>Distinct bugs ({len(summary.bugs)})</h2>",
-                 table(["cases", "bug", "detail", "input", "replay"], rows, numeric=(0,))]
+        body += bugs_html(summary.bugs)
     if summary.by_oracle:
         body += ["<h2>Failures per oracle</h2>", table(["oracle", "failed cases"], summary.by_oracle, numeric=(1,))]
     body += ["<h2>Cases per set</h2>", table(["set", "cases", "failed", "rejected"], summary.by_case_set,
@@ -85,15 +190,7 @@ def summary_html(summary):
     if summary.failures:
         body += [f"<h2>Failures ({summary.failed})</h2>", failures_html(summary.failures)]
     if summary.timings:
-        rows = [[t.phase, fmt_size(t.size), t.case_set, t.n, *map(fmt_time, t.quantiles), fmt_time(t.maximum)]
-                for t in summary.timings]
-        body += ["<h2>Timing percentiles</h2>",
-                 table(["phase", "size", "set", "n", "p50", "p90", "p99", "max"], rows, numeric=(3, 4, 5, 6, 7)),
-                 '<div class="plots">']
-        for phase in dict.fromkeys(t.phase for t in summary.timings):
-            groups = [(f"{fmt_size(t.size)} {t.case_set}", t.samples, None) for t in summary.timings if t.phase == phase]
-            body.append(svg.distributions(f"{phase} distribution", groups))
-        body.append("</div>")
+        body += timings_html(summary.timings)
     if summary.slowest:
         rows = [[r["case"], r["case_set"], fmt_size(r["size"]), r["outcome"], fmt_time(r["total_s"]),
                  ", ".join(f"{k} {fmt_time(v)}" for k, v in r["phases"].items()), (f"<code>{escape(r['reproducer'])}</code>",)]

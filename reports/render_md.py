@@ -1,7 +1,8 @@
 """Markdown renderings of a summary and of a comparison, fit for a pull-request comment or CI step summary."""
 
-import json
-
+from jobs.display import caret_lines, excerpt, md_block
+from reports.bugs import expected_parts
+from reports.summary import enough_cases, left_out_text
 from reports.text import cell, code, fmt_change, fmt_ratio, fmt_size, fmt_time
 from reports.verdict import IMPROVEMENT, NOT_COMPARABLE, REGRESSION, UNCHANGED
 from reports.wording import change_text, verdict_text
@@ -45,6 +46,58 @@ def timings_table(timings):
     return lines
 
 
+ROWS, WIDTH = 40, 200  # an input or output longer than this is shown as its start and its length
+
+
+def excerpt_md(text, mark=None, *, side=None):
+    """A text as a fenced code block: whole when short, control bytes visible, a ``^`` line under the
+    marked cell naming it (a code block has no colour)."""
+    if not text:
+        return md_block("(nothing)")
+    return md_block("\n".join(caret_lines(excerpt(text, mark, side=side, rows=ROWS, width=WIDTH))))
+
+
+def answer_md(bug):
+    """The expected and the actual answer as two consecutive code blocks, the failing cell marked in both."""
+    cell_mark = bug.mark if bug.mark and "row" in bug.mark else None
+    caption, block = expected_parts(bug.expected)
+    out = []
+    if bug.expected:
+        out += [f"expected: {cell(caption)}", ""] + ([excerpt_md(block, cell_mark, side=bug.side), ""] if block else [])
+    actual = bug.actual
+    if actual:
+        took = "".join(f", {what} {fmt_time(actual[key])}" for what, key in (("wall", "wall_s"), ("cpu", "cpu_s"))
+                       if key in actual)
+        out += [f"actual: exit {cell(actual.get('exit_code', '?'))}{took}, stdout:", "",
+                excerpt_md(actual.get("stdout") or "", cell_mark, side=bug.side), ""]
+        if actual.get("stderr"):
+            out += ["stderr:", "", excerpt_md(actual["stderr"]), ""]
+    return out
+
+
+def bug_md(number, bug, *, several=False):
+    """One bug: title, cases, detail, families; the input with the failing cell marked; the expected and
+    the actual answer; the replay line."""
+    cases = bug.get("cases", "?")
+    facts = [f"{cell(cases)} case{'s' if cases != 1 else ''}", cell(bug.get("detail", ""))]
+    if bug.families:
+        facts.append("seen on: " + cell(", ".join(bug.families)))
+    if several:
+        facts.append(f"target {code(bug.get('target', ''))}")
+    out = [f"#### {number}. {cell(bug.get('signature', ''))}{cell(bug.state)}", "", "; ".join(facts), ""]
+    if bug.text:
+        shown = excerpt(bug.text, bug.mark, side=bug.side, rows=ROWS, width=WIDTH)
+        out += ["input" + (f" ({shown.where} marked)" if shown.where else "") + ":", "",
+                md_block("\n".join(caret_lines(shown))), ""]
+    return out + answer_md(bug) + [f"replay: {code(bug.get('replay', ''))}", ""]
+
+
+def bugs_md(bugs):
+    several = len({str(bug.get("target")) for bug in bugs}) > 1
+    return ["", f"### Distinct bugs ({len(bugs)})", ""] + [line for n, bug in enumerate(bugs, 1)
+                                                          for line in bug_md(n, bug, several=several)]
+
+
 def summary_md(summary):
     run = summary.run
     manifest = run.manifest
@@ -56,15 +109,7 @@ def summary_md(summary):
              f"- cases: {len(run.records)} ({counts})"]
     lines += [f"- note: {cell(note)}" for note in run.notes]
     if summary.bugs:
-        lines += ["", f"### Distinct bugs ({len(summary.bugs)})", "",
-                  "| cases | bug | detail | input | replay |", "|---:|---|---|---|---|"]
-        for bug in summary.bugs:
-            state = " (flaky)" if bug.get("flaky") else ""
-            if bug.get("intermittent"):
-                state += f" (intermittent: {bug['intermittent']})"
-            lines.append(f"| {bug.get('cases', '?')} | {cell(bug.get('signature', ''))}{state} | "
-                         f"{cell(bug.get('detail', ''), 160)} | {code(json.dumps(bug.get('input', '')), 120)} | "
-                         f"{code(bug.get('replay', ''))} |")
+        lines += bugs_md(summary.bugs)
     if summary.by_oracle:
         lines += ["", "### Failures per oracle", "", "| oracle | failed cases |", "|---|---:|"]
         lines += [f"| {cell(name)} | {n} |" for name, n in summary.by_oracle]
@@ -76,7 +121,9 @@ def summary_md(summary):
     if summary.failures:
         lines += ["", f"### Failures ({summary.failed})", ""] + failures_table(summary.failures)
     if summary.timings:
-        lines += ["", "### Timing percentiles", ""] + timings_table(summary.timings)
+        kept, left = enough_cases(summary.timings)
+        lines += ["", "### Timing percentiles", ""] + ([cell(left_out_text(left)), ""] if left else []) \
+            + (timings_table(kept) if kept else [])
     if summary.slowest:
         lines += ["", f"### Slowest cases ({len(summary.slowest)})", "",
                   "| case | set | size | outcome | total | slowest phase | reproducer |", "|---:|---|---|---|---:|---|---|"]

@@ -8,9 +8,12 @@ import numpy as np
 import pandas as pd
 
 from jobs.schema import TIME_COLUMNS
+from reports.bugs import bug_of
 from reports.stats import percentiles
+from reports.text import fmt_size
 
 SLOWEST = 10
+MIN_TIMED = 20  # cases a set needs before its timing percentiles and plot row are shown
 
 
 @dataclass
@@ -45,6 +48,7 @@ class Timing:
     size: object
     case_set: str
     samples: np.ndarray = field(repr=False)
+    failed: np.ndarray = field(default=None, repr=False)  # per sample: its case failed (plots colour by it)
 
     @property
     def n(self):
@@ -69,7 +73,7 @@ class Summary:
     format_slips: list
     timings: list
     slowest: list
-    bugs: list = field(default_factory=list)  # fuzz: distinct bugs, one reproducer each (manifest "fuzz")
+    bugs: list = field(default_factory=list)  # fuzz: distinct bugs (reports.bugs.Bug), one reproducer each
 
     @property
     def failed(self):
@@ -108,19 +112,36 @@ def timing_set(records):
 
 
 def group_samples(records, phase):
-    """(size, timing set) -> the non-null samples of ``phase``, sorted by size then set."""
+    """(size, timing set) -> (the non-null samples of ``phase``, whether each one's case failed),
+    sorted by size then set."""
     rows = timed_rows(records)
     rows = rows[rows[phase].notna()].assign(case_set=timing_set)
     groups = {}
     for (size, case_set), group in rows.groupby(["size", "case_set"], sort=True, dropna=False):
-        groups[(_value(size), case_set)] = group[phase].to_numpy(dtype=float)
+        failed = (group["outcome"].astype("object") == "failed").to_numpy(dtype=bool)
+        groups[(_value(size), case_set)] = group[phase].to_numpy(dtype=float), failed
     return groups
 
 
 def timings(records):
-    return [Timing(phase, size, case_set, samples)
+    return [Timing(phase, size, case_set, samples, failed)
             for phase in phases(records)
-            for (size, case_set), samples in group_samples(records, phase).items()]
+            for (size, case_set), (samples, failed) in group_samples(records, phase).items()]
+
+
+def enough_cases(timings, least=MIN_TIMED):
+    """(timings of sets with at least ``least`` cases, the sets left out as 'name (n)'): a p99 of a
+    handful of cases is one case, and a plot row of three points says nothing."""
+    kept = [t for t in timings if t.n >= least]
+    left = {f"{fmt_size(t.size)} {t.case_set} ({t.n})": None for t in timings if t.n < least}
+    return kept, list(left)
+
+
+def left_out_text(left, least=MIN_TIMED):
+    """One line on the sets ``enough_cases`` left out, and why."""
+    named = ", ".join(left) if len(left) <= 6 else ", ".join(left[:6]) + f" and {len(left) - 6} more"
+    return (f"Left out: {len(left)} set(s) with fewer than {least} cases each ({named}): the percentiles of so "
+            "few cases are their slowest one or two.")
 
 
 def corpus_index(corpus_dirs):
@@ -151,7 +172,7 @@ def corpus_path(corpus_dirs, index, case, signature):
 
 def bugs(run):
     """The distinct bugs a fuzz run saved (each with cases, signature, detail, input, replay line)."""
-    return [bug for manifest in run.manifests for bug in (manifest.get("fuzz") or {}).get("groups", [])]
+    return [bug_of(bug) for manifest in run.manifests for bug in (manifest.get("fuzz") or {}).get("groups", [])]
 
 
 def failures(run):

@@ -1,7 +1,8 @@
 """Plots as inline SVG strings, drawn with no plotting library: distributions, ratio intervals, trends.
 
 - ``distributions``: one horizontal box per sample set (box p25..p75, median bar, whiskers p5..p95)
-  over a strip of the samples, on a log time axis.
+  over a strip of the samples, on a log time axis; given which samples failed, the points are
+  coloured passed or failed, with a legend.
 - ``intervals``: one row per metric: the ratio of medians with its confidence interval, over a band
   of 1 +- threshold, coloured by verdict, on a log axis; each point labelled with its ratio, and the
   axis ticks thinned (``thin_labels``) so that no two labels touch.
@@ -10,14 +11,21 @@
 """
 
 import math
-from html import escape
+from html import escape as _escape
 
 import numpy as np
 
+from jobs.display import visible
 from reports.text import fmt_time
 
+
+def escape(text):
+    """Text fit for SVG: markup escaped, and no control byte of a target's (NUL is a parse error)."""
+    return _escape(visible(text))
+
 COLOURS = {"baseline": "#6c8ebf", "current": "#d79b00", "regression": "#c0392b", "improvement": "#27ae60",
-           "unchanged": "#555555", "not comparable": "#aaaaaa"}
+           "unchanged": "#555555", "not comparable": "#aaaaaa", "passed": "#3b7dd8", "failed": "#d62728",
+           "box": "#777777"}
 PALETTE = ["#6c8ebf", "#d79b00", "#82b366", "#9673a6", "#b85450", "#23445d", "#d6b656", "#666666"]
 STRIP_POINTS = 300
 FONT = 'font-family="sans-serif" font-size="11"'
@@ -29,11 +37,22 @@ def _svg(width, height, body, title):
 
 
 def _strip(samples, limit=STRIP_POINTS):
-    """At most ``limit`` samples, evenly spread over the sorted samples (deterministic)."""
-    ordered = np.sort(samples)
-    if ordered.size <= limit:
-        return ordered
-    return ordered[np.linspace(0, ordered.size - 1, limit).astype(int)]
+    """Indexes of at most ``limit`` samples, evenly spread over the sorted samples (deterministic)."""
+    order = np.argsort(samples, kind="stable")
+    if order.size <= limit:
+        return order
+    return order[np.linspace(0, order.size - 1, limit).astype(int)]
+
+
+def _legend(x, y, failed):
+    """'o passed (n)  o failed (n)' from ``x`` at baseline ``y``: what the points' colours mean."""
+    body, total = [], np.concatenate(failed) if failed else np.empty(0, bool)
+    for name, count in (("passed", int((~total).sum())), ("failed", int(total.sum()))):
+        text = f"{name} ({count})"
+        body.append(f'<circle cx="{x + 4:.1f}" cy="{y - 4}" r="4" fill="{COLOURS[name]}"/>'
+                    f'<text x="{x + 12:.1f}" y="{y}" {FONT}>{text}</text>')
+        x += 24 + text_width(text)
+    return body
 
 
 def _label_room(labels, minimum):
@@ -41,14 +60,21 @@ def _label_room(labels, minimum):
     return max(minimum, int(6.5 * max((len(label) for label in labels), default=0)) + 16)
 
 
-def distributions(title, groups, *, width=640):
-    """Box-and-strip plot of ``groups``: a list of (label, samples, colour or None)."""
+def distributions(title, groups, *, width=640, failed=None):
+    """Box-and-strip plot of ``groups``: a list of (label, samples, colour or None). With ``failed`` (one
+    boolean array per group: that sample's case failed) the points say pass or fail, in the colours of
+    a legend, over grey boxes: so a colour always means something."""
     groups = [(label, np.asarray(samples, dtype=float), colour) for label, samples, colour in groups]
+    if failed is not None:
+        failed = [np.asarray(mask, dtype=bool) for mask in failed]
+        groups = [(label, samples, COLOURS["box"]) for label, samples, _ in groups]
     positive = np.concatenate([s[s > 0] for _, s, _ in groups] or [np.empty(0)])
     left, right, row, top = _label_room([f"{label} (n={s.size})" for label, s, _ in groups], 150), 20, 34, 22
     width = max(width, left + 490)
     height = top + row * max(1, len(groups)) + 30
     body = [f'<text x="{left}" y="14" {FONT} font-weight="bold">{escape(title)}</text>']
+    if failed is not None:
+        body += _legend(max(left + text_width(title) + 20, width - right - 190), 14, failed)
     if positive.size == 0:
         body.append(f'<text x="{left}" y="{top + 20}" {FONT}>no positive samples</text>')
         return _svg(width, height, body, title)
@@ -73,10 +99,12 @@ def distributions(title, groups, *, width=640):
                     f'(n={samples.size})</text>')
         if samples.size == 0:
             continue
-        for k, value in enumerate(_strip(samples)):
+        for k, at in enumerate(_strip(samples)):
             jitter = ((k * 7919) % 13 - 6) * 0.9
-            body.append(f'<circle cx="{x(value):.1f}" cy="{mid + jitter:.1f}" r="1.3" fill="{colour}" '
-                        'fill-opacity="0.35"/>')
+            bad = failed is not None and failed[index][at]
+            dot = COLOURS["failed" if bad else "passed"] if failed is not None else colour
+            body.append(f'<circle cx="{x(samples[at]):.1f}" cy="{mid + jitter:.1f}" r="{1.8 if bad else 1.3}" '
+                        f'fill="{dot}" fill-opacity="{0.7 if failed is not None else 0.35}"/>')
         p5, p25, p50, p75, p95 = np.percentile(samples, [5, 25, 50, 75, 95])
         body.append(f'<line x1="{x(p5):.1f}" y1="{mid:.1f}" x2="{x(p95):.1f}" y2="{mid:.1f}" stroke="{colour}"/>')
         body.append(f'<rect x="{x(p25):.1f}" y="{mid - 8:.1f}" width="{max(x(p75) - x(p25), 1):.1f}" height="16" '

@@ -336,9 +336,10 @@ def test_a_fuzz_runs_distinct_bugs_are_listed_with_input_and_replay_line(tmp_pat
     path = write_run(tmp_path / "fuzz", fuzz_records(failed={4: "no_crash"}), chunk_size=10,
                      manifest_extra={"fuzz": {"groups": [bug]}})
     s = summarize(load_run(path))
-    assert s.bugs == [bug]
+    assert [b.record for b in s.bugs] == [bug]
     md = summary_md(s)
-    assert "### Distinct bugs (1)" in md and "| 12 | no_crash:signal 11 on malformed_letter (signal 11) |" in md
+    assert "### Distinct bugs (1)" in md and "#### 1. no_crash:signal 11 on malformed_letter (signal 11)" in md
+    assert "12 cases; no_crash: killed by signal 11" in md
     assert "`fuzz replay run/corpus/t/no_crash/abc --target ./sudoku`" in md
     html = summary_html(s)
     assert "Distinct bugs (1)" in html and "x&lt;script&gt;" in html and "<script>" not in html

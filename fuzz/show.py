@@ -1,0 +1,63 @@
+"""One bug on the terminal, as the run's short summary shows it: what failed, the minimal input exactly
+as the program got it, and the line that replays it.
+
+A person fixing a bug wants the failing input in front of them, not a path to a file that holds it
+(Hypothesis prints its "Falsifying example", cargo-fuzz its "Reproduce with"). So the block is:
+
+- a title line: number, target (when the run had several), signature, cases, detail, confirmation;
+- "seen on: ..." the case families the bug showed on, when the run recorded them;
+- the input, indented: whole when it is a grid or a few short lines, with ``\\r``, tabs and control
+  bytes shown as escapes, the failing cell marked by a ``^`` line under it; a longer input as its start
+  and its length (``jobs.display.excerpt``);
+- "replay: fuzz replay ...", whole, to copy.
+
+Lines of text only (``jobs.display.show`` prints them to a terminal or a pipe); no file is read.
+"""
+
+from jobs.display import caret_lines, excerpt, mark_in
+
+INDENT = "     "
+
+
+def state_of(one) -> str:
+    """How the bug's replays went: a flaky one says so first, since its input may not fail for you."""
+    if one.flaky:
+        state = f"FLAKY: failed the same way in {one.confirmed} of 3 replays"
+    else:
+        state = "confirmed in 3 of 3 replays"
+    if one.intermittent:
+        state += f"; intermittent ({one.intermittent})"
+    return state
+
+
+def title_line(one, number: int, *, several: bool, width: int = 160) -> str:
+    """The bug in one line; a long detail is cut, since the input below says the rest."""
+    who = f"{one.target}: " if several else ""
+    cases = f"{one.cases} case{'s' if one.cases != 1 else ''}"
+    detail = one.detail if len(one.detail) <= width else one.detail[: width - 3] + "..."
+    return f"{number:>3}. {who}{one.signature}: {cases}; {detail} ({state_of(one)})"
+
+
+def input_lines(one) -> list:
+    """The reproducer's input, indented under a caption, with the failing place marked; nothing for an
+    input-less case (a create)."""
+    text = one.text or b""
+    if not text:
+        return []
+    mark = getattr(one, "mark", None) or mark_in(one.detail)
+    shown = excerpt(text, mark, side=getattr(one, "side", None))
+    caption = f"{INDENT}input ({len(text)} bytes" + (f", {shown.where} marked" if shown.where else "") + "):"
+    lines = caret_lines(shown)
+    if shown.rest.startswith("..."):  # cut: say where the whole input is
+        lines[-1] += f", whole in {one.folder}/input.txt"
+    return [caption] + [f"{INDENT}  {line}" for line in lines]
+
+
+def bug_lines(one, number: int, *, several: bool = False) -> list:
+    """The whole block of one bug (``one``: a ``triage.Saved``, or anything with its fields; ``families``,
+    ``mark`` and ``side`` are used when present)."""
+    lines = [title_line(one, number, several=several)]
+    families = getattr(one, "families", None) or []
+    if families:
+        lines.append(f"{INDENT}seen on: {', '.join(families)}")
+    return lines + input_lines(one) + [f"{INDENT}replay: {one.replay}"]

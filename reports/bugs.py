@@ -1,0 +1,110 @@
+"""The distinct bugs of a fuzz run, as the reports show them: one ``Bug`` per group record of the
+manifest (``manifest["fuzz"]["groups"]``), with what a person needs to find the bug by eye: the input
+exactly as the program got it, the place that failed, what a right answer looks like and what came.
+
+Newer runs write every field into the group record (``text``, ``expected``, ``actual``, ``mark``,
+``families``, ``side``); older ones wrote only the shortened ``input``, so the rest is read from the
+reproducer's folder (``case.json``, ``input.txt``) when it is there, and a missing mark is read from
+the detail ("first at row 4, column 7"). A folder that is gone, a link, too big or damaged just
+means less is shown: every file is untrusted input.
+"""
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from jobs.display import mark_in
+
+MAX_READ = 1 << 20  # bytes read of a reproducer's file; an input or output past this is shown cut
+
+
+@dataclass
+class Bug:
+    """One bug: the group record as written (``record``) and the fields filled for showing it."""
+
+    record: dict
+    text: str = ""           # the whole input (decoded with backslashreplace)
+    expected: str = ""       # "exit 0 and the unique solution:\n<grid>": a caption line, then a block
+    actual: dict = field(default_factory=dict)  # exit_code, stdout, stderr, wall_s, cpu_s
+    mark: object = None      # {"row": r, "column": c} or {"line": k}, 1-based, or None
+    families: list = field(default_factory=list)
+    side: object = None
+
+    def get(self, key, default=None):
+        """A field of the group record as written (signature, cases, detail, replay, ...)."""
+        return self.record.get(key, default)
+
+    @property
+    def state(self) -> str:
+        """' (flaky)' and ' (intermittent: k of m creates)' as they apply, else ''."""
+        state = " (flaky)" if self.get("flaky") else ""
+        return state + (f" (intermittent: {self.get('intermittent')})" if self.get("intermittent") else "")
+
+
+def _read(path):
+    """A reproducer's file as text, or None: never through a link, at most MAX_READ bytes."""
+    try:
+        if path.is_symlink() or not path.is_file():
+            return None
+        with open(path, "rb") as file:
+            return file.read(MAX_READ).decode("utf-8", "backslashreplace")
+    except OSError:
+        return None
+
+
+def folder_meta(folder):
+    """(case.json as a dict, input.txt as text) of a reproducer folder; ({}, None) when unreadable."""
+    if not isinstance(folder, str) or not folder:
+        return {}, None
+    path = Path(folder)
+    if path.is_symlink():
+        return {}, None
+    try:
+        meta = json.loads(_read(path / "case.json") or "null")
+    except ValueError:
+        meta = None
+    return (meta if isinstance(meta, dict) else {}), _read(path / "input.txt")
+
+
+def _actual(value):
+    """The run's answer as {exit_code, stdout, stderr, wall_s, cpu_s}, from either spelling (the
+    group record's, or case.json's ``seconds``/``cpu_seconds``); wrong types dropped."""
+    if not isinstance(value, dict):
+        return {}
+    out = {"exit_code": value.get("exit_code"), "stdout": value.get("stdout"), "stderr": value.get("stderr"),
+           "wall_s": value.get("wall_s", value.get("seconds")), "cpu_s": value.get("cpu_s", value.get("cpu_seconds"))}
+    kinds = {"exit_code": int, "stdout": str, "stderr": str, "wall_s": (int, float), "cpu_s": (int, float)}
+    return {k: v for k, v in out.items() if isinstance(v, kinds[k]) and not isinstance(v, bool)}
+
+
+def _mark(value):
+    if isinstance(value, dict) and all(isinstance(v, int) and v >= 1 for v in value.values()) and (
+            set(value) == {"row", "column"} or set(value) == {"line"}):
+        return value
+    return None
+
+
+def bug_of(record) -> Bug:
+    """A group record filled for showing: its own fields first, then its folder's, then guesses."""
+    record = record if isinstance(record, dict) else {}
+    meta, input_text = ({}, None)
+    if not all(key in record for key in ("text", "expected", "actual")):
+        meta, input_text = folder_meta(record.get("folder"))
+    text = record.get("text")
+    if not isinstance(text, str):
+        text = input_text if input_text is not None else str(record.get("input") or "")
+    expected = record.get("expected", meta.get("expected"))
+    families = record.get("families") or ([meta["family"]] if isinstance(meta.get("family"), str) else [])
+    side = record.get("side", meta.get("side"))
+    return Bug(record=record, text=text, expected=expected if isinstance(expected, str) else "",
+               actual=_actual(record.get("actual", meta.get("actual"))),
+               mark=_mark(record.get("mark")) or mark_in(record.get("detail")),
+               families=[str(f) for f in families] if isinstance(families, list) else [],
+               side=side if isinstance(side, int) and not isinstance(side, bool) else None)
+
+
+def expected_parts(expected: str):
+    """(caption, block): 'exit 0 and the unique solution:' over the grid; a one-line expectation
+    has no block."""
+    caption, _, block = (expected or "").partition("\n")
+    return caption, block

@@ -1,0 +1,101 @@
+"""A fuzz run's bugs in the HTML and Markdown reports: the input as a monospace grid with the failing
+cell marked, the expected and the actual answer side by side, no raw control byte, old manifests
+(without text/expected/actual/mark) filled from the reproducer's folder; timing only for sets with
+enough cases, its plots coloured passed/failed."""
+
+import json
+import re
+from html.parser import HTMLParser
+
+from reports.load import load_run
+from reports.render_html import summary_html
+from reports.render_md import summary_md
+from reports.summary import summarize
+from test_reports_helpers import fuzz_records, write_run
+
+SOLUTION = "\n".join(" ".join(str((r * 3 + r // 3 + c) % 9 + 1) for c in range(9)) for r in range(9)) + "\n"
+TEXT = "\n".join("\t".join("0" * 9) for _ in range(8)) + "\r\n" + "0\t0\t5\t0\t0\t0\t0\t0\t0\n"
+REPLAY = "fuzz replay run/corpus/t/keeps_givens/abc --target ./sudoku"
+OLD = {"target": "./sudoku", "signature": "keeps_givens:changed on whitespace_tabs (exit 0)", "cases": 3, "case": 4,
+       "detail": "keeps_givens: 1 given(s) changed, first at row 9, column 3", "confirmed": 3, "flaky": False,
+       "intermittent": None, "replay": REPLAY, "input": "0\\t0 ..."}
+
+
+def new_group(**extra):
+    return dict(OLD, folder="/nonexistent/folder", text=TEXT, expected="exit 0 and the unique solution:\n" + SOLUTION,
+                actual={"exit_code": 0, "stdout": SOLUTION.replace("2 3 4", "2 3 \x1b[31m4"),
+                        "stderr": "warn\x00ing\x07", "wall_s": 0.5, "cpu_s": 0.2},
+                mark={"row": 9, "column": 3}, families=["multiple", "unique_hard", "whitespace_tabs"], side=9, **extra)
+
+
+def report(tmp_path, group, n_per_family=20):
+    path = write_run(tmp_path / "fuzz", fuzz_records(n_per_family=n_per_family, failed={4: "keeps_givens"}),
+                     chunk_size=10, manifest_extra={"fuzz": {"groups": [group]}})
+    s = summarize(load_run(path))
+    return summary_html(s), summary_md(s)
+
+
+def pres(html):
+    return re.findall(r'<pre class="io">(.*?)</pre>', html, flags=re.S)
+
+
+def test_html_shows_the_input_grid_whole_with_the_cell_marked_beside_expected_and_actual(tmp_path):
+    html, _ = report(tmp_path, new_group())
+    blocks = pres(html)
+    assert len(blocks) == 4  # input, expected, actual stdout, stderr
+    rows = blocks[0].split("\n")
+    assert rows[7] == "0\\t0\\t0\\t0\\t0\\t0\\t0\\t0\\t0\\r"  # the \r and tabs visible, one row a line
+    assert rows[8] == '0\\t0\\t<mark title="row 9, column 3">5</mark>\\t0\\t0\\t0\\t0\\t0\\t0'
+    assert '<div class="sides">' in html and html.count("<figure>") == 3  # input, expected, actual side by side
+    assert "<mark" in blocks[1] and "<mark" in blocks[2]  # the same cell in the expected and the actual grid
+    assert "seen on: multiple, unique_hard, whitespace_tabs" in html
+    assert "white-space:pre;" in html  # never wrapped
+    assert f"<code>{REPLAY}</code>" in html
+
+
+def test_no_control_byte_of_a_target_reaches_the_html_raw(tmp_path):
+    html, md = report(tmp_path, new_group(signature="no_crash:\x00 on \x1b[2Jx (exit 0)"))
+    for text in (html, md):
+        assert not re.search("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", text)
+    assert "\\x1b[31m4" in html and "warn\\x00ing\\x07" in html and "no_crash:\\x00 on \\x1b[2Jx" in html
+    HTMLParser().feed(html)  # parses
+
+
+def test_markdown_marks_the_cell_with_a_caret_and_gives_expected_then_actual(tmp_path):
+    _, md = report(tmp_path, new_group())
+    assert "input (row 9, column 3 marked):" in md
+    assert "```\n" + "0\\t0\\t0\\t0\\t0\\t0\\t0\\t0\\t0\n" * 7 in md
+    assert "0\\t0\\t5\\t0\\t0\\t0\\t0\\t0\\t0\n      ^ row 9, column 3\n```" in md
+    expected, actual = md.index("expected: exit 0 and the unique solution:"), md.index("actual: exit 0, wall 500 ms")
+    assert expected < actual and "\n    ^ row 9, column 3\n" in md[expected:actual]
+    assert md.index("```", expected) < actual  # two consecutive code blocks
+    assert "seen on: multiple, unique_hard, whitespace_tabs" in md
+    assert f"replay: `{REPLAY}`" in md
+
+
+def test_an_old_manifest_is_filled_from_the_reproducers_folder(tmp_path):
+    folder = tmp_path / "corpus" / "t" / "keeps_givens" / "abc"
+    folder.mkdir(parents=True)
+    (folder / "input.txt").write_bytes(TEXT.encode())
+    (folder / "case.json").write_text(json.dumps({
+        "family": "whitespace_tabs", "side": 9, "expected": "exit 0 and any one of its several solutions",
+        "actual": {"exit_code": 0, "seconds": 0.3, "cpu_seconds": 0.1, "stdout": SOLUTION, "stderr": ""}}))
+    html, md = report(tmp_path, dict(OLD, folder=str(folder)))
+    assert '<mark title="row 9, column 3">5</mark>' in html  # the mark read from the detail
+    assert "seen on: whitespace_tabs" in html and "actual: exit 0, wall 300 ms" in html
+    assert "expected: exit 0 and any one of its several solutions" in md
+
+
+def test_an_old_manifest_without_a_folder_still_renders(tmp_path):
+    html, md = report(tmp_path, dict(OLD, folder=str(tmp_path / "gone")))
+    assert "Distinct bugs (1)" in html and "0\\t0 ..." in html and REPLAY in md
+    html, md = report(tmp_path / "bare", {"signature": "x"})
+    assert "Distinct bugs (1)" in html and "#### 1. x" in md
+
+
+def test_timing_only_for_sets_with_enough_cases_and_plots_coloured_by_outcome(tmp_path):
+    html, md = report(tmp_path, new_group(), n_per_family=30)
+    assert "passed (" in html and "failed (1)" in html and "#d62728" in html  # a legend, the failed point red
+    html, md = report(tmp_path / "small", new_group(), n_per_family=10)
+    assert "Left out: 2 set(s) with fewer than 20 cases each" in html and "<svg" not in html
+    assert "Left out: 2 set(s)" in md and "| phase | size |" not in md
