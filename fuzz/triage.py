@@ -165,7 +165,7 @@ def triage_group(group, config, target, *, shrink_it=True, seconds=None):
     small, note = case, None
     if shrink_it and case.command == "solve" and case.family != "roundtrip":  # a round trip's input is the
         # target's own output, verbatim: a smaller text would show another bug
-        left = None if seconds is None else seconds - CONFIRMATIONS * max(group.seconds, 0.01)
+        left = None if seconds is None else 0.8 * seconds - CONFIRMATIONS * max(group.seconds, 0.01)
         if left is not None and left <= 0:
             note = f"not shrunk: confirming alone takes its share of the time ({seconds:.0f}s)"
         else:
