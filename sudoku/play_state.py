@@ -212,14 +212,14 @@ class Game:
         if not isinstance(data, dict):
             raise BadSave("a saved game is a JSON object")
         if data.get("version") != SAVE_VERSION:
-            raise BadSave(f"saved game version {data.get('version')!r} is not {SAVE_VERSION}")
+            raise BadSave(f"saved game version {_shown(data.get('version'))} is not {SAVE_VERSION}")
         try:
             box = data["box"]
             game = cls(Grid(box, data["puzzle"]), Grid(box, data["solution"]))
         except KeyError as error:
             raise BadSave(f"saved game has no {error.args[0]!r}") from None
         except (InvalidPuzzle, ValueError, TypeError) as error:
-            raise BadSave(f"saved game: {error}") from None
+            raise BadSave(f"saved game: {_cut(str(error))}") from None
         from sudoku.grid import is_solution
 
         if not is_solution(game.puzzle, game.solution):
@@ -278,5 +278,8 @@ def _moves(data: dict[str, Any], key: str, game: Game) -> list[Move]:
 
 def _shown(value: Any) -> str:
     """A value from a save, for a message: cut short (a bad save may hold a list of a million)."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return _cut(repr(value), 60)
+
+
+def _cut(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[:limit - 3] + "..."
