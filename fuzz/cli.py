@@ -24,6 +24,10 @@ EXIT_CODES = """exit codes:
   4    a worker or the backend failed mid-run; finished chunks are kept (resume with --resume DIR)
   130  interrupted; finished chunks are kept (resume with --resume DIR)"""
 DEFAULT_CORPUS = ".fuzz-corpus"
+MAX_TARGETS = 1000  # each target costs a pre-flight (two calls) before the run starts
+MAX_TARGETS_BYTES = 1 << 20  # a --targets file of a thousand long commands is well under this
+PROGRESS_S = 10.0  # seconds between the pre-flight's progress lines
+REFERENCE_TRIES = 6  # a reference failing 1 call in 3 at random is refused once in 729 runs
 
 
 class Usage(Exception):
@@ -150,16 +154,59 @@ def _target_spec(args, spec=None):
 
 
 def _target_specs(args):
-    """Every target of a run: the --target options, then the lines of --targets FILE."""
+    """Every target of a run: the --target options, then the lines of --targets FILE. Every command
+    string is split here first, so a bad one is one line naming its option or its file and line
+    before anything runs; more than MAX_TARGETS targets is refused (each costs a pre-flight)."""
+    _check_command_options(args)
     names = list(args.target or [])
     if args.targets:
-        try:
-            lines = Path(args.targets).read_text().splitlines()
-        except (OSError, UnicodeDecodeError) as error:
-            raise Usage(f"cannot read --targets {args.targets}: {getattr(error, 'strerror', None) or error}") from None
-        names += [line.strip() for line in lines if line.strip() and not line.strip().startswith("#")]
+        names += _targets_file(args.targets)
     names = list(dict.fromkeys(names or ["engine"]))
+    if len(names) > MAX_TARGETS:
+        raise Usage(f"{len(names)} targets, more than {MAX_TARGETS} a run takes (split them into several runs)")
     return [_target_spec(args, name) for name in names]
+
+
+def _check_command_options(args):
+    """Split each command-string option once, so a bad one is a usage error naming the option."""
+    from fuzz.commands import BadCommand, split
+
+    given = [("--target", spec) for spec in (args.target or [])] + [
+        (option, getattr(args, name)) for option, name in (("--reference", "reference"), ("--create-args",
+         "create_args"), ("--solve-args", "solve_args"), ("--check-args", "check_args"))]
+    try:
+        for option, text in given:
+            if text is not None:
+                split(text, option)
+    except BadCommand as error:
+        raise Usage(str(error)) from None
+
+
+def _targets_file(path):
+    """The commands of a --targets file (one a line, '#' comments), each split to check it; a file
+    larger than MAX_TARGETS_BYTES is refused unread, a line that cannot be split names its line."""
+    from fuzz.commands import BadCommand, split
+    from jobs.display import visible
+
+    shown = visible(path, newlines=False)
+    try:
+        with open(path, "rb") as file:
+            data = file.read(MAX_TARGETS_BYTES + 1)
+        if len(data) > MAX_TARGETS_BYTES:
+            raise Usage(f"--targets {shown}: larger than {MAX_TARGETS_BYTES} bytes, not a list of commands")
+        lines = data.decode("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise Usage(f"cannot read --targets {shown}: {getattr(error, 'strerror', None) or error}") from None
+    names = []
+    for number, line in enumerate(lines, 1):
+        line = line.strip()
+        if line and not line.startswith("#"):
+            try:
+                split(line, f"{shown} line {number}")
+            except BadCommand as error:
+                raise Usage(str(error)) from None
+            names.append(line)
+    return names
 
 
 def targets_of(config):
@@ -177,6 +224,7 @@ def _replay_entries(entries, target, *, strict, into=None, quiet=False, words=No
     from fuzz.oracles import judge_contained, oracles_of
     from fuzz.reference import answer, asks
     from fuzz.tasks import run_case, signature_of
+    from jobs.display import visible
 
     still = []
     for folder, meta, data in entries:
@@ -209,20 +257,24 @@ def _replay_entries(entries, target, *, strict, into=None, quiet=False, words=No
                 state = f"FAILS the same way: {now}"
             else:
                 state = f"FAILS: {now}"
-            print(f"{folder}: {state}", file=sys.stderr)
+            print(f"{visible(str(folder), newlines=False)}: {visible(state, newlines=False)}", file=sys.stderr)
     return still
 
 
 def replay(args):
     from fuzz import corpus as store
 
+    from jobs.display import visible
+
+    _check_command_options(args)
     target = _make_target(_target_spec(args))
     path = Path(args.corpus)
     if not path.exists():
-        raise Usage(f"{path} does not exist")
-    entries = store.load(path)
+        raise Usage(f"{visible(str(path), newlines=False)} does not exist")
+    entries = _loaded(store.load(path))
     if not entries:
-        raise Usage(f"no reproducers under {path} (a reproducer is a folder with case.json and input.txt)")
+        raise Usage(f"no reproducers under {visible(str(path), newlines=False)} (a reproducer is a folder with "
+                    "case.json and input.txt)")
     keys = sorted({meta.get("target_key") for _, meta, _ in entries} - {None})
     if len(keys) > 1:
         mine = store.target_key(target)
@@ -232,12 +284,14 @@ def replay(args):
         entries = [entry for entry in entries if entry[1].get("target_key") in (mine, None)]
     reference = None
     if args.reference:
-        reference = _make_target(_target_spec(args, args.reference))
-        if (problem := _preflight(reference, entries[0][1].get("side", 9))) is not None:
-            raise Usage(f"reference {args.reference} cannot start: {problem}")
+        first = entries[0][1]
+        reference = _check_reference(_target_spec(args, args.reference), first.get("side", 9), mode="check"
+                                     if first["command"] == "check" else "solve", words=args.verdict_words,
+                                     exits=args.verdict_exit)
     still = _replay_entries(entries, target, strict=args.strict, words=args.verdict_words, exits=args.verdict_exit,
                             reference=reference)
-    print(f"replayed {len(entries)} reproducers against {target.name}: {len(still)} still fail", file=sys.stderr)
+    print(f"replayed {len(entries)} reproducers against {visible(target.name, newlines=False)}: {len(still)} still "
+          "fail", file=sys.stderr)
     return FAILED if still else OK
 
 
@@ -248,8 +302,10 @@ def probe(args):
         return _make_target({"spec": args.target, "create_args": create_args, "solve_args": solve_args,
                              "header": header, "timeout": args.timeout, "max_output": 1 << 20})
 
+    from jobs.display import visible
+
     if (problem := _preflight(make("create", "solve", False), 9)) is not None:
-        raise Usage(f"target {args.target} cannot start: {problem}")
+        raise Usage(f"target {visible(args.target, newlines=False)} cannot start: {problem}")
     finding = find(make)
     for what, outcome in finding.tried:
         print(f"  {what}: {outcome}", file=sys.stderr)
@@ -264,12 +320,13 @@ def probe(args):
     return OK
 
 
-def _make_target(spec):
-    """The target a spec (``_target_spec``) names; a bad one is a usage error."""
+def _make_target(spec, where="--target"):
+    """The target a spec (``_target_spec``) names; a bad one is a usage error (``where`` names the
+    option it came from)."""
     from fuzz.targets import TargetError, make_target
 
     try:
-        return make_target(**spec)
+        return make_target(**spec, where=where)
     except TargetError as error:
         raise Usage(str(error)) from None
 
@@ -329,9 +386,9 @@ def run(args):
         config["cannot_start"] = _cannot_start(specs, 9 if args.size == "mixed" else int(args.size), args.mode)
         if len(config["cannot_start"]) == len(specs):
             raise Usage("; ".join(f"target {name} cannot start: {why}" for name, why in config["cannot_start"].items()))
-        if config["reference"] and (problem := _preflight(_make_target(config["reference"]), 9 if args.size ==
-                                                          "mixed" else int(args.size), args.mode)):
-            raise Usage(f"reference {args.reference} cannot start: {problem}")
+        if config["reference"]:
+            _check_reference(config["reference"], 9 if args.size == "mixed" else int(args.size), mode=args.mode,
+                             words=args.verdict_words, exits=args.verdict_exit)
     run_dir, config = runner.open_run(tasks.FUZZ, resume=args.resume, config=config, force=args.force)
     runner.setup_log(run_dir, verbose=args.verbose)
     run_corpus = run_dir.path / "corpus"
@@ -384,13 +441,54 @@ def run(args):
 
 
 def _cannot_start(specs, side, mode="solve"):
-    """{target: why} for the targets that cannot start at all (``_preflight``)."""
-    found = {}
-    for spec in specs:
-        problem = _preflight(_make_target(spec), side, mode)
+    """{target: why} for the targets that cannot start at all: a program that is missing, not
+    executable or not on PATH, or one that fails ``_preflight``. Of many targets, progress is shown
+    every PROGRESS_S seconds, as the pre-flight of a long list takes minutes."""
+    from fuzz.targets import CannotStart, TargetError, make_target
+
+    found, shown = {}, time.monotonic()
+    for number, spec in enumerate(specs, 1):
+        try:
+            problem = _preflight(make_target(**spec), side, mode)
+        except CannotStart as error:
+            problem = str(error)
+        except TargetError as error:
+            raise Usage(str(error)) from None
         if problem:
             found[spec["spec"]] = problem
+        if time.monotonic() - shown >= PROGRESS_S and number < len(specs):
+            shown = time.monotonic()
+            print(f"fuzz: pre-flight: {number} of {len(specs)} targets tried, {len(found)} cannot start",
+                  file=sys.stderr, flush=True)
     return found
+
+
+def _check_reference(spec, side, *, mode, words, exits):
+    """Refuse a --reference that cannot start, or that does not answer the pre-flight's known-good
+    puzzle rightly: its answers would stand in for the expected ones and fail correct targets.
+
+    A reference that crashes or prints a broken grid now and then is still of use (the cases it fails
+    on are not compared), so it is asked up to REFERENCE_TRIES times and refused only when it never
+    answers rightly, or at once when it hangs or gives a clean wrong answer."""
+    from fuzz.cases import from_text, known_good
+    from fuzz.oracles import VERDICTS
+    from fuzz.reference import AGREES, OVERRULED, expect
+    from jobs.display import visible
+
+    reference = _make_target(spec, "--reference")
+    shown = visible(spec["spec"], newlines=False)
+    if (problem := _preflight(reference, side, mode)) is not None:
+        raise Usage(f"reference {shown} cannot start: {visible(problem, newlines=False)}")
+    text = known_good(header=reference.header, side=side)
+    case = from_text("preflight", mode, text, side=side)
+    for _ in range(REFERENCE_TRIES):
+        found = expect(case, reference, words=words or VERDICTS, exits=exits)
+        if found.note is AGREES:
+            return reference
+        if found.note == OVERRULED or found.detail.endswith("timeout"):
+            break
+    raise Usage(f"reference {shown} does not answer the known-good {side}x{side} puzzle rightly: "
+                f"{visible(found.detail, newlines=False)}")
 
 
 def _replay_own(config, target, run_corpus):
@@ -398,11 +496,22 @@ def _replay_own(config, target, run_corpus):
     from fuzz import corpus as store
 
     own = Path(config["corpus"]) / store.target_key(target)
-    entries = store.load(own) if own.exists() else []
-    reference = _make_target(config["reference"]) if config.get("reference") else None
+    entries = _loaded(store.load(own))
+    reference = _make_target(config["reference"], "--reference") if config.get("reference") else None
     return len(entries), _replay_entries(entries, target, strict=config["strict"], into=run_corpus, quiet=True,
                                          words=config.get("verdict_words"), exits=config.get("verdict_exit"),
                                          reference=reference)
+
+
+def _loaded(found):
+    """The entries of a corpus ``load``, after one line on stderr for each entry skipped (escaped:
+    a folder's name is the corpus writer's)."""
+    from jobs.display import visible
+
+    for folder, why in found.skipped:
+        print(f"fuzz: skipped {visible(str(folder), newlines=False)}: {visible(why, newlines=False)}",
+              file=sys.stderr)
+    return found.entries
 
 
 def chunk_cases(n, targets, workers, chunk_size=None):

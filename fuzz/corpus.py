@@ -9,12 +9,15 @@ apart, so a run replays only its own target's. Writes are atomic (a temporary fo
 place), so a crash never leaves half a case.
 """
 
+import errno
 import hashlib
 import json
 import os
 import re
 import shlex
 import shutil
+import stat
+from collections import namedtuple
 from pathlib import Path
 
 MAX_SHOWN = 4000
@@ -136,28 +139,110 @@ def saved_groups(corpus, target):
     signatures merged into a reproducer included (what an interrupted triage finished)."""
     own = Path(corpus) / target_key(target)
     found = {}
-    for folder, meta, data in (load(own) if own.exists() else []):
+    for folder, meta, data in (load(own).entries if own.exists() else []):
         for signature in [meta.get("signature"), *(meta.get("also") or [])]:
             if isinstance(signature, str):
                 found[signature] = (folder, meta, data)
     return found
 
 
+Loaded = namedtuple("Loaded", "entries skipped")
+Loaded.__doc__ = """What ``load`` found: ``entries`` [(folder, meta, input bytes)] that passed every check, and
+``skipped`` [(folder or file, why)] for those that did not, for the caller to name one line each."""
+
+MAX_FILE = 1 << 20  # bytes of case.json or input.txt read; a saved reproducer is a few KB
+MAX_DEPTH = 16  # case.json nests 2 deep
+SIDES = (4, 9, 16, 25)
+COMMANDS = ("solve", "create", "check")
+
+
 def load(path):
     """Every reproducer at or under ``path`` (a corpus, a target's or an oracle's folder, one
-    reproducer, or a run directory): (folder, meta, input bytes), in a stable order. Hidden folders
-    (temporaries) and damaged entries are skipped."""
+    reproducer, or a run directory), in a stable order: a Loaded.
+
+    A corpus may come from anyone (shared, downloaded, hand-edited), so each entry is checked before
+    it is replayed: files read only up to MAX_FILE, case.json parsed with a depth cap and no NaN,
+    each field used of the right type and range. No symbolic link inside the corpus is followed (a
+    linked input.txt could hand a program any file the user can read). Hidden folders (temporaries)
+    are passed over silently; every other bad entry is skipped with why."""
     root = Path(path)
-    out = []
-    for meta_path in sorted(root.rglob("case.json")):
-        folder = meta_path.parent
-        if any(part.startswith(".") for part in folder.relative_to(root).parts):
+    entries, skipped = [], []
+    if not root.is_dir():
+        return Loaded(entries, skipped)
+    for folder, names, files in _walk(root, skipped):
+        if "case.json" not in files:
             continue
         try:
-            meta = json.loads(meta_path.read_text())
-            data = (folder / "input.txt").read_bytes()
-        except (OSError, ValueError):
+            meta = _meta(_read(folder / "case.json"))
+            data = _read(folder / "input.txt")
+        except BadEntry as error:
+            skipped.append((folder, str(error)))
             continue
-        if isinstance(meta, dict) and "command" in meta:
-            out.append((folder, meta, data))
-    return out
+        entries.append((folder, meta, data))
+    return Loaded(entries, skipped)
+
+
+class BadEntry(ValueError):
+    """A corpus entry that is not replayed; the message says why."""
+
+
+def _walk(root, skipped):
+    """(folder, subfolders, files) under ``root`` in sorted order, hidden folders left out; a
+    symbolic link to a folder is not entered but noted in ``skipped``."""
+    for top, dirs, files in os.walk(root, followlinks=False, onerror=lambda error: skipped.append(
+            (Path(error.filename or root), f"cannot read: {error.strerror}"))):
+        top = Path(top)
+        dirs.sort()
+        for name in list(dirs):
+            if name.startswith(".") or os.path.islink(top / name):
+                dirs.remove(name)
+                if not name.startswith("."):
+                    skipped.append((top / name, "a symbolic link, not followed"))
+        yield top, dirs, set(files)
+
+
+def _read(path):
+    """A corpus file's bytes: a regular file, not a link, at most MAX_FILE bytes (BadEntry else).
+    Opened without blocking, so a FIFO planted in a corpus cannot hang the replay."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as error:
+        why = "a symbolic link, not followed" if error.errno == errno.ELOOP else error.strerror
+        raise BadEntry(f"{path.name}: {why}") from None
+    with os.fdopen(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise BadEntry(f"{path.name}: not a regular file")
+        data = file.read(MAX_FILE + 1)
+    if len(data) > MAX_FILE:
+        raise BadEntry(f"{path.name}: larger than {MAX_FILE} bytes")
+    return data
+
+
+def _meta(data):
+    """case.json's object, once the fields replay uses are checked (BadEntry names the first bad one)."""
+    from sudoku.untrusted import BadJSON, loads
+
+    from fuzz.cases import CHECK_FAMILIES, FAMILIES
+
+    try:
+        meta = loads(data, max_depth=MAX_DEPTH)
+    except BadJSON as error:
+        raise BadEntry(f"case.json: {error}") from None
+    if not isinstance(meta, dict):
+        raise BadEntry("case.json: not a JSON object")
+    checks = {"command": (lambda v: v in COMMANDS, "one of " + ", ".join(COMMANDS)),
+              "side": (lambda v: type(v) is int and v in SIDES, "one of 4, 9, 16, 25"),
+              "family": (lambda v: isinstance(v, str) and v in (*FAMILIES, *CHECK_FAMILIES, "replay"), "a known family"),
+              "signature": (lambda v: isinstance(v, str), "a string"),
+              "target_key": (lambda v: isinstance(v, str), "a string")}
+    if "command" not in meta:
+        raise BadEntry("case.json: no command")
+    for name, (good, what) in checks.items():
+        if name in meta and not good(meta[name]):
+            raise BadEntry(f"case.json: {name} must be {what}, not {_short(meta[name])}")
+    return meta
+
+
+def _short(value):
+    text = json.dumps(value)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -51,6 +51,11 @@ class TargetError(Exception):
     """A target that cannot be used at all (a missing executable, an unknown engine)."""
 
 
+class CannotStart(TargetError):
+    """A command target whose program is missing, not executable or not on PATH: of several targets,
+    one that cannot start is marked so and the others go on."""
+
+
 class EngineTarget:
     """Our own engines in-process: the ``sudoku`` command's code, called without a subprocess.
 
@@ -332,31 +337,51 @@ def _env_finding_our_sudoku():
 
 
 def make_target(spec, *, create_args="create", solve_args="solve", header=False, timeout=DEFAULT_TIMEOUT_S,
-                max_output=DEFAULT_MAX_OUTPUT, check_args="check"):
-    """A target from its command-line spelling: ``engine`` (or ``engine:NAME``), ``cli``, or a command."""
+                max_output=DEFAULT_MAX_OUTPUT, check_args="check", where="--target"):
+    """A target from its command-line spelling: ``engine`` (or ``engine:NAME``), ``cli``, or a command.
+
+    ``where`` names where ``spec`` came from ("--target", "--reference", "targets.txt line 3"), for
+    the messages: a spec that cannot be split is a TargetError, one whose program is missing,
+    not executable or not on PATH a CannotStart (a run marks that target and goes on with others).
+    """
+    from fuzz.commands import BadCommand, split
+
     if spec == "engine" or spec.startswith("engine:"):
         return EngineTarget(spec.partition(":")[2] or None)
-    options = dict(create_args=shlex.split(create_args), solve_args=shlex.split(solve_args), header=header,
-                   timeout=timeout, max_output=max_output, check_args=shlex.split(check_args))
+    try:
+        options = dict(create_args=split(create_args, "--create-args"), solve_args=split(solve_args, "--solve-args"),
+                       header=header, timeout=timeout, max_output=max_output,
+                       check_args=split(check_args, "--check-args"))
+        argv = split(spec, where)
+    except BadCommand as error:
+        raise TargetError(str(error)) from None
     if spec == "cli":
         if options["create_args"] == ["create"]:
             options["create_args"] = ["create", "--size", "{size}"]
         return CommandTarget([sys.executable, "-m", "sudoku"], name="cli", env=_env_finding_our_sudoku(), **options)
-    argv = shlex.split(spec)
     if not argv:
-        raise TargetError("--target is empty")
-    program = argv[0]
-    if os.sep in program:
-        path = Path(program)
-        if not path.exists():
-            raise TargetError(f"target {program} does not exist")
-        if not os.access(path, os.X_OK):
-            raise TargetError(f"target {program} is not executable (chmod +x, or give 'python3 {program}')")
-        argv[0] = str(path.resolve())
-    elif shutil.which(program) is None:
-        raise TargetError(f"target command {program!r} is not on PATH")
+        raise TargetError(f"{where} is empty")
+    argv[0] = _program(argv[0])
     # Each call runs in a fresh temporary directory: a script named relative to where fuzz was
     # started ('python3 their.py') is given by its full path, or the interpreter would not find it.
     argv[1:] = [str(Path(arg).resolve()) if not arg.startswith("-") and Path(arg).is_file() else arg
                 for arg in argv[1:]]
     return CommandTarget(argv, name=spec, **options)
+
+
+def _program(program):
+    """The program of a command, by its full path when given as a path; CannotStart when it is
+    missing, not executable or not on PATH (names shown escaped: a targets file is untrusted)."""
+    from jobs.display import visible
+
+    shown = visible(program, newlines=False)
+    if os.sep in program:
+        path = Path(program)
+        if not path.exists():
+            raise CannotStart(f"target {shown} does not exist")
+        if not os.access(path, os.X_OK) or path.is_dir():
+            raise CannotStart(f"target {shown} is not executable (chmod +x, or give 'python3 {shown}')")
+        return str(path.resolve())
+    if shutil.which(program) is None:
+        raise CannotStart(f"target command '{shown}' is not on PATH")
+    return program

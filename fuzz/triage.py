@@ -296,8 +296,15 @@ def _mark(case, verdict, oracle):
 
 def _saved_from(folder, meta, text, spec):
     """A Saved rebuilt from a reproducer's case.json (a resumed triage's groups done before)."""
-    hits = meta.get("hits", CONFIRMATIONS)
-    return Saved(meta["signature"], meta.get("cases", 1), meta.get("case"), folder, meta.get("detail", ""), hits,
-                 bool(meta.get("flaky")), meta.get("intermittent"), meta.get("replay", ""), text, spec,
-                 meta.get("families") or [meta.get("family")], list(meta.get("also") or []), meta.get("side", 9),
-                 meta.get("expected", ""), meta.get("actual") or {}, meta.get("mark"), meta.get("shrink_note"))
+    def field(name, kind, default):  # the corpus is checked by store.load; these fields only by type
+        value = meta.get(name, default)
+        return value if isinstance(value, kind) and not isinstance(value, bool) or kind is bool else default
+
+    def strings(name):
+        return [one for one in field(name, list, []) if isinstance(one, str)]
+
+    return Saved(meta["signature"], field("cases", int, 1), field("case", int, None), folder, field("detail", str, ""),
+                 field("hits", int, CONFIRMATIONS), bool(meta.get("flaky")), field("intermittent", str, None),
+                 field("replay", str, ""), text, spec, strings("families") or [meta["family"]], strings("also"),
+                 meta["side"], field("expected", str, ""), field("actual", dict, {}), field("mark", dict, None),
+                 field("shrink_note", str, None))

@@ -1,6 +1,7 @@
 """What the entry points of ``sudoku-jobs`` and ``fuzz`` do around a command: the exit codes they
 share (DESIGN.md), the named command run, and each expected error turned into one line on stderr
-with its exit code, never a traceback."""
+with its exit code, never a traceback. A message may quote an untrusted file (a command from a
+targets file, a corpus folder's name), so it is printed escaped: no control byte reaches the terminal."""
 
 import sys
 
@@ -21,13 +22,20 @@ def dispatch(prog, commands, args, usage_errors):
     try:
         return commands[args.command](args)
     except WriteError as error:
-        print(f"{prog}: {error}", file=sys.stderr)
+        _say(prog, error)
         return IO_ERROR
     except BackendLost as error:
-        print(f"{prog}: {error}", file=sys.stderr)
+        _say(prog, error)
         return LOST
     except (*usage_errors, RunDirError, BackendError) as error:
-        print(f"{prog}: {error}", file=sys.stderr)
+        _say(prog, error)
         return USAGE
     except KeyboardInterrupt:
         return INTERRUPTED
+
+
+def _say(prog, error):
+    """One line on stderr: the error's message with every control byte escaped."""
+    from jobs.display import visible
+
+    print(f"{prog}: {visible(str(error), newlines=False)}", file=sys.stderr)

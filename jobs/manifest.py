@@ -15,7 +15,7 @@ import hashlib
 import json
 
 from jobs import __version__
-from jobs.schema import SCHEMA_VERSION
+from jobs.schema import HISTORY, SCHEMA_VERSION
 
 KINDS = {"batch": "sudoku-jobs run --resume", "fuzz": "fuzz run --resume"}
 STATUSES = ("running", "complete", "interrupted", "failed")
@@ -79,12 +79,21 @@ def kind_of(config):
     return config.get("kind", "batch")
 
 
+def _check_schema_version(version):
+    """Refuse a manifest of a record schema this version does not read (a newer one, or none): its
+    records would be read, and a resume would add to them, by rules they were not written to."""
+    if type(version) is not int or version not in HISTORY:
+        raise BadManifest(f"schema_version {json.dumps(version)} is not one this version reads "
+                          f"({min(HISTORY)} to {max(HISTORY)})")
+
+
 def validate(manifest, *, kind=None, fields=None):
     """Raise BadManifest (or OtherKind when ``kind`` is given and the run is another kind) unless
     ``manifest`` holds a config of a known kind with every field of the right type. ``fields`` adds
     checks ({name: (check, what)}) for the config of that kind."""
     if not isinstance(manifest, dict):
         raise BadManifest("not a JSON object")
+    _check_schema_version(manifest.get("schema_version"))
     config = manifest.get("config")
     if not isinstance(config, dict):
         raise BadManifest("no config object: not a run manifest")

@@ -11,7 +11,6 @@ import os
 import platform
 import signal
 import socket
-import subprocess
 import sys
 import threading
 import time
@@ -53,13 +52,12 @@ def versions():
     return out
 
 
-def git_sha():
-    try:
-        result = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5,
-                                cwd=Path(__file__).resolve().parent)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return result.stdout.strip() or None if result.returncode == 0 else None
+def provenance():
+    """The commit the code runs from and whether its tree was dirty (``sudoku.version``, the one git
+    reader), for the manifest: a run of edited code must not pass for a run of its commit."""
+    from sudoku.version import git_dirty, git_sha
+
+    return {"git_sha": git_sha(), "git_dirty": git_dirty()}
 
 
 def totals(records_table):
@@ -194,7 +192,7 @@ def execute(run_dir, config, task, specs, *, resume=False, progress=None):
     started = time.time()
     manifest.update({
         "schema_version": SCHEMA_VERSION, "run_id": config["run_id"], "config": config, "seed": config["seed"],
-        "plan": plan, "versions": versions(), "git_sha": git_sha(), "host": host(), "status": "running",
+        "plan": plan, "versions": versions(), **provenance(), "host": host(), "status": "running",
         "reason": None, "chunks": len(specs), "command": sys.argv,
     })
     manifest.setdefault("started", datetime.now(timezone.utc).isoformat())

@@ -5,7 +5,9 @@ Vocabulary, beyond the package's:
 
 - **commit**: the runs of one git sha and one configuration, merged as its rounds; commits are
   ordered by the earliest recorded start of their runs (``started`` in the manifest, else the run's
-  name). A run without a git sha is a commit of its own, named by the run.
+  name). A run without a git sha is a commit of its own, named by the run. Runs of a dirty tree
+  (``git_dirty`` in the manifest) are a commit apart from the clean runs of their sha, labelled
+  ``SHA+dirty``: their code is not the commit's.
 - **series**: one metric (phase, size, case set) of one configuration over the commits that have it.
 - **step**: a commit whose samples, with up to ``WINDOW`` commits after it, differ from up to
   ``WINDOW`` commits before it by the rule of ``reports.verdict.judge``: the block-bootstrap interval
@@ -38,10 +40,20 @@ class Commit:
     started: str   # the earliest recorded start of its runs ('' when none is recorded)
     run: object    # reports.load.Run of its rounds
     configuration: dict
+    dirty: bool = False  # run from a tree with changes to tracked files
 
     @property
     def label(self):
-        return self.sha[:10] if self.run.manifest.get("git_sha") else self.sha
+        return self._short(10)
+
+    @property
+    def short(self):
+        """The label for a narrow column."""
+        return self._short(7)
+
+    def _short(self, width):
+        name = self.sha[:width] if self.run.manifest.get("git_sha") else self.sha
+        return name + ("+dirty" if self.dirty else "")
 
 
 @dataclass
@@ -138,13 +150,15 @@ def load_history(paths):
         for unit, name in run_units(path):
             run = load_run(unit)
             sha = run.manifest.get("git_sha") or name or run.name  # no sha: a commit per run set or run
-            groups.setdefault((sha, _key(run.configuration)), []).append(run)
+            dirty = run.manifest.get("git_dirty") is True
+            groups.setdefault((sha, dirty, _key(run.configuration)), []).append(run)
     commits = []
-    for (sha, _), members in groups.items():
+    for (sha, dirty, _), members in groups.items():
         started = min(str(m.get("started") or "") for r in members for m in r.manifests)
-        commits.append(Commit(sha=sha, started=started, run=merge_rounds(members, sha[:10]),
-                              configuration=members[0].configuration))
-    commits.sort(key=lambda c: (c.started, c.sha))
+        commits.append(Commit(sha=sha, started=started, run=merge_rounds(members, sha[:10] + ("+dirty" if dirty
+                                                                                              else "")),
+                              configuration=members[0].configuration, dirty=dirty))
+    commits.sort(key=lambda c: (c.started, c.sha, c.dirty))
     return commits
 
 

@@ -40,7 +40,7 @@ def history_md(history):
     if len(h.commits) > COLUMNS:
         lines += ["", f"The table shows the newest {COLUMNS} commits; the step column covers all of them."]
     lines += ["", "### Median per commit", "",
-              "| metric | " + " | ".join(f"`{cell(c.label[:7])}`" for c in shown) + " | step change |",
+              "| metric | " + " | ".join(f"`{cell(c.short)}`" for c in shown) + " | step change |",
               "|---|" + "---:|" * len(shown) + "---|"]
     for s in h.series:
         medians = dict(zip((id(c) for c in s.commits), s.medians))

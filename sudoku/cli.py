@@ -458,6 +458,33 @@ def run_hint(args):
     return status
 
 
+SAVE_BYTES = 8 << 20  # a 25x25 save with a full history of moves is under 4 MB
+SAVE_DEPTH = 8  # a save nests 4 deep (a move's before and after)
+
+
+def _read_save(path):
+    """A save's bytes, at most SAVE_BYTES of them (ValueError past that: /dev/zero is never read to its
+    end). Only a regular file is read, and not through a link the game did not make (it writes
+    saves by renaming a file into place, never a link); opened without blocking, so a FIFO cannot
+    hang the game before its first frame."""
+    import errno
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise ValueError("a symbolic link, not followed") from None
+        raise
+    with os.fdopen(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError("not a regular file")
+        data = file.read(SAVE_BYTES + 1)
+    if len(data) > SAVE_BYTES:
+        raise ValueError(f"larger than {SAVE_BYTES} bytes")
+    return data
+
+
 def run_play(args):
     """The game (sudoku.play, Textual: loaded only here); saves on quit. 0 once saved."""
     from sudoku.play_state import BadSave, Game, Unplayable
@@ -478,17 +505,16 @@ def run_play(args):
         raise Usage("play reads its puzzle from a file, not stdin (the game needs the terminal)")
     extra = {}
     if args.resume:
-        import json
+        from sudoku.untrusted import loads
 
         try:
-            with open(path, encoding="utf-8") as saved:
-                data = json.load(saved)
+            data = loads(_read_save(path), max_depth=SAVE_DEPTH)
             game = Game.from_dict(data)
         except FileNotFoundError:
             raise Usage(f"no saved game at {path}") from None
         except OSError as error:
             raise Usage(f"cannot read {path}: {error.strerror or error}") from None
-        except (ValueError, BadSave) as error:  # JSONDecodeError is a ValueError
+        except (ValueError, BadSave) as error:  # BadJSON is a ValueError
             raise Usage(f"{path}: not a saved game this version can read: {error}") from None
         extra = {key: data[key] for key in ("label", "seed", "level") if key in data}
     elif args.file:

@@ -24,6 +24,10 @@ from typing import Any
 from sudoku.grid import Grid, InvalidPuzzle, geometry
 
 SAVE_VERSION = 1
+# A save is read from a file anyone could have written: its history and clock are bounded, so a save
+# cannot take minutes and a gigabyte to load (2,000,000 moves did) or hand the clock an Infinity.
+MAX_MOVES = 100_000  # done plus undone; a 25x25 game played cell by cell with marks uses a few thousand
+MAX_ELAPSED_S = 10 * 365 * 24 * 3600.0
 Move = namedtuple("Move", "cell before after")
 
 
@@ -208,14 +212,14 @@ class Game:
         if not isinstance(data, dict):
             raise BadSave("a saved game is a JSON object")
         if data.get("version") != SAVE_VERSION:
-            raise BadSave(f"saved game version {data.get('version')!r} is not {SAVE_VERSION}")
+            raise BadSave(f"saved game version {_shown(data.get('version'))} is not {SAVE_VERSION}")
         try:
             box = data["box"]
             game = cls(Grid(box, data["puzzle"]), Grid(box, data["solution"]))
         except KeyError as error:
             raise BadSave(f"saved game has no {error.args[0]!r}") from None
         except (InvalidPuzzle, ValueError, TypeError) as error:
-            raise BadSave(f"saved game: {error}") from None
+            raise BadSave(f"saved game: {_cut(str(error))}") from None
         from sudoku.grid import is_solution
 
         if not is_solution(game.puzzle, game.solution):
@@ -228,11 +232,13 @@ class Game:
                 raise BadSave(f"saved game changes given cell {cell}")
         game.done = _moves(data, "done", game)
         game.undone = _moves(data, "undone", game)
+        if len(game.done) + len(game.undone) > MAX_MOVES:
+            raise BadSave(f"saved game holds {len(game.done) + len(game.undone)} moves, more than {MAX_MOVES}")
         cursor, elapsed = data.get("cursor", 0), data.get("elapsed_s", 0.0)
-        if not isinstance(cursor, int) or not 0 <= cursor < ncells:
-            raise BadSave(f"saved game cursor {cursor!r} is not a cell")
-        if not isinstance(elapsed, (int, float)) or not elapsed >= 0:
-            raise BadSave(f"saved game time {elapsed!r} is not a number of seconds")
+        if not isinstance(cursor, int) or isinstance(cursor, bool) or not 0 <= cursor < ncells:
+            raise BadSave(f"saved game cursor {_shown(cursor)} is not a cell")
+        if not isinstance(elapsed, (int, float)) or isinstance(elapsed, bool) or not 0 <= elapsed <= MAX_ELAPSED_S:
+            raise BadSave(f"saved game time {_shown(elapsed)} is not a number of seconds (0 to ten years)")
         game.cursor, game.elapsed_s = cursor, float(elapsed)
         return game
 
@@ -243,23 +249,37 @@ def _ints(data: dict[str, Any], key: str, length: int, top: int) -> list[int]:
         raise BadSave(f"saved game {key!r} is not a list of {length} numbers")
     for value in values:
         if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= top:
-            raise BadSave(f"saved game {key!r} holds {value!r}, not a number 0..{top}")
+            raise BadSave(f"saved game {key!r} holds {_shown(value)}, not a number 0..{top}")
     return list(values)
 
 
 def _moves(data: dict[str, Any], key: str, game: Game) -> list[Move]:
     ncells, side, full = game.geo.ncells, game.side, game.geo.full
+    items = data.get(key, [])
+    if not isinstance(items, list):
+        raise BadSave(f"saved game {key!r} is not a list of moves")
+    if len(items) > MAX_MOVES:
+        raise BadSave(f"saved game {key!r} holds {len(items)} moves, more than {MAX_MOVES}")
     moves = []
-    for item in data.get(key, []):
+    for item in items:
         try:
             cell, (entry0, marks0), (entry1, marks1) = item
         except (TypeError, ValueError):
-            raise BadSave(f"saved game {key!r} holds {item!r}, not a move") from None
+            raise BadSave(f"saved game {key!r} holds {_shown(item)}, not a move") from None
         numbers = (cell, entry0, marks0, entry1, marks1)
         if not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers) or not (
             0 <= cell < ncells and 0 <= entry0 <= side and 0 <= entry1 <= side and 0 <= marks0 <= full
             and 0 <= marks1 <= full and not game.is_given(cell)
         ):
-            raise BadSave(f"saved game {key!r} holds {item!r}, not a move")
+            raise BadSave(f"saved game {key!r} holds {_shown(item)}, not a move")
         moves.append(Move(cell, (entry0, marks0), (entry1, marks1)))
     return moves
+
+
+def _shown(value: Any) -> str:
+    """A value from a save, for a message: cut short (a bad save may hold a list of a million)."""
+    return _cut(repr(value), 60)
+
+
+def _cut(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[:limit - 3] + "..."

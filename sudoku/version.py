@@ -5,6 +5,9 @@ checkout's HEAD when the code runs from a git checkout (or worktree), found by r
 ``.git/HEAD`` and the ref it names (loose or packed), with ``git rev-parse`` (1 s timeout) only if
 those files cannot be read. An installed copy with no checkout around it prints no sha. Nothing here
 runs until ``--version`` is asked.
+
+This is the code base's one git reader: run manifests record ``git_sha`` and ``git_dirty`` from here
+(``jobs.runner``), so a run of edited code is never filed under the clean commit it started from.
 """
 
 from __future__ import annotations
@@ -41,6 +44,25 @@ def git_sha(root: Path | None = None) -> str | None:
     if sha is None and dot_git.exists():
         sha = _sha_from_git(root)
     return sha
+
+
+def git_dirty(root: Path | None = None) -> bool | None:
+    """Whether the checkout holding ``root`` (default: this package's) has changes to tracked files
+    (staged or not; untracked files do not count, as for ``git describe --dirty``); None when
+    there is no checkout or git cannot say. Unlike the sha this needs git itself: only it can
+    compare the work tree with the index."""
+    import subprocess
+    from pathlib import Path
+
+    root = root if root is not None else Path(__file__).resolve().parent.parent
+    if not (root / ".git").exists():
+        return None
+    try:
+        done = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                              capture_output=True, text=True, timeout=5, env=dict(os.environ, GIT_OPTIONAL_LOCKS="0"))
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return bool(done.stdout.strip()) if done.returncode == 0 else None
 
 
 def _is_sha(text: str) -> bool:

@@ -663,8 +663,8 @@ def test_corpus_save_and_load(tmp_path):
     assert (folder / "output.txt").read_bytes() == done.stdout
     again = save(tmp_path, case_of("1\n"), sig, done)
     assert again == folder  # one folder per bug: the first reproducer saved stays
-    entries = corpus.load(tmp_path)
-    assert len(entries) == 1
+    entries, skipped = corpus.load(tmp_path)
+    assert len(entries) == 1 and skipped == []
     path, meta, data = entries[0]
     assert path == folder and data == case.text
     assert meta["oracle"] == "keeps_givens" and meta["family"] == "unique_easy" and meta["command"] == "solve"
@@ -674,7 +674,8 @@ def test_corpus_save_and_load(tmp_path):
     assert render(SOLUTION, "grid") in meta["expected"]
     assert json.loads((folder / "case.json").read_text()) == meta
     # any folder at or under the corpus loads what it holds
-    assert corpus.load(folder) == entries == corpus.load(folder.parent) == corpus.load(folder.parent.parent)
+    assert corpus.load(folder).entries == entries == corpus.load(folder.parent).entries \
+        == corpus.load(folder.parent.parent).entries
 
 
 def test_target_keys_tell_targets_apart():
@@ -685,7 +686,7 @@ def test_target_keys_tell_targets_apart():
 
 
 def test_corpus_load_skips_temporaries_and_damage(tmp_path):
-    case = case_of("1 2\n")
+    case = case_of("1 2\n", "malformed_fewer_rows")
     folder = save(tmp_path, case, "rejects_malformed:accepted on malformed_fewer_rows (exit 0)", result(b"x"))
     hidden = folder.parent / ".abc.123.tmp"
     hidden.mkdir()
@@ -695,8 +696,10 @@ def test_corpus_load_skips_temporaries_and_damage(tmp_path):
     broken.mkdir(parents=True)
     (broken / "case.json").write_text("{not json")
     (broken / "input.txt").write_text("")
-    assert [meta["oracle"] for _, meta, _ in corpus.load(tmp_path)] == ["rejects_malformed"]
-    assert corpus.load(tmp_path / "missing") == []
+    entries, skipped = corpus.load(tmp_path)
+    assert [meta["oracle"] for _, meta, _ in entries] == ["rejects_malformed"]
+    assert [(folder, why.split(":")[0]) for folder, why in skipped] == [(broken, "case.json")]
+    assert corpus.load(tmp_path / "missing") == ([], [])
 
 
 def test_corpus_keeps_binary_input_exactly(tmp_path):
