@@ -331,9 +331,10 @@ def _make_target(spec, where="--target"):
         raise Usage(str(error)) from None
 
 
-def _preflight(target, side, mode="solve"):
+def _preflight(target, side, mode="solve", *, timing=None):
     """What stops ``target`` from starting at all (a missing program, interpreter or script), in its
-    own words, from one known-good solve and one create; None when it starts."""
+    own words, from one known-good solve and one create; None when it starts. The wall seconds of
+    each call are added to ``timing`` (a list) when one is given: they size the run's chunks."""
     from fuzz.cases import known_good
     from fuzz.targets import startup_failure
 
@@ -344,6 +345,8 @@ def _preflight(target, side, mode="solve"):
                                                                    lambda: target.create(side=side))
     for call in calls:
         result = call()
+        if timing is not None:
+            timing.append(result.seconds)
         problem = startup_failure(result)
         if problem:
             return problem
@@ -376,14 +379,19 @@ def run(args):
         config = {"kind": "fuzz", "run_id": Path(out).name, "n": args.n, "seed": new_seed() if args.seed is None
                   else args.seed, "target": specs[0], "targets": specs, "strict": args.strict,
                   "check_engine": "band" if args.size == "9" else "py", "workers": args.workers,
-                  "chunk_size": chunk_cases(args.n, len(specs), args.workers, args.chunk_size),
+                  "chunk_size": None,
                   "reference": _target_spec(args, args.reference) if args.reference else None,
                   "backend": args.backend, "scheduler": args.scheduler, "corpus": str(Path(args.corpus).resolve()),
                   "out": out, "size": args.size, "mode": args.mode, "verdict_words": args.verdict_words,
                   "verdict_exit": args.verdict_exit}
         # before the run directory is made: a lone target that cannot start ends the run now; of several,
         # it is marked so in the summary and the others go on
-        config["cannot_start"] = _cannot_start(specs, 9 if args.size == "mixed" else int(args.size), args.mode)
+        timing = []
+        config["cannot_start"] = _cannot_start(specs, 9 if args.size == "mixed" else int(args.size), args.mode,
+                                               timing=timing)
+        config["chunk_size"] = chunk_cases(args.n, len(specs), args.workers, args.chunk_size,
+                                           seconds_per_case=sum(timing) / max(len(timing), 1) * len(specs)
+                                           if timing else None)
         if len(config["cannot_start"]) == len(specs):
             raise Usage("; ".join(f"target {name} cannot start: {why}" for name, why in config["cannot_start"].items()))
         if config["reference"]:
@@ -440,7 +448,7 @@ def run(args):
     return FAILED if (manifest["totals"]["failed"] or still or config.get("cannot_start")) else OK
 
 
-def _cannot_start(specs, side, mode="solve"):
+def _cannot_start(specs, side, mode="solve", *, timing=None):
     """{target: why} for the targets that cannot start at all: a program that is missing, not
     executable or not on PATH, or one that fails ``_preflight``. Of many targets, progress is shown
     every PROGRESS_S seconds, as the pre-flight of a long list takes minutes."""
@@ -449,7 +457,7 @@ def _cannot_start(specs, side, mode="solve"):
     found, shown = {}, time.monotonic()
     for number, spec in enumerate(specs, 1):
         try:
-            problem = _preflight(make_target(**spec), side, mode)
+            problem = _preflight(make_target(**spec), side, mode, timing=timing)
         except CannotStart as error:
             problem = str(error)
         except TargetError as error:
@@ -514,13 +522,23 @@ def _loaded(found):
     return found.entries
 
 
-def chunk_cases(n, targets, workers, chunk_size=None):
+CHUNK_SECONDS = 2.0  # work per chunk against programs: progress moves and an interrupt loses about this much
+
+
+def chunk_cases(n, targets, workers, chunk_size=None, *, seconds_per_case=None):
     """Cases per chunk (each asked of every target). Asked for: ``chunk_size``. Else about 100 target
-    calls a chunk, in a number of chunks that is a multiple of the workers, so no worker waits alone
-    on the last one (3 targets x 300 cases on 2 workers: 10 chunks of 30 cases, not 9 and a stray)."""
+    calls a chunk, and against programs (``seconds_per_case``: the pre-flight's calls, every target
+    together) no more than CHUNK_SECONDS of work, so the progress bar moves case by case and Ctrl-C
+    keeps all but the last seconds of each worker (a slow program at 100 calls a chunk held the bar
+    at 0/400 for 73 s, and an interrupt lost all of it); in a number of chunks that is a multiple of
+    the workers, so no worker waits alone on the last one (3 targets x 300 cases on 2 workers: 10
+    chunks of 30 cases, not 9 and a stray)."""
     if chunk_size:
         return chunk_size
-    rounds = -(-n * targets // (workers * 100))
+    most = max(1, 100 // max(targets, 1))
+    if seconds_per_case:
+        most = max(1, min(most, int(CHUNK_SECONDS / seconds_per_case)))
+    rounds = -(-n // (workers * most))
     return max(1, -(-n // (workers * rounds)))
 
 
