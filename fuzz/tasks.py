@@ -30,6 +30,11 @@ MAX_TEXT = 4096
 _targets = {}
 
 
+def targets_of(config):
+    """A run's target specs (runs from before several targets had one)."""
+    return config.get("targets") or [config["target"]]
+
+
 def target_of(options):
     """The target a spec names, made once per worker (and reused by the triage phase's tasks)."""
     key = tuple(sorted(options.items()))

@@ -17,7 +17,6 @@ reproducers are the same bytes are one bug: the second is merged into the first'
 """
 
 import shlex
-import time
 from collections import namedtuple
 
 import pyarrow.compute as pc

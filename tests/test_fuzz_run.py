@@ -313,7 +313,7 @@ def test_a_checker_that_forgets_the_box_rule_is_caught_on_box_clashes_only(tmp_p
 def test_chunks_against_slow_programs_hold_a_few_seconds_of_work():
     """About 100 target calls a chunk against our engines; against a program, no more than
     CHUNK_SECONDS of work by the pre-flight's timing, so progress and interrupts go case by case."""
-    from fuzz.cli import CHUNK_SECONDS, chunk_cases
+    from fuzz.engine import CHUNK_SECONDS, chunk_cases
 
     assert chunk_cases(10_000, 1, 2) == 100 and chunk_cases(300, 3, 2) == 30  # engines: by calls alone
     slow = chunk_cases(400, 1, 2, seconds_per_case=1.5)

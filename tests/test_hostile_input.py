@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fuzz import cli as fuzz_cli
+from fuzz import engine as fuzz_engine
 from fuzz import corpus
 from fuzz.commands import BadCommand, split
 from fuzz.targets import _children, make_target
@@ -112,7 +113,7 @@ def test_a_run_replays_its_own_corpus_past_a_bad_entry(tmp_path, capsys):
     entry(tmp_path, "deep", b"[" * 100_000)
     entry(tmp_path, "good", GOOD, b"0 0 0 0\n" * 4)
     config = {"corpus": str(tmp_path), "strict": False, "reference": None}
-    replayed, still = fuzz_cli._replay_own(config, make_target("engine:py"), tmp_path / "run-corpus")
+    replayed, still = fuzz_engine.replay_own(config, make_target("engine:py"), tmp_path / "run-corpus")
     assert (replayed, still) == (1, [])
     assert len([line for line in lines_of(capsys.readouterr().err) if "skipped" in line]) == 1
 
@@ -168,7 +169,7 @@ def test_a_targets_line_that_cannot_start_is_a_row_and_the_others_go_on(tmp_path
     (tmp_path / "targets.txt").write_text("engine:py\n./missing.py\nno-such-program-here\n")
     args = fuzz_cli._parser().parse_args(["run", "--targets", "targets.txt"])
     specs = fuzz_cli._target_specs(args)
-    found = fuzz_cli._cannot_start(specs, 9)
+    found = fuzz_engine.cannot_start(specs, 9)
     assert set(found) == {"./missing.py", "no-such-program-here"}
     assert "does not exist" in found["./missing.py"] and "not on PATH" in found["no-such-program-here"]
 

@@ -1,0 +1,339 @@
+"""The fuzz run as phases, conducted here and only started by the command line (``fuzz.cli``), as
+Hypothesis's engine runs reuse, generate and shrink behind its CLI:
+
+1. **prepare**: every target pre-flighted (a program that cannot start is a row of its own, the
+   others go on), the reference checked, the chunks sized by the pre-flight's timing;
+2. **replay**: the target's saved reproducers in the shared corpus run first;
+3. **generate**: the cases, through the ``jobs`` runner (``fuzz.tasks.FUZZ``);
+4. **triage**: failures grouped into bugs, each shrunk and confirmed (``fuzz.triage``), within the
+   time the cases took, resumable;
+5. **save**: the manifest's record of the bugs, and summary.md (``fuzz.summary`` renders it).
+
+Each phase's time is kept (``Outcome.phases``). Usage errors are ``Usage``; the command line turns
+them into one line and exit 2.
+"""
+
+import sys
+import time
+from collections import namedtuple
+from pathlib import Path
+
+PROGRESS_S = 10.0  # seconds between the pre-flight's progress lines
+REFERENCE_TRIES = 6  # a reference failing 1 call in 3 at random is refused once in 729 runs
+CHUNK_SECONDS = 2.0  # work per chunk against programs: progress moves and an interrupt loses about this much
+
+
+class Usage(Exception):
+    """A run that cannot be made as asked: a bad option, a target or reference that cannot start."""
+
+
+Outcome = namedtuple("Outcome", "manifest records saved replayed still run_dir run_corpus phases")
+Outcome.__doc__ = """What a run came to: its manifest and records, the bugs saved (``triage.Saved``), the
+saved reproducers replayed and those that still fail, where it is, and each phase's seconds."""
+
+
+
+def target_of_spec(spec, where="--target"):
+    """The target a spec (``_target_spec``) names; a bad one is a usage error (``where`` names the
+    option it came from)."""
+    from fuzz.targets import TargetError, make_target
+
+    try:
+        return make_target(**spec, where=where)
+    except TargetError as error:
+        raise Usage(str(error)) from None
+
+
+def preflight(target, side, mode="solve", *, timing=None):
+    """What stops ``target`` from starting at all (a missing program, interpreter or script), in its
+    own words, from one known-good solve and one create; None when it starts. The wall seconds of
+    each call are added to ``timing`` (a list) when one is given: they size the run's chunks."""
+    from fuzz.cases import known_good
+    from fuzz.targets import startup_failure
+
+    if not hasattr(target, "argv"):
+        return None
+    text = known_good(header=target.header, side=side)
+    calls = (lambda: target.check(text),) if mode == "check" else (lambda: target.solve(text),
+                                                                   lambda: target.create(side=side))
+    for call in calls:
+        result = call()
+        if timing is not None:
+            timing.append(result.seconds)
+        problem = startup_failure(result)
+        if problem:
+            return problem
+    return None
+
+
+def cannot_start(specs, side, mode="solve", *, timing=None):
+    """{target: why} for the targets that cannot start at all: a program that is missing, not
+    executable or not on PATH, or one that fails ``preflight``. Of many targets, progress is shown
+    every PROGRESS_S seconds, as the pre-flight of a long list takes minutes."""
+    from fuzz.targets import CannotStart, TargetError, make_target
+
+    found, shown = {}, time.monotonic()
+    for number, spec in enumerate(specs, 1):
+        try:
+            problem = preflight(make_target(**spec), side, mode, timing=timing)
+        except CannotStart as error:
+            problem = str(error)
+        except TargetError as error:
+            raise Usage(str(error)) from None
+        if problem:
+            found[spec["spec"]] = problem
+        if time.monotonic() - shown >= PROGRESS_S and number < len(specs):
+            shown = time.monotonic()
+            print(f"fuzz: pre-flight: {number} of {len(specs)} targets tried, {len(found)} cannot start",
+                  file=sys.stderr, flush=True)
+    return found
+
+
+def check_reference(spec, side, *, mode, words, exits):
+    """Refuse a --reference that cannot start, or that does not answer the pre-flight's known-good
+    puzzle rightly: its answers would stand in for the expected ones and fail correct targets.
+
+    A reference that crashes or prints a broken grid now and then is still of use (the cases it fails
+    on are not compared), so it is asked up to REFERENCE_TRIES times and refused only when it never
+    answers rightly, or at once when it hangs or gives a clean wrong answer."""
+    from fuzz.cases import from_text, known_good
+    from fuzz.oracles import VERDICTS
+    from fuzz.reference import AGREES, OVERRULED, expect
+    from jobs.display import visible
+
+    reference = target_of_spec(spec, "--reference")
+    shown = visible(spec["spec"], newlines=False)
+    if (problem := preflight(reference, side, mode)) is not None:
+        raise Usage(f"reference {shown} cannot start: {visible(problem, newlines=False)}")
+    text = known_good(header=reference.header, side=side)
+    case = from_text("preflight", mode, text, side=side)
+    for _ in range(REFERENCE_TRIES):
+        found = expect(case, reference, words=words or VERDICTS, exits=exits)
+        if found.note is AGREES:
+            return reference
+        if found.note == OVERRULED or found.detail.endswith("timeout"):
+            break
+    raise Usage(f"reference {shown} does not answer the known-good {side}x{side} puzzle rightly: "
+                f"{visible(found.detail, newlines=False)}")
+
+
+def chunk_cases(n, targets, workers, chunk_size=None, *, seconds_per_case=None):
+    """Cases per chunk (each asked of every target). Asked for: ``chunk_size``. Else about 100 target
+    calls a chunk, and against programs (``seconds_per_case``: the pre-flight's calls, every target
+    together) no more than CHUNK_SECONDS of work, so the progress bar moves case by case and Ctrl-C
+    keeps all but the last seconds of each worker (a slow program at 100 calls a chunk held the bar
+    at 0/400 for 73 s, and an interrupt lost all of it); in a number of chunks that is a multiple of
+    the workers, so no worker waits alone on the last one (3 targets x 300 cases on 2 workers: 10
+    chunks of 30 cases, not 9 and a stray)."""
+    if chunk_size:
+        return chunk_size
+    most = max(1, 100 // max(targets, 1))
+    if seconds_per_case:
+        most = max(1, min(most, int(CHUNK_SECONDS / seconds_per_case)))
+    rounds = -(-n // (workers * most))
+    return max(1, -(-n // (workers * rounds)))
+
+
+def replay_entries(entries, target, *, strict, into=None, quiet=False, words=None, exits=None, reference=None):
+    """Run saved reproducers; [(folder, signature now)] of those that still fail. With a ``reference``
+    target its answers are the expected ones, as in the run; a case it fails on is judged only for
+    hangs, floods and crashes."""
+    from fuzz import corpus as store
+    from fuzz.cases import CountUnknown, from_text
+    from fuzz.oracles import judge_contained, oracles_of
+    from fuzz.reference import answer, asks
+    from fuzz.tasks import run_case, signature_of
+    from jobs.display import visible
+
+    still = []
+    for folder, meta, data in entries:
+        try:
+            case = from_text(meta.get("family", "replay"), meta.get("command", "solve"), data, side=meta.get("side", 9))
+        except CountUnknown as error:
+            print(f"{visible(str(folder))}: skipped: {error}", file=sys.stderr)
+            continue
+        expected = case
+        if reference is not None and asks(case):
+            expected = answer(case, reference, header=target.header, words=words, exits=exits)
+        if expected is None:  # the reference failed on it: nothing to compare with
+            result = target.check(case.text) if case.command == "check" else target.solve(case.text)
+            verdict = judge_contained(result)
+        else:
+            case = expected
+            verdict, result = run_case(case, target, strict=strict, words=words, exits=exits)
+        now = signature_of(case, verdict, result)
+        if now:
+            still.append((folder, now))
+            if into is not None:
+                oracle = oracles_of(now)[0]
+                store.save(into, case, signature=now, oracle=oracle, detail=verdict.failed[oracle].detail,
+                           target=target, result=result, extra={"replayed_from": str(folder)})
+        if not quiet:
+            if now is None:
+                state = "passes" + (" (the reference failed on it: judged only for hangs, floods and crashes)"
+                                    if expected is None else "")
+            elif now == meta.get("signature"):
+                state = f"FAILS the same way: {now}"
+            else:
+                state = f"FAILS: {now}"
+            print(f"{visible(str(folder), newlines=False)}: {visible(state, newlines=False)}", file=sys.stderr)
+    return still
+
+
+def replay_own(config, target, run_corpus):
+    """Replay the shared corpus's reproducers of ``target``: (how many, those still failing)."""
+    from fuzz import corpus as store
+
+    own = Path(config["corpus"]) / store.target_key(target)
+    entries = loaded(store.load(own))
+    reference = target_of_spec(config["reference"], "--reference") if config.get("reference") else None
+    return len(entries), replay_entries(entries, target, strict=config["strict"], into=run_corpus, quiet=True,
+                                         words=config.get("verdict_words"), exits=config.get("verdict_exit"),
+                                         reference=reference)
+
+
+def loaded(found):
+    """The entries of a corpus ``load``, after one line on stderr for each entry skipped (escaped:
+    a folder's name is the corpus writer's)."""
+    from jobs.display import visible
+
+    for folder, why in found.skipped:
+        print(f"fuzz: skipped {visible(str(folder), newlines=False)}: {visible(why, newlines=False)}",
+              file=sys.stderr)
+    return found.entries
+
+
+def triage_phase(records, config, target, run_corpus, *, shrink_them, show_progress, seconds=None):
+    """Group the run's failures into bugs, shrink and confirm one reproducer each (triage.triage, in
+    about ``seconds``), with a progress bar on a terminal and log lines otherwise."""
+    import logging
+
+    from fuzz.triage import groups, triage
+
+    total = len(groups(records))
+    if not total:
+        return []
+    log = logging.getLogger("jobs.fuzz")
+    log.warning("shrinking and confirming %d distinct failures", total)
+    bar = None
+    if show_progress and sys.stderr.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(total=total, unit="bug", desc="shrinking", file=sys.stderr)
+
+    started = time.monotonic()
+
+    def progress(done, total):
+        if bar:
+            bar.update(1)
+        else:
+            each = (time.monotonic() - started) / max(done, 1)
+            log.warning("shrunk and confirmed %d of %d distinct failures, %.1fs each, about %.0fs left", done, total,
+                        each, each * (total - done))
+
+    try:
+        return triage(records, config, target, [run_corpus, config["corpus"]], shrink_them=shrink_them,
+                      progress=progress, seconds=seconds)
+    finally:
+        if bar:
+            bar.close()
+
+
+def prepare(config, *, chunk_size=None):
+    """The prepare phase of a new run, before its directory is made: ``config["cannot_start"]`` (a lone
+    target that cannot start ends the run now; of several, it is a row of its own and the others go
+    on), the reference checked, and ``config["chunk_size"]`` (asked for, or sized by the pre-flight's
+    timing)."""
+    from fuzz.tasks import targets_of
+
+    specs = targets_of(config)
+    side = 9 if config["size"] == "mixed" else int(config["size"])
+    timing = []
+    config["cannot_start"] = cannot_start(specs, side, config["mode"], timing=timing)
+    if len(config["cannot_start"]) == len(specs):
+        raise Usage("; ".join(f"target {name} cannot start: {why}" for name, why in config["cannot_start"].items()))
+    config["chunk_size"] = chunk_cases(config["n"], len(specs), config["workers"], chunk_size,
+                                       seconds_per_case=sum(timing) / len(timing) * len(specs) if timing else None)
+    if config["reference"]:
+        check_reference(config["reference"], side, mode=config["mode"], words=config["verdict_words"],
+                        exits=config["verdict_exit"])
+    return config
+
+
+def run(config=None, *, resume=None, force=False, verbose=False, shrink=True, show_progress=True):
+    """Conduct a run: a new one from ``config`` (``prepare``d), or ``resume`` an interrupted one from its
+    directory; the phases in turn; an Outcome. summary.md is written (the save phase)."""
+    import pyarrow.compute as pc
+
+    from fuzz import summary, tasks
+    from fuzz.tasks import targets_of
+    from jobs import runner
+
+    run_dir, config = runner.open_run(tasks.FUZZ, resume=resume, config=config, force=force)
+    runner.setup_log(run_dir, verbose=verbose)
+    run_corpus = run_dir.path / "corpus"
+    started = time.monotonic()
+    running = [spec for spec in targets_of(config) if spec["spec"] not in config.get("cannot_start", {})]
+    targets = [(number, spec, target_of_spec(spec)) for number, spec in enumerate(running)]
+    replayed, still = 0, []
+    for _, _, target in targets:
+        entries, failing = replay_own(config, target, run_corpus)
+        replayed, still = replayed + entries, still + failing
+    phases = {"replaying saved reproducers": time.monotonic() - started}
+    specs = tasks.plan(config, [(number, spec) for number, spec, _ in targets])
+    manifest = runner.run_with_progress(run_dir, config, tasks.run_chunk, specs, resume=bool(resume),
+                                        show_progress=show_progress)
+    records = run_dir.read_table()
+    saved = []
+    if manifest["status"] == "complete":
+        start = time.monotonic()
+        # shrinking and confirming get at most as long as the cases took, shared among the targets
+        allowed = max(manifest["wall_s"], 10.0) / max(1, len(targets))
+        try:
+            for number, spec, target in targets:
+                mine = records.filter(pc.equal(records.column("target"), target.name))
+                saved += triage_phase(mine, {**config, "target": spec, "stride": len(targets)}, target, run_corpus,
+                                      shrink_them=shrink, show_progress=show_progress, seconds=allowed)
+        except KeyboardInterrupt:  # the groups finished are saved: a resume triages only the others
+            manifest.update(status="interrupted", reason="interrupted while shrinking and confirming")
+        phases["shrinking and confirming"] = time.monotonic() - start
+        manifest["fuzz"] = {"groups": [summary.group_record(one) for one in saved], "replayed": replayed,
+                            "replayed_still_fail": len(still), "replay_s": phases["replaying saved reproducers"],
+                            "triage_s": phases["shrinking and confirming"],
+                            "targets": summary.target_rows(config, records, saved),
+                            "differential": summary.differential(config, records)}
+        run_dir.write_manifest(manifest)
+    outcome = Outcome(manifest, records, saved, replayed, still, run_dir, run_corpus, phases)
+    whole, _ = summary.render(outcome)
+    summary.write(run_dir.path / "summary.md", whole + "\n")
+    return outcome
+
+
+def replay(path, target_spec, *, strict=False, reference=None, words=None, exits=None):
+    """Replay the reproducers at or under ``path`` against a target: (entries replayed, those that still
+    fail). ``reference`` is a trusted program's spec, whose answers are the expected ones."""
+    from fuzz import corpus as store
+    from jobs.display import visible
+
+    target = target_of_spec(target_spec)
+    path = Path(path)
+    if not path.exists():
+        raise Usage(f"{visible(str(path), newlines=False)} does not exist")
+    entries = loaded(store.load(path))
+    if not entries:
+        raise Usage(f"no reproducers under {visible(str(path), newlines=False)} (a reproducer is a folder with "
+                    "case.json and input.txt)")
+    keys = sorted({meta.get("target_key") for _, meta, _ in entries} - {None})
+    if len(keys) > 1:
+        mine = store.target_key(target)
+        if mine not in keys:
+            raise Usage(f"{path} holds reproducers of {len(keys)} targets ({', '.join(keys)}), none of them "
+                        f"{target.name}; name the folder of the one to replay")
+        entries = [entry for entry in entries if entry[1].get("target_key") in (mine, None)]
+    checked = None
+    if reference:
+        first = entries[0][1]
+        checked = check_reference(reference, first.get("side", 9), words=words, exits=exits,
+                                  mode="check" if first["command"] == "check" else "solve")
+    still = replay_entries(entries, target, strict=strict, words=words, exits=exits, reference=checked)
+    return target, len(entries), still

@@ -1,0 +1,229 @@
+"""The fuzz run's summary: what a run found, rendered twice (whole, as Markdown for summary.md and
+``--md``; short, as ``jobs.display`` blocks for a terminal or a pipe), and the manifest's record of
+each bug and target. Rendering only: the run itself is conducted by ``fuzz.engine``."""
+
+from collections import Counter
+
+from fuzz.tasks import targets_of
+
+
+
+def target_rows(config, records, saved):
+    """One row per target for the summary's matrix: cases, failing cases per oracle, slips, bugs."""
+    import pyarrow.compute as pc
+
+    from fuzz.targets import make_target
+
+    rows = []
+    for spec in targets_of(config):
+        name = spec["spec"]
+        why = config.get("cannot_start", {}).get(name)
+        if why:
+            rows.append({"target": name, "status": "cannot start", "detail": why})
+            continue
+        mine = records.filter(pc.equal(records.column("target"), make_target(**spec).name)).select(
+            ["outcome", "oracles_failed", "format_slips", "notes"]).to_pylist()
+        failing = Counter(o for r in mine if r["oracles_failed"] for o in r["oracles_failed"].split(","))
+        rows.append({"target": name, "status": "failed" if failing else "ok", "cases": len(mine),
+                     "failed": sum(r["outcome"] == "failed" for r in mine), "oracles": dict(failing),
+                     "slips": sum(1 for r in mine if r["format_slips"]),
+                     "differs": sum(1 for r in mine if "differs" in (r["notes"] or "").split(",")),
+                     "bugs": sum(1 for one in saved if one.target == name)})
+    return rows
+
+
+def differential(config, records):
+    """What the differential check and the reference found, per case of the run (not per target row):
+    puzzles with one solution compared across targets, the targets named as differing on each, the
+    cases where all targets agreed against the expected answer, and the reference's failures and
+    overrulings. None when the run had one target and no reference."""
+    stride = len([spec for spec in targets_of(config) if spec["spec"] not in config.get("cannot_start", {})])
+    if stride < 2 and not config.get("reference"):
+        return None
+    rows = records.select(["case", "family", "solutions", "target", "notes"]).to_pylist()
+    notes = [(row, set((row["notes"] or "").split(","))) for row in rows]
+
+    def cases_with(note):
+        return len({row["case"] // stride for row, have in notes if note in have})
+
+    found = {"targets": stride,
+             "compared": len({row["case"] // stride for row in rows if row["solutions"] == 1
+                              and row["family"] not in ("create", "roundtrip")}) if stride > 1 else 0,
+             "differs": dict(Counter(row["target"] for row, have in notes if "differs" in have)),
+             "differs_cases": cases_with("differs"), "oracle_doubted": cases_with("oracle_doubted")}
+    if config.get("reference"):
+        found["reference"] = {"spec": config["reference"]["spec"],
+                              "asked": len({row["case"] // stride for row in rows
+                                            if row["family"] not in ("create", "roundtrip")}),
+                              "failed": cases_with("reference_failed"), "overruled": cases_with("reference_overruled")}
+    return found
+
+
+def differential_lines(found, code=None):
+    """The summary's lines for ``differential``'s findings: Markdown, or with ``code`` (how to show a
+    command, e.g. jobs.display.visible) the plain lines of the terminal summary."""
+    if not found:
+        return []
+    from jobs.display import md_code
+
+    plain = code is not None
+    code = code or md_code
+    expected = "the reference" if "reference" in found else "our engine"
+    out = [] if plain else ["## Differential check", ""]
+    if found["targets"] > 1:
+        named = ", ".join(f"{code(target)} on {count}" for target, count in sorted(found["differs"].items()))
+        named = named or "none"
+        out.append(f"{found['compared']} puzzles with one solution, each asked of {found['targets']} targets: "
+                   f"a target's grid differed from another's and from {expected}'s on {found['differs_cases']} "
+                   f"(named: {named}); all targets agreed against {expected} on {found['oracle_doubted']}"
+                   + (" (the expected answer may be wrong there)" if found["oracle_doubted"] else ""))
+    if "reference" in found:
+        ref = found["reference"]
+        out.append(f"reference {code(ref['spec'])}: asked {ref['asked']} cases; it failed on {ref['failed']} (not "
+                   f"compared: only hangs, floods and crashes judged there); it overruled our engine on "
+                   f"{ref['overruled']}")
+    return out if plain else out + [""]
+
+
+def group_record(one):
+    """A Saved group as JSON for the manifest (where ``reports`` finds it)."""
+    return {"target": one.target, "signature": one.signature, "cases": one.cases, "case": one.case,
+            "folder": str(one.folder),
+            "detail": one.detail, "confirmed": one.confirmed, "flaky": one.flaky, "intermittent": one.intermittent,
+            "replay": one.replay, "input": shown_input(one.text), "text": one.text.decode("utf-8", "backslashreplace"),
+            "families": one.families, "also": one.also, "side": one.side, "expected": one.expected,
+            "actual": one.actual, "mark": one.mark, "shrink_note": one.note}
+
+
+def matrix(rows):
+    """The targets-by-oracles table: failing cases per oracle, format slips, distinct bugs, status."""
+    from jobs.display import md_code, md_text
+
+    oracles = sorted({oracle for row in rows for oracle in row.get("oracles", {})})
+    out = ["## Targets", "", "| target | status | cases | failed | " + "".join(f"{o} | " for o in oracles)
+           + "differs | format slips | bugs |", "|---|---|---:|---:|" + "---:|" * len(oracles) + "---:|---:|---:|"]
+    for row in rows:
+        if row["status"] == "cannot start":
+            out.append(f"| {md_code(row['target'])} | cannot start: {md_text(row['detail'])} |"
+                       + " |" * (len(oracles) + 5))
+            continue
+        cells = "".join(f"{row['oracles'].get(o, 0) or ''} | " for o in oracles)
+        out.append(f"| {md_code(row['target'])} | {row['status']} | {row['cases']} | {row['failed']} | {cells}"
+                   f"{row.get('differs', 0) or ''} | {row['slips']} | {row['bugs']} |")
+    return out + [""]
+
+
+def matrix_table(rows):
+    """The targets-by-oracles table for the terminal (``matrix`` is the Markdown one)."""
+    from jobs.display import Table
+
+    oracles = sorted({oracle for row in rows for oracle in row.get("oracles", {})})
+    table = Table(["target", "status", "cases:", "failed:", *(f"{o}:" for o in oracles), "differs:", "slips:",
+                   "bugs:"])
+    for row in rows:
+        if row["status"] == "cannot start":
+            table.add(row["target"], f"cannot start: {row['detail']}", *[""] * (len(oracles) + 5))
+        else:
+            table.add(row["target"], row["status"], row["cases"], row["failed"],
+                      *(row["oracles"].get(o, 0) or "" for o in oracles), row.get("differs", 0) or "", row["slips"],
+                      row["bugs"])
+    return table
+
+
+def shown_input(text, *, width=400, rows=12):
+    """A reproducer's input for people: whole when short (with \\r, \\t and control bytes visible),
+    else its start and its length."""
+    from jobs.display import visible
+
+    shown = visible(text)
+    if len(shown) <= width and shown.count("\n") <= rows:
+        return shown
+    return shown[:80] + f"... ({len(text)} bytes)"
+
+
+def render(outcome):
+    """A run's summary twice (``outcome``: a ``fuzz.engine.Outcome``): whole, as Markdown (summary.md,
+    ``--md``), and short, as ``jobs.display`` blocks for stdout: counts, each bug with its input and
+    replay line, failures per oracle, where the rest is. A target's text (details, inputs, names) is
+    escaped for each medium."""
+    from fuzz.show import bug_lines
+    from jobs.display import md_block, md_code, md_text, visible
+
+    manifest, records, saved, replayed, still, run_dir, run_corpus, phases = outcome
+
+    rows = records.select(["family", "outcome", "oracles_failed", "format_slips", "notes", "target_s", "case"]
+                          ).to_pylist()
+    config = manifest["config"]
+    totals = manifest["totals"]
+    wall = manifest["wall_s"] + sum(phases.values())
+    spent = ", ".join(f"{name} {seconds:.1f}s" for name, seconds in phases.items() if seconds >= 0.05)
+    several = len(targets_of(config)) > 1
+    head = f"fuzz run {manifest['run_id']}: {manifest['status']}"
+    counts = (f"{totals['cases']} cases, {totals['failed']} failed, {len(saved)} distinct bugs; {wall:.1f}s wall on "
+              f"{config['workers']} workers" + (f" (cases {manifest['wall_s']:.1f}s, {spent})" if spent else ""))
+    replays = f"replayed {replayed} saved reproducers: {len(still)} still fail"
+    out = [f"# {md_text(head)}", "",
+           (f"{len(targets_of(config))} targets" if several else f"target {md_code(config['target']['spec'])}")
+           + f", seed {config['seed']}, " + counts, replays, ""]
+    short = [head, (f"{len(targets_of(config))} targets" if several else f"target {config['target']['spec']}")
+             + f", seed {config['seed']}, " + counts, replays]
+    if several:
+        matrix = manifest.get("fuzz", {}).get("targets") or target_rows(config, records, saved)
+        out += matrix(matrix)
+        short.append(matrix_table(matrix))
+    found = manifest.get("fuzz", {}).get("differential") or differential(config, records)
+    out += differential_lines(found)
+    short += [f"differential check: {line}" for line in differential_lines(found, code=visible)]
+    if saved:
+        out += [f"## {len(saved)} distinct bugs", ""]
+        short.append(f"{len(saved)} distinct bugs:")
+        for number, one in enumerate(saved, 1):
+            state = (f"FLAKY: failed the same way in {one.confirmed} of 3 replays" if one.flaky
+                     else "confirmed in 3 of 3 replays")
+            if one.intermittent:
+                state += f"; intermittent ({one.intermittent})"
+            who = f"{one.target}: " if several else ""
+            cases = f"{one.cases} case{'s' if one.cases != 1 else ''}"
+            out.append(f"{number}. {md_code(who) if several else ''}**{md_text(one.signature)}**: {cases}; "
+                       f"{md_text(one.detail)} ({state})")
+            if one.text:
+                out += ["", "   input:", ""] + [f"   {line}" for line in md_block(shown_input(one.text)).split("\n")] \
+                    + [""]
+            out += [f"   replay: {md_code(one.replay)}", ""]
+            short += bug_lines(one, number, several=several)
+    out += ["| family | cases | failed |", "|---|---:|---:|"]
+    cases, fails = Counter(r["family"] for r in rows), Counter(r["family"] for r in rows if r["outcome"] == "failed")
+    out += [f"| {md_text(family)} | {count} | {fails[family]} |" for family, count in sorted(cases.items())]
+    oracles = Counter(o for r in rows if r["oracles_failed"] for o in r["oracles_failed"].split(","))
+    out += ["", "| oracle | failures |", "|---|---:|"]
+    out += [f"| {md_text(oracle)} | {count} |" for oracle, count in oracles.most_common()] or ["| (none) | 0 |"]
+    short.append("failures per oracle: " + (", ".join(f"{oracle} {count}" for oracle, count in oracles.most_common())
+                                            or "none"))
+    slips = Counter(s for r in rows if r["format_slips"] for s in r["format_slips"].split(","))
+    if slips:
+        line = "format slips (failures only with --strict): " + ", ".join(
+            f"{slip} {count}" for slip, count in slips.most_common())
+        out += ["", md_text(line)]
+        short.append(line)
+    notes = Counter(n for r in rows if r["notes"] for n in r["notes"].split(","))
+    if notes:
+        line = "notes (not failures): " + ", ".join(f"{note} {count}" for note, count in notes.most_common())
+        out += ["", md_text(line)]
+        short.append(line)
+    slowest = sorted((r for r in rows if r["target_s"] is not None), key=lambda r: -r["target_s"])[:5]
+    out += ["", "slowest cases: " + ", ".join(f"#{r['case']} {md_text(r['family'])} {r['target_s'] * 1000:.1f} ms"
+                                             for r in slowest)]
+    where = [f"records: {run_dir.path}/parts, {run_dir.csv_path}",
+             f"summary: {run_dir.path}/summary.md (with plots: reports show {run_dir.path} --html report.html)",
+             f"corpus: {run_corpus}" + ("" if run_corpus.exists() else " (empty: nothing failed)")]
+    return "\n".join(out + [""] + where), short + where
+
+
+def write(path, text):
+    """Write a file of the run; the OS refusing is one line and exit 3, as for the runner's files."""
+    from jobs.store import WriteError
+
+    try:
+        path.write_text(text)
+    except OSError as error:
+        raise WriteError(f"cannot write {path}: {error.strerror or error}") from None
