@@ -79,12 +79,16 @@ _REJECTS = ("rejects_malformed", "rejects_unsolvable")
 def bug_key(signature):
     """What makes two signatures one bug: the signature, except that a refusal done wrong is one
     behaviour whatever was to be refused (a program whose every refusal exits 0 does so on
-    malformed text and on puzzles with no solution alike, as real programs do)."""
+    malformed text and on puzzles with no solution alike, as real programs do), and a crash by one
+    signal is one bug whatever the input's class (a reader that dies on a missing final newline
+    dies on puzzles and on malformed text alike; the crashes seen in the wild are in readers)."""
     failures, rest = signature.split(" on ", 1)
     oracle, _, kind = failures.partition(":")
     klass, _, ended = rest.partition(" (")
     if oracle in _REJECTS and klass in ("malformed", "unsolvable"):
         return f"rejects:{kind} on input to refuse ({ended}"
+    if oracle == "no_crash" and klass != "create":
+        return f"{failures} on any input ({ended}"
     return signature
 
 

@@ -37,6 +37,8 @@ def test_a_refusal_done_wrong_is_one_bug_whatever_was_to_be_refused():
     assert len(found) == 1 and found[0].cases == 3
     assert found[0].signature == "rejects_malformed:accepted on malformed (exit 0)"  # the representative's
     assert bug_key("no_timeout:hang on unsolvable (timeout)") != bug_key("no_timeout:hang on solvable (timeout)")
+    assert bug_key("no_crash:signal 11 on malformed (signal 11)") == bug_key("no_crash:signal 11 on solvable (signal 11)")
+    assert bug_key("no_crash:signal 11 on malformed (signal 11)") != bug_key("no_crash:signal 6 on malformed (signal 6)")
 
 
 def test_each_failed_create_oracle_is_a_bug_of_its_own():
