@@ -8,16 +8,15 @@ the chunks without a whole part on disk. ``open_run`` is the one entry for ``sud
 import logging
 import os
 import platform
-import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
-from contextlib import contextmanager
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
+
+from sudoku.interrupts import Interrupts
 
 from jobs import backends
 from jobs import manifest as manifests
@@ -151,44 +150,6 @@ def setup_log(run_dir, *, verbose=False):
     return logger
 
 
-class _Interrupts:
-    """Ctrl-C as an exception, except while a part, the CSV or the manifest is being written.
-
-    There it only sets a flag, acted on once the write is done: raised inside a writer's cleanup
-    (``__del__``), a KeyboardInterrupt is ignored by Python, and the run would go on as if never
-    interrupted.
-    """
-
-    def __init__(self):
-        self.pending = False
-        self.writing = False
-        self.previous = None
-
-    def __call__(self, signum, frame):
-        self.pending = True
-        if not self.writing:
-            raise KeyboardInterrupt
-
-    def __enter__(self):
-        if threading.current_thread() is threading.main_thread():
-            self.previous = signal.signal(signal.SIGINT, self)
-        return self
-
-    def __exit__(self, *exc):
-        if self.previous is not None:
-            signal.signal(signal.SIGINT, self.previous)
-
-    @contextmanager
-    def write(self, *, then_raise=True):
-        self.writing = True
-        try:
-            yield
-        finally:
-            self.writing = False
-        if self.pending and then_raise:
-            raise KeyboardInterrupt
-
-
 def execute(run_dir, config, task, specs, *, resume=False, progress=None):
     """Run the specs without a whole part yet; keep the manifest current; return the final manifest.
 
@@ -232,11 +193,11 @@ def execute(run_dir, config, task, specs, *, resume=False, progress=None):
     failed = 0
     last_log = time.time()
     status, error = "failed", None
-    interrupts = _Interrupts()
+    interrupts = Interrupts()
     try:
         with interrupts:
             for spec, records in backend(task, todo, **options):
-                with interrupts.write():
+                with interrupts.deferred():
                     run_dir.write_part(spec["chunk"], records)
                     finished += 1
                 newly = _failed_in(records)
@@ -255,7 +216,7 @@ def execute(run_dir, config, task, specs, *, resume=False, progress=None):
     except Exception as caught:  # recorded in the manifest below, then raised again
         error = caught
         log.warning("failed: %s", caught)
-    with interrupts, interrupts.write(then_raise=False):  # a second Ctrl-C waits for these writes
+    with interrupts, interrupts.deferred(then_raise=False):  # a second signal waits for these writes
         manifest["wall_s"] = previous_wall + time.time() - started
         status, error = _finish(run_dir, manifest, specs, status, error)
     if error is not None:

@@ -554,11 +554,15 @@ def run(argv=None):
 
 
 def main(argv=None):
-    """The console entry point."""
+    """The console entry point. SIGINT, SIGTERM and SIGHUP end a command alike: quietly, with exit
+    128+n, after the ``finally`` blocks on the way have run (so a forked solve child is killed)."""
     import signal
+
+    from sudoku.interrupts import Interrupts, exit_code
 
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `sudoku create -n 1000 | head` ends quietly
     try:
-        return run(argv)
-    except KeyboardInterrupt:
-        return 130
+        with Interrupts():
+            return run(argv)
+    except KeyboardInterrupt as error:
+        return exit_code(error)
