@@ -211,7 +211,7 @@ def show(args):
             sys.stdout = open(os.devnull, "w")
     else:
         show_blocks(summary_blocks(data))
-    return FAILED if manifest.get("totals", {}).get("failed") else OK
+    return FAILED if data["totals"]["failed"] else OK
 
 
 def main(argv=None):
