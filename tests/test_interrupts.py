@@ -199,11 +199,24 @@ def test_a_stopped_run_keeps_its_parts_says_interrupted_and_resumes(tmp_path, mo
     assert f"resume with: sudoku-jobs run --resume {out}" in err.splitlines()
     m = manifest(out)
     assert m["status"] == "interrupted" and m["chunks_done"] == 2
+    assert m["reason"] == f"interrupted by {signal.Signals(signum).name}"
     assert m["totals"] == {"cases": 20, "ok": 20, "failed": 0, "rejected": 0}
     assert len(records(out)) == 20
     monkeypatch.undo()
     assert _jobs("run", "--resume", out) == 0
     assert manifest(out)["status"] == "complete" and manifest(out)["totals"]["cases"] == 60
+
+
+def test_a_signal_while_the_run_is_prepared_leaves_it_interrupted_not_running(tmp_path, monkeypatch):
+    import jobs.runner
+
+    def git_sha():
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(jobs.runner, "git_sha", git_sha)
+    assert _jobs("run", *SMALL, "--out", tmp_path / "run") == 143
+    m = manifest(tmp_path / "run")
+    assert m["status"] == "interrupted" and m["totals"]["cases"] == 0 and part_names(tmp_path / "run") == []
 
 
 def test_a_signal_while_a_part_is_written_waits_for_the_part(tmp_path, monkeypatch):
