@@ -189,7 +189,6 @@ def _signal_at(proc, out, moment, signum, whom, rng, max_delay):
         return f"{delay:.2f}s after its first part, cases running"
     if moment == "csv":  # then a second signal while the interrupted run writes records.csv
         if not _wait_for(lambda: _csv_written(out), proc, 120):
-        if not _wait_for(lambda: _csv_written(out), proc, 120):
             return "first signal only (records.csv written too fast to catch)"
         send()
         return "twice, the second while records.csv is written"
