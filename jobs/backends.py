@@ -12,7 +12,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 
-from sudoku.interrupts import die_with
+from sudoku.interrupts import SIGNALS, die_with
 
 CONNECT_TIMEOUT_S = 10.0
 _MAX_HANDSHAKE = 1 << 20  # a Dask handshake is a few hundred bytes; a length past this is no Dask
@@ -109,6 +109,7 @@ def _init_worker(parent):
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)  # blocked while the pool started (``local``)
     # A write to a pipe whose reader has gone (a fuzz target that ignores its stdin) must be an
     # error the task handles, never the death of the worker.
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
@@ -132,7 +133,14 @@ def local(task, specs, *, workers):
                                    initargs=(os.getpid(),))
     finished = False
     try:
-        futures = {executor.submit(task, spec): spec for spec in specs}
+        # The workers are forked at the first submit. A stop signal handled in an at-fork hook would be
+        # lost (Python prints it and goes on), so the signals wait, blocked, until every worker is
+        # started; each worker unblocks them for itself (``_init_worker``).
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+        try:
+            futures = {executor.submit(task, spec): spec for spec in specs}
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         for future in as_completed(futures):
             # Drop each future once it is done: the dict would otherwise keep every finished chunk's
             # records alive until the run ends (1.5 GiB for a million cases); as_completed lets go too.

@@ -27,7 +27,8 @@ EXIT_CODES = """exit codes:
     1  no solution, a check that fails, or a puzzle that could not be made
     2  bad usage or malformed input, an input file that cannot be opened
     3  an input file that fails while it is read (an I/O error)
-  124  a time limit reached (--timeout), as `timeout` uses"""
+  124  a time limit reached (--timeout), as `timeout` uses
+  130  interrupted (128+n for signal n: 143 SIGTERM, 129 SIGHUP)"""
 
 
 class Usage(Exception):

@@ -292,8 +292,11 @@ def _assert_group_gone(pgid, timeout=10):
     assert _group_alive(pgid) == []
 
 
-@pytest.mark.parametrize("signum, whom", [(signal.SIGTERM, "parent"), (signal.SIGTERM, "group"),
-                                          (signal.SIGHUP, "group")])
+@pytest.mark.parametrize("signum, whom", [
+    (signal.SIGTERM, "parent"),
+    pytest.param(signal.SIGTERM, "group", marks=pytest.mark.slow),
+    pytest.param(signal.SIGHUP, "group", marks=pytest.mark.slow),
+])
 def test_sudoku_jobs_run_stopped_by_a_signal_then_resumed(tmp_path, signum, whom):
     out = tmp_path / "run"
     proc = start_jobs("run", "-n", 300, "--size", 9, "--seed", 7, "--workers", 2, "--chunk-size", 10,
@@ -314,6 +317,7 @@ def test_sudoku_jobs_run_stopped_by_a_signal_then_resumed(tmp_path, signum, whom
     assert manifest(out)["status"] == "complete" and manifest(out)["totals"]["cases"] == 300
 
 
+@pytest.mark.slow  # ~90 s each on a busy 2-core machine, most of it the resume
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
 def test_fuzz_run_stopped_by_a_signal_then_resumed(tmp_path, signum):
     out = tmp_path / "run"
