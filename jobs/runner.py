@@ -200,8 +200,6 @@ def _run_chunks(run_dir, config, task, specs, todo, done, interrupts, progress):
     """Run ``todo`` on the config's backend, saving each part as it comes; returns (status, error):
     ``complete``, ``interrupted`` (a stop signal, caught by ``interrupts``; the parts saved are kept) or
     ``failed`` with the exception, which ``execute`` records before raising it."""
-    log.warning("run %s: %d chunks to do (%d already done), backend %s, %d workers", config["run_id"], len(todo),
-                len(done), config["backend"], config["workers"])
     backend = backends.BACKENDS[config["backend"]]
     options = {"workers": config["workers"]}
     if config["backend"] == "dask":
@@ -211,7 +209,9 @@ def _run_chunks(run_dir, config, task, specs, todo, done, interrupts, progress):
     cases = before = sum(spec["count"] for spec in specs if spec["chunk"] in done)
     failed = 0
     started = last_log = time.time()
-    try:
+    try:  # from its first line: a signal anywhere here must leave the run interrupted, not running
+        log.warning("run %s: %d chunks to do (%d already done), backend %s, %d workers", config["run_id"],
+                    len(todo), len(done), config["backend"], config["workers"])
         if interrupts.signum is not None:  # received while the run was being prepared
             raise Interrupted(interrupts.signum)
         for spec, records in backend(task, todo, **options):
