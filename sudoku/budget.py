@@ -128,14 +128,20 @@ def in_child(work: Callable[[], T], seconds: float) -> T | None:
     import select
     import signal
 
+    from sudoku.interrupts import SIGNALS
+
     read, write = os.pipe()
     parent = os.getpid()
+    # A stop signal handled in an at-fork hook would be lost (Python prints it and goes on solving):
+    # blocked across the fork, it is acted on just after, where the ``finally`` below kills the child.
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
     pid = os.fork()
     if pid == 0:  # the child: answer, then leave at once (no atexit, no flushing the parent's buffers)
         status = 1
         try:
             os.close(read)
             _bind_child(parent, seconds)
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
             with os.fdopen(write, "wb") as out:
                 out.write(pickle.dumps(work()))
             status = 0
@@ -143,6 +149,7 @@ def in_child(work: Callable[[], T], seconds: float) -> T | None:
             os._exit(status)
     os.close(write)
     try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         with os.fdopen(read, "rb") as answer:
             end = time.monotonic() + seconds
             while not select.select([answer], [], [], max(end - time.monotonic(), 0.0))[0]:
