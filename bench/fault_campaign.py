@@ -12,10 +12,18 @@ worker stops with exit 4). A last resume finishes the run, and then:
 
 Prints one line per kill and a verdict; exit 0 when every check holds, 1 otherwise.
 
-Run: python bench/fault_campaign.py [--cases 20000] [--kills 20] [--seed 1] [--out DIR] [--keep]
+With ``--signals`` it sends SIGTERM and SIGHUP instead (to the parent alone, as ``docker stop`` does, or
+to the whole group, as ``timeout`` and a closed terminal do) at several moments of an attempt: as it
+starts, while cases run, a second signal while the interrupted run writes records.csv, and, last, while a
+run that has finished every case writes records.csv. Each must leave the run ``interrupted`` (or
+``complete``, the last) with totals equal to the cases saved, exit 128+n with the resume line and no
+traceback, and no process; one line each says what it left. The same final checks follow.
+
+Run: python bench/fault_campaign.py [--cases 20000] [--kills 20] [--signals] [--seed 1] [--out DIR] [--keep]
 """
 
 import argparse
+import functools
 import json
 import os
 import random
@@ -144,6 +152,113 @@ def campaign(out, *, cases, kills, seed, max_delay, chunk_size, workers):
     return done_kills, problems
 
 
+def _wait_for(predicate, proc, timeout, step=0.001):
+    """True once ``predicate()`` holds while ``proc`` runs; False if it ends or ``timeout`` passes first."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        if predicate():
+            return True
+        time.sleep(step)
+    return False
+
+
+def _csv_written(out):
+    return (out / ".records.csv.tmp").exists()
+
+
+def _signal_at(proc, out, moment, signum, whom, rng, max_delay):
+    """Send ``signum`` to the parent or its group at ``moment``; a description of when, or None if the
+    moment never came (the attempt ended first)."""
+    send = (lambda: os.kill(proc.pid, signum)) if whom == "parent" else (lambda: os.killpg(proc.pid, signum))
+    begun = out.exists() and (out / "manifest.json").stat().st_mtime
+    if not _wait_for(lambda: (out / "manifest.json").exists() and (out / "manifest.json").stat().st_mtime != begun,
+                     proc, 120, 0.005):
+        return None
+    if moment == "start":
+        send()
+        return "as it starts"
+    if moment in ("cases", "csv"):  # a moment after this attempt's first part, so it has cases to keep
+        had = _parts(out)
+        delay = rng.uniform(0.0, max_delay)
+        if not _wait_for(lambda: _parts(out) > had, proc, 600, 0.005) or _wait_for(lambda: False, proc, delay):
+            return None
+        if proc.poll() is not None:
+            return None
+        send()
+    if moment == "cases":
+        return f"{delay:.2f}s after its first part, cases running"
+    if moment == "csv":  # then a second signal while the interrupted run writes records.csv
+        if not _wait_for(lambda: _csv_written(out), proc, 120):
+            return "first signal only (records.csv written too fast to catch)"
+        send()
+        return "twice, the second while records.csv is written"
+    if moment == "end":  # a run finishing every case, signalled while it writes records.csv
+        if not _wait_for(lambda: _csv_written(out), proc, 3600):
+            return None
+        send()
+        return "while the finished run writes records.csv"
+    raise ValueError(moment)
+
+
+def _saved(out):
+    import pyarrow.parquet as pq
+
+    parts = out / "parts"
+    return sum(pq.read_metadata(p).num_rows for p in parts.glob("chunk-*.parquet")) if parts.exists() else 0
+
+
+def signal_campaign(out, *, cases, seed, max_delay, chunk_size, workers):
+    """SIGTERM and SIGHUP at each moment (parent and group in turn), a resume after each; see the docstring."""
+    rng = random.Random(seed)
+    first = ["-n", cases, "--seed", seed, "--workers", workers, "--chunk-size", chunk_size, "--out", out]
+    rounds = [(moment, signum) for moment in ("start", "cases", "cases", "csv")
+              for signum in (signal.SIGTERM, signal.SIGHUP)] + [("end", signal.SIGTERM)]
+    problems, groups = [], []
+    for number, (moment, signum) in enumerate(rounds, 1):
+        whom = "parent" if number % 2 else "group"
+        proc = _start(["--resume", out] if (out / "manifest.json").exists() else first)
+        groups.append(proc.pid)
+        when = _signal_at(proc, out, moment, signum, whom, rng, max_delay)
+        try:
+            _, err = proc.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            problems.append(f"round {number}: did not stop within 120 s of {signal.Signals(signum).name}")
+            os.killpg(proc.pid, signal.SIGKILL)
+            _, err = proc.communicate()
+        gone = _wait_gone(proc.pid)
+        name = signal.Signals(signum).name
+        if when is None:
+            print(f"round {number}: {name} {moment}: the moment never came (exit {proc.returncode})", flush=True)
+            continue
+        manifest = json.loads((out / "manifest.json").read_text())
+        totals, saved = (manifest.get("totals") or {}).get("cases"), _saved(out)
+        status, wanted = manifest["status"], ("complete" if moment == "end" else "interrupted")
+        code = {"interrupted": 128 + signum, "complete": 0}.get(status)
+        resume = "resume with: sudoku-jobs run --resume" in err
+        print(f"round {number:2d}: {name:7s} to the {whom:6s} {when}: exit {proc.returncode}, {status}, "
+              f"{saved} cases saved (totals {totals}), resume line {'yes' if resume else 'no'}, "
+              + (f"every process gone in {gone:.2f}s" if gone is not None else f"LEFT {_group(proc.pid)}"),
+              flush=True)
+        if status != wanted or totals != saved or proc.returncode != code or resume != (status == "interrupted"):
+            problems.append(f"round {number}: {status} (wanted {wanted}), totals {totals} of {saved} saved, exit "
+                            f"{proc.returncode} (wanted {code}), resume line {resume}: {err.strip()[-300:]}")
+        if "Traceback" in err:
+            problems.append(f"round {number}: a traceback on stderr: {err.strip()[-500:]}")
+        if gone is None:
+            problems.append(f"round {number}: processes of the run outlived it: {_group(proc.pid)}")
+    if json.loads((out / "manifest.json").read_text())["status"] != "complete":
+        final = subprocess.run([sys.executable, "-m", "jobs", "run", "--resume", str(out), "--no-progress"],
+                               env=ENV, cwd=REPO, capture_output=True, text=True, timeout=3600,
+                               start_new_session=True)
+        if final.returncode != 0:
+            problems.append(f"the final resume failed: {final.stderr.strip()[-500:]}")
+    problems += _verify(out, cases, chunk_size)
+    left = [pid for pgid in groups for pid in _group(pgid)]
+    if left:
+        problems.append(f"processes left: {left}")
+    return len(rounds), problems
+
+
 def _verify(out, cases, chunk_size):
     import pyarrow.csv as pacsv
     import pyarrow.parquet as pq
@@ -191,19 +306,23 @@ def main():
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", help="run directory (default: a temporary one, removed unless --keep)")
     parser.add_argument("--keep", action="store_true")
+    parser.add_argument("--signals", action="store_true",
+                        help="SIGTERM and SIGHUP at several moments instead of SIGKILLs")
     args = parser.parse_args()
     if not sys.platform.startswith("linux"):
         raise SystemExit("fault_campaign reads /proc: Linux only")
     root = None if args.out else Path(tempfile.mkdtemp(prefix="fault-campaign-"))
     out = Path(args.out) if args.out else root / "run"
     started = time.monotonic()
-    print(f"fault campaign: {args.cases} cases, {args.kills} SIGKILLs (parent or worker), seed {args.seed}, "
+    what = "SIGTERM and SIGHUP" if args.signals else f"{args.kills} SIGKILLs (parent or worker)"
+    print(f"fault campaign: {args.cases} cases, {what}, seed {args.seed}, "
           f"{args.workers} workers, chunks of {args.chunk_size}, run directory {out}", flush=True)
-    kills, problems = campaign(out, cases=args.cases, kills=args.kills, seed=args.seed, max_delay=args.max_delay,
-                               chunk_size=args.chunk_size, workers=args.workers)
+    run = signal_campaign if args.signals else functools.partial(campaign, kills=args.kills)
+    kills, problems = run(out, cases=args.cases, seed=args.seed, max_delay=args.max_delay,
+                          chunk_size=args.chunk_size, workers=args.workers)
     for problem in problems:
         print(f"PROBLEM: {problem}")
-    print(f"{'PASS' if not problems else 'FAIL'}: {kills} kills, {len(problems)} problems, "
+    print(f"{'PASS' if not problems else 'FAIL'}: {kills} {'rounds' if args.signals else 'kills'}, {len(problems)} problems, "
           f"{time.monotonic() - started:.0f}s", flush=True)
     if root is not None and not args.keep:
         shutil.rmtree(root, ignore_errors=True)

@@ -8,10 +8,11 @@ import logging
 import multiprocessing
 import os
 import signal
-import threading
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
+
+from sudoku.interrupts import SIGNALS, die_with
 
 CONNECT_TIMEOUT_S = 10.0
 _MAX_HANDSHAKE = 1 << 20  # a Dask handshake is a few hundred bytes; a length past this is no Dask
@@ -96,31 +97,19 @@ def _handshake_problem(connection, deadline):
     return None
 
 
-def _die_with(parent):
-    """Make this process die when ``parent`` does: PR_SET_PDEATHSIG on Linux, else a watchdog thread.
-
-    Without it, workers of a parent killed by SIGKILL (which no handler sees) live on, ~160 MB each."""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        if libc.prctl(1, signal.SIGKILL, 0, 0, 0) != 0:  # 1 = PR_SET_PDEATHSIG
-            raise OSError(ctypes.get_errno(), "prctl")
-    except (OSError, AttributeError):
-        def watch():
-            while os.getppid() == parent:
-                time.sleep(1.0)
-            os._exit(1)
-
-        threading.Thread(target=watch, name="parent-watchdog", daemon=True).start()
-    if os.getppid() != parent:  # the parent died before the signal was armed
-        os._exit(1)
-
-
 def _init_worker(parent):
-    _die_with(parent)
+    """A pool worker dies with its parent, leaves stopping to the parent, and fails no write quietly."""
+    die_with(parent)  # without it, workers of a parent killed by SIGKILL live on, ~160 MB each
     # Ctrl-C reaches the whole process group; only the parent acts on it, and stops the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # SIGTERM and SIGHUP may reach the group too (``timeout``, systemd, a closed terminal). A worker
+    # must still die on SIGTERM (the pool stops a broken pool's workers with it), so it takes the
+    # default action: an end without the traceback the inherited handler would print; the parent,
+    # interrupted by the same signal, keeps the finished chunks.
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)  # blocked while the pool started (``local``)
     # A write to a pipe whose reader has gone (a fuzz target that ignores its stdin) must be an
     # error the task handles, never the death of the worker.
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
@@ -144,7 +133,14 @@ def local(task, specs, *, workers):
                                    initargs=(os.getpid(),))
     finished = False
     try:
-        futures = {executor.submit(task, spec): spec for spec in specs}
+        # The workers are forked at the first submit. A stop signal handled in an at-fork hook would be
+        # lost (Python prints it and goes on), so the signals wait, blocked, until every worker is
+        # started; each worker unblocks them for itself (``_init_worker``).
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+        try:
+            futures = {executor.submit(task, spec): spec for spec in specs}
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         for future in as_completed(futures):
             # Drop each future once it is done: the dict would otherwise keep every finished chunk's
             # records alive until the run ends (1.5 GiB for a million cases); as_completed lets go too.

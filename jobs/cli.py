@@ -2,7 +2,8 @@
 
 Exit codes (``EXIT_CODES``): 0 every case ok; 1 some case failed a check; 2 bad usage, bad input or
 a run directory that cannot be used as asked; 3 an I/O error; 4 a worker or the backend failed
-mid-run; 130 interrupted. After 3, 4 and 130 finished chunks are kept: resume with --resume DIR.
+mid-run; 128+n interrupted by signal n (130 SIGINT, 143 SIGTERM, 129 SIGHUP). After 3, 4 and an
+interrupt, finished chunks are kept: resume with --resume DIR.
 """
 
 import argparse
@@ -27,7 +28,8 @@ EXIT_CODES = """exit codes:
   3    an I/O error: disk full, file size limit, read-only, a path that cannot be written;
        finished chunks are kept (resume with --resume DIR once it can be written)
   4    a worker or the backend failed mid-run; finished chunks are kept (resume with --resume DIR)
-  130  interrupted; finished chunks are kept (resume with --resume DIR)"""
+  130  interrupted (143 by SIGTERM, 129 by SIGHUP); finished chunks are kept (resume with
+       --resume DIR)"""
 
 
 class Usage(Exception):
@@ -211,7 +213,7 @@ def show(args):
             sys.stdout = open(os.devnull, "w")
     else:
         show_blocks(summary_blocks(data))
-    return FAILED if manifest.get("totals", {}).get("failed") else OK
+    return FAILED if data["totals"]["failed"] else OK
 
 
 def main(argv=None):

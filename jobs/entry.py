@@ -10,7 +10,26 @@ OK, FAILED, USAGE, IO_ERROR, LOST, INTERRUPTED = 0, 1, 2, 3, 4, 130
 
 def dispatch(prog, commands, args, usage_errors):
     """Run ``commands[args.command](args)``; a missing command, a ``usage_errors`` error, a failed write
-    (``jobs.store.WriteError``), a lost backend and Ctrl-C each end with their exit code."""
+    (``jobs.store.WriteError``), a lost backend and an interrupt each end with their exit code.
+
+    SIGINT, SIGTERM and SIGHUP are one interrupt (``sudoku.interrupts``): a command that returns
+    INTERRUPTED (the runner caught the signal, saved what was finished and said how to resume), or
+    one stopped by the signal, ends with 128+n for the signal received (130, 143, 129)."""
+    from sudoku.interrupts import Interrupts, exit_code
+
+    interrupts = Interrupts()
+    try:
+        with interrupts:
+            code = _command(prog, commands, args, usage_errors)
+    except KeyboardInterrupt as error:
+        return exit_code(error)
+    if code == INTERRUPTED and interrupts.signum is not None:
+        return exit_code(signum=interrupts.signum)
+    return code
+
+
+def _command(prog, commands, args, usage_errors):
+    """``dispatch`` without the signals: the command's own exit code, or its expected error's."""
     from jobs.backends import BackendError, BackendLost
     from jobs.store import RunDirError, WriteError
 
@@ -30,8 +49,6 @@ def dispatch(prog, commands, args, usage_errors):
     except (*usage_errors, RunDirError, BackendError) as error:
         _say(prog, error)
         return USAGE
-    except KeyboardInterrupt:
-        return INTERRUPTED
 
 
 def _say(prog, error):

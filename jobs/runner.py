@@ -12,12 +12,12 @@ import platform
 import signal
 import socket
 import sys
-import threading
 import time
-from contextlib import contextmanager
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
+
+from sudoku.interrupts import Interrupted, Interrupts
 
 from jobs import backends
 from jobs import manifest as manifests
@@ -130,51 +130,15 @@ def setup_log(run_dir, *, verbose=False):
     return logger
 
 
-class _Interrupts:
-    """Ctrl-C as an exception, except while a part, the CSV or the manifest is being written.
-
-    There it only sets a flag, acted on once the write is done: raised inside a writer's cleanup
-    (``__del__``), a KeyboardInterrupt is ignored by Python, and the run would go on as if never
-    interrupted.
-    """
-
-    def __init__(self):
-        self.pending = False
-        self.writing = False
-        self.previous = None
-
-    def __call__(self, signum, frame):
-        self.pending = True
-        if not self.writing:
-            raise KeyboardInterrupt
-
-    def __enter__(self):
-        if threading.current_thread() is threading.main_thread():
-            self.previous = signal.signal(signal.SIGINT, self)
-        return self
-
-    def __exit__(self, *exc):
-        if self.previous is not None:
-            signal.signal(signal.SIGINT, self.previous)
-
-    @contextmanager
-    def write(self, *, then_raise=True):
-        self.writing = True
-        try:
-            yield
-        finally:
-            self.writing = False
-        if self.pending and then_raise:
-            raise KeyboardInterrupt
-
-
 def execute(run_dir, config, task, specs, *, resume=False, progress=None):
     """Run the specs without a whole part yet; keep the manifest current; return the final manifest.
 
     ``progress(cases, failed)`` is called as each chunk is saved, with the cases just finished and how
     many of them failed (a progress bar's update). Without a terminal, a log line every LOG_EVERY_S
     says the cases done, the failures so far, the rate and the time left.
-    Ctrl-C stops the workers, keeps every finished part and marks the run interrupted. A resume first
+    SIGINT, SIGTERM or SIGHUP (``sudoku.interrupts``) stops the workers, keeps every finished part and
+    marks the run interrupted, naming the signal; one received while the manifest is being prepared or
+    written is acted on once it is written, so the manifest never stays ``running``. A resume first
     checks the plan against the one recorded (RunDirError naming what differs) and moves aside any part
     that is not whole. The run is ``complete`` only when every planned case is saved exactly once. A
     write the system refuses (WriteError), a lost worker (BackendLost) or an incomplete run is raised
@@ -189,18 +153,32 @@ def execute(run_dir, config, task, specs, *, resume=False, progress=None):
     for chunk, problem, where in moved:
         log.warning("chunk %d: its part is not whole (%s); moved aside to %s, running it again", chunk, problem, where)
     todo = [spec for spec in specs if spec["chunk"] not in done]
-    started = time.time()
-    manifest.update({
-        "schema_version": SCHEMA_VERSION, "run_id": config["run_id"], "config": config, "seed": config["seed"],
-        "plan": plan, "versions": versions(), **provenance(), "host": host(), "status": "running",
-        "reason": None, "chunks": len(specs), "command": sys.argv,
-    })
-    manifest.setdefault("started", datetime.now(timezone.utc).isoformat())
-    manifest.setdefault("wall_s", 0.0)
-    previous_wall = manifest["wall_s"]
-    run_dir.write_manifest(manifest)
-    log.warning("run %s: %d chunks to do (%d already done), backend %s, %d workers", config["run_id"], len(todo),
-                len(done), config["backend"], config["workers"])
+    interrupts = Interrupts()
+    with interrupts:
+        with interrupts.deferred(then_raise=False):  # a signal here stops the run before its first chunk
+            started = time.time()
+            manifest.update({
+                "schema_version": SCHEMA_VERSION, "run_id": config["run_id"], "config": config,
+                "seed": config["seed"], "plan": plan, "versions": versions(), **provenance(), "host": host(),
+                "status": "running", "reason": None, "chunks": len(specs), "command": sys.argv,
+            })
+            manifest.setdefault("started", datetime.now(timezone.utc).isoformat())
+            manifest.setdefault("wall_s", 0.0)
+            previous_wall = manifest["wall_s"]
+            run_dir.write_manifest(manifest)
+        status, error = _run_chunks(run_dir, config, task, specs, todo, done, interrupts, progress)
+        with interrupts.deferred(then_raise=False):  # a second signal waits for these writes
+            manifest["wall_s"] = previous_wall + time.time() - started
+            status, error = _finish(run_dir, manifest, specs, status, error, signum=interrupts.signum)
+    if error is not None:
+        raise error
+    return manifest
+
+
+def _run_chunks(run_dir, config, task, specs, todo, done, interrupts, progress):
+    """Run ``todo`` on the config's backend, saving each part as it comes; returns (status, error):
+    ``complete``, ``interrupted`` (a stop signal, caught by ``interrupts``; the parts saved are kept) or
+    ``failed`` with the exception, which ``execute`` records before raising it."""
     backend = backends.BACKENDS[config["backend"]]
     options = {"workers": config["workers"]}
     if config["backend"] == "dask":
@@ -209,42 +187,38 @@ def execute(run_dir, config, task, specs, *, resume=False, progress=None):
     total = sum(spec["count"] for spec in specs)
     cases = before = sum(spec["count"] for spec in specs if spec["chunk"] in done)
     failed = 0
-    last_log = time.time()
-    status, error = "failed", None
-    interrupts = _Interrupts()
-    try:
-        with interrupts:
-            for spec, records in backend(task, todo, **options):
-                with interrupts.write():
-                    run_dir.write_part(spec["chunk"], records)
-                    finished += 1
-                newly = _failed_in(records)
-                cases, failed = cases + len(records), failed + newly
-                if progress:
-                    progress(len(records), newly)
-                if time.time() - last_log >= LOG_EVERY_S:
-                    last_log = time.time()
-                    rate = (cases - before) / max(time.time() - started, 1e-9)
-                    log.warning("%d of %d cases (%.0f %%), %d failed so far, %.0f cases/s, about %.0fs left", cases,
-                                total, 100 * cases / max(total, 1), failed, rate, (total - cases) / max(rate, 1e-9))
-            status = "complete"
+    started = last_log = time.time()
+    try:  # from its first line: a signal anywhere here must leave the run interrupted, not running
+        log.warning("run %s: %d chunks to do (%d already done), backend %s, %d workers", config["run_id"],
+                    len(todo), len(done), config["backend"], config["workers"])
+        if interrupts.signum is not None:  # received while the run was being prepared
+            raise Interrupted(interrupts.signum)
+        for spec, records in backend(task, todo, **options):
+            with interrupts.deferred():
+                run_dir.write_part(spec["chunk"], records)
+                finished += 1
+            newly = _failed_in(records)
+            cases, failed = cases + len(records), failed + newly
+            if progress:
+                progress(len(records), newly)
+            if time.time() - last_log >= LOG_EVERY_S:
+                last_log = time.time()
+                rate = (cases - before) / max(time.time() - started, 1e-9)
+                log.warning("%d of %d cases (%.0f %%), %d failed so far, %.0f cases/s, about %.0fs left", cases,
+                            total, 100 * cases / max(total, 1), failed, rate, (total - cases) / max(rate, 1e-9))
+        return "complete", None
     except KeyboardInterrupt:
-        status = "interrupted"
         log.warning("interrupted: %d of %d chunks saved", finished, len(specs))
-    except Exception as caught:  # recorded in the manifest below, then raised again
-        error = caught
+        return "interrupted", None
+    except Exception as caught:  # recorded in the manifest by execute, then raised again
         log.warning("failed: %s", caught)
-    with interrupts, interrupts.write(then_raise=False):  # a second Ctrl-C waits for these writes
-        manifest["wall_s"] = previous_wall + time.time() - started
-        status, error = _finish(run_dir, manifest, specs, status, error)
-    if error is not None:
-        raise error
-    return manifest
+        return "failed", caught
 
 
-def _finish(run_dir, manifest, specs, status, error):
+def _finish(run_dir, manifest, specs, status, error, *, signum=None):
     """Rebuild the CSV, check every planned case is saved once, write the manifest, clear temporaries;
     returns (status, the error to raise or None). A write that fails here is recorded where it can be.
+    The reason of an interrupted run names the signal (``signum``) that stopped it.
 
     In bounded memory: the totals and the exactly-once check read only ``case`` and ``outcome``, and the
     CSV is streamed one part at a time."""
@@ -260,7 +234,10 @@ def _finish(run_dir, manifest, specs, status, error):
         status, error = "failed", error or caught
     if error is not None:
         status = "failed"
-    manifest.update({"status": status, "reason": None if error is None else str(error), "totals": totals_now,
+    reason = str(error) if error is not None else None
+    if status == "interrupted" and signum is not None:
+        reason = f"interrupted by {signal.Signals(signum).name}"
+    manifest.update({"status": status, "reason": reason, "totals": totals_now,
                      "chunks_done": len(run_dir.done_chunks()), "wall_s": manifest.get("wall_s", 0.0),
                      "finished": datetime.now(timezone.utc).isoformat()})
     try:

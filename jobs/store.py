@@ -368,10 +368,39 @@ class RunDir:
             os.replace(temporary, self.csv_path)
 
     def write_manifest(self, manifest):
+        """Write the manifest atomically (a temporary, then a rename).
+
+        On a disk so full that not even the temporary fits (records.csv took the last block), it is
+        overwritten in place if the old manifest's own blocks hold it, so that a run stopped by a full
+        disk still says ``failed`` and why, not ``running``."""
+        text = json.dumps(manifest, indent=2, default=str) + "\n"
         temporary = self.path / f".{self.manifest_path.name}.tmp"
-        with _writing(self.manifest_path, temporary):
-            temporary.write_text(json.dumps(manifest, indent=2, default=str) + "\n")
-            os.replace(temporary, self.manifest_path)
+        try:
+            with _writing(self.manifest_path, temporary):
+                temporary.write_text(text)
+                os.replace(temporary, self.manifest_path)
+        except WriteError:
+            if not self._overwrite_manifest(text.encode()):
+                raise
+
+    def _overwrite_manifest(self, data):
+        """Write ``data`` over manifest.json in place; False (nothing written) unless the blocks the
+        file already has can hold it, so the write needs no new block on a full disk."""
+        try:
+            fd = os.open(self.manifest_path, os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:
+            return False
+        try:
+            if len(data) > os.fstat(fd).st_blocks * 512:
+                return False
+            os.pwrite(fd, data, 0)
+            os.ftruncate(fd, len(data))
+            os.fsync(fd)
+            return True
+        except OSError:
+            return False
+        finally:
+            os.close(fd)
 
     def read_manifest(self):
         if not self.manifest_path.exists():

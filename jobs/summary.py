@@ -47,14 +47,13 @@ def summary_data(manifest, records, *, failures_shown=10):
         q = pc.quantile(values, q=list(PERCENTILES)).to_pylist()
         timings.append({"phase": column, "n": len(values), **dict(zip(("p50_s", "p90_s", "p99_s"), q)),
                         "max_s": pc.max(values).as_py()})
-    outcomes = narrow.column("outcome")
-    bad_count = len(outcomes) - (pc.sum(pc.equal(outcomes, "ok")).as_py() or 0)
-    del narrow, outcomes
+    totals = _saved_totals(narrow.column("outcome"))
+    bad_count = totals["cases"] - totals["ok"]
+    del narrow
     shown = _first_not_ok(records, failures_shown).to_pylist() if bad_count else []
-    totals = manifest.get("totals", {})
     return {"schema": "sudoku-jobs.show", "version": JSON_VERSION, "run_id": manifest.get("run_id"),
             "status": manifest.get("status"), "wall_s": manifest.get("wall_s", 0),
-            "totals": {key: totals.get(key, 0) for key in ("cases", "ok", "failed", "rejected")},
+            "totals": totals,
             "seed": manifest.get("seed"), "git_sha": manifest.get("git_sha"),
             "config": {key: config.get(key) for key in ("size", "engine", "check_engine", "backend", "workers",
                                                         "input", "difficulty", "blanks")},
@@ -62,13 +61,22 @@ def summary_data(manifest, records, *, failures_shown=10):
             "not_ok": {"count": bad_count, "first": shown}}
 
 
+def _saved_totals(outcomes):
+    """Cases by outcome among the saved records. Counted from the parts, not read from the manifest:
+    a run still going, or stopped before it could say, has no totals in its manifest, yet its parts
+    hold every case finished so far (and for a finished run the two agree)."""
+    counts = {row["values"]: row["counts"] for row in pc.value_counts(outcomes).to_pylist()}
+    return {"cases": len(outcomes), **{key: counts.get(key, 0) for key in ("ok", "failed", "rejected")}}
+
+
 def summary_blocks(data):
     """The summary as ``jobs.display`` blocks: two lines, the percentiles table, the first cases not ok."""
     from jobs.display import Table
 
     t, config = data["totals"], data["config"]
-    blocks = [f"run {data['run_id']}: {data['status']}, {t['cases']} cases (ok {t['ok']}, failed {t['failed']}, "
-              f"rejected {t['rejected']}), wall {data['wall_s']:.1f}s",
+    saved = "" if data["status"] == "complete" else " saved"  # a run not complete: what its parts hold
+    blocks = [f"run {data['run_id']}: {data['status']}, {t['cases']} cases{saved} (ok {t['ok']}, "
+              f"failed {t['failed']}, rejected {t['rejected']}), wall {data['wall_s']:.1f}s",
               f"seed {data['seed']}, size {config['size']}, engine {config['engine']}, check engine "
               f"{config['check_engine']}, backend {config['backend']} x{config['workers']}, "
               f"host {data['host'].get('cpu')}"]

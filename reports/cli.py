@@ -192,21 +192,24 @@ def run_history(args):
 def main(argv=None):
     import signal
 
+    from sudoku.interrupts import Interrupts, exit_code
+
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `reports show RUN | head` ends quietly
     try:
         args = parser().parse_args(argv)
         if getattr(args, "json", False) and args.md == "-":
             raise UsageError("--json and --md - both want stdout: write the Markdown to a file")
-        return {"show": run_show, "compare": run_compare, "history": run_history}[args.command](args)
+        with Interrupts():  # SIGTERM and SIGHUP end a report as Ctrl-C does (exit 128+n)
+            return {"show": run_show, "compare": run_compare, "history": run_history}[args.command](args)
     except UsageError as error:
         print(f"reports: {error} (see reports --help)", file=sys.stderr)
         return USAGE
     except ReportError as error:
         print(f"reports: {error}", file=sys.stderr)
         return USAGE
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as error:
         print("reports: interrupted", file=sys.stderr)
-        return 130
+        return exit_code(error)
     except BrokenPipeError:
         return OK
     except Exception as error:  # never a traceback; name the error so it can be reported

@@ -120,17 +120,28 @@ def in_child(work: Callable[[], T], seconds: float) -> T | None:
     """``work()`` run in a forked child, its result pickled back; None if it has not answered within
     ``seconds`` (the child is then killed). For work that cannot be interrupted (a SAT solver in
     python-sat holds the GIL and ignores signals): a process is the one thing that can be stopped
-    at a deadline. Needs ``os.fork`` (callers without it run the work unbounded)."""
+    at a deadline. Needs ``os.fork`` (callers without it run the work unbounded).
+
+    The child never outlives its parent, nor the deadline by more than a margin (``_bind_child``):
+    the parent's ``finally`` kills it only if the parent lives to run it."""
     import pickle
     import select
     import signal
 
+    from sudoku.interrupts import SIGNALS
+
     read, write = os.pipe()
+    parent = os.getpid()
+    # A stop signal handled in an at-fork hook would be lost (Python prints it and goes on solving):
+    # blocked across the fork, it is acted on just after, where the ``finally`` below kills the child.
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
     pid = os.fork()
     if pid == 0:  # the child: answer, then leave at once (no atexit, no flushing the parent's buffers)
         status = 1
         try:
             os.close(read)
+            _bind_child(parent, seconds)
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
             with os.fdopen(write, "wb") as out:
                 out.write(pickle.dumps(work()))
             status = 0
@@ -138,6 +149,7 @@ def in_child(work: Callable[[], T], seconds: float) -> T | None:
             os._exit(status)
     os.close(write)
     try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         with os.fdopen(read, "rb") as answer:
             end = time.monotonic() + seconds
             while not select.select([answer], [], [], max(end - time.monotonic(), 0.0))[0]:
@@ -152,3 +164,31 @@ def in_child(work: Callable[[], T], seconds: float) -> T | None:
         raise RuntimeError("the bounded child ended without an answer")
     result: T = pickle.loads(data)
     return result
+
+
+def _child_deadline(seconds: float) -> float:
+    """When a bounded child ends itself: after its parent should have killed it (at ``seconds``),
+    with a margin for a busy machine, so it only acts when the parent cannot (stopped, or slow)."""
+    return seconds + max(1.0, 0.1 * seconds)
+
+
+def _bind_child(parent: int, seconds: float) -> None:
+    """Tie a child forked by ``in_child`` to its parent and deadline, before it starts work.
+
+    It dies with ``parent`` (even one killed by SIGKILL), at ``_child_deadline`` by SIGALRM (whose
+    default action ends a process even while C code holds the GIL; a stopped parent cannot delay it),
+    and at once on SIGINT, SIGTERM or SIGHUP (the parent's Python handlers would wait for the GIL).
+    Its stdout and stderr go to /dev/null: it answers through its pipe, and a caller's
+    ``communicate()`` must not wait for a child that still holds them."""
+    import signal
+
+    from sudoku.interrupts import default_in_child, die_with
+
+    die_with(parent)
+    default_in_child()
+    signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    signal.setitimer(signal.ITIMER_REAL, _child_deadline(seconds))
+    null = os.open(os.devnull, os.O_WRONLY)
+    for fd in (1, 2):
+        os.dup2(null, fd)
+    os.close(null)

@@ -27,7 +27,8 @@ EXIT_CODES = """exit codes:
     1  no solution, a check that fails, or a puzzle that could not be made
     2  bad usage or malformed input, an input file that cannot be opened
     3  an input file that fails while it is read (an I/O error)
-  124  a time limit reached (--timeout), as `timeout` uses"""
+  124  a time limit reached (--timeout), as `timeout` uses
+  130  interrupted (128+n for signal n: 143 SIGTERM, 129 SIGHUP)"""
 
 
 class Usage(Exception):
@@ -580,11 +581,15 @@ def run(argv=None):
 
 
 def main(argv=None):
-    """The console entry point."""
+    """The console entry point. SIGINT, SIGTERM and SIGHUP end a command alike: quietly, with exit
+    128+n, after the ``finally`` blocks on the way have run (so a forked solve child is killed)."""
     import signal
+
+    from sudoku.interrupts import Interrupts, exit_code
 
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `sudoku create -n 1000 | head` ends quietly
     try:
-        return run(argv)
-    except KeyboardInterrupt:
-        return 130
+        with Interrupts():
+            return run(argv)
+    except KeyboardInterrupt as error:
+        return exit_code(error)
