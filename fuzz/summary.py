@@ -168,9 +168,9 @@ def render(outcome):
     short = [head, (f"{len(targets_of(config))} targets" if several else f"target {config['target']['spec']}")
              + f", seed {config['seed']}, " + counts, replays]
     if several:
-        matrix = manifest.get("fuzz", {}).get("targets") or target_rows(config, records, saved)
-        out += matrix(matrix)
-        short.append(matrix_table(matrix))
+        rows_by_target = manifest.get("fuzz", {}).get("targets") or target_rows(config, records, saved)
+        out += matrix(rows_by_target)
+        short.append(matrix_table(rows_by_target))
     found = manifest.get("fuzz", {}).get("differential") or differential(config, records)
     out += differential_lines(found)
     short += [f"differential check: {line}" for line in differential_lines(found, code=visible)]

@@ -2,8 +2,6 @@
 (jobs.display.excerpt, mark_in): the input shown whole and visible, the failing cell marked, a long
 input cut to its start and length, the replay line last."""
 
-from types import SimpleNamespace
-
 from fuzz.show import bug_lines
 from fuzz.triage import Saved
 from jobs.display import caret_lines, cell_span, excerpt, mark_in
@@ -14,10 +12,8 @@ REPLAY = "fuzz replay run/corpus/t/keeps_givens/abc --target ./sudoku"
 
 def saved(text, detail="keeps_givens: 1 given(s) changed, first at row 9, column 3", **extra):
     one = Saved("keeps_givens:changed on whitespace_tabs (exit 0)", 3, 7, "run/corpus/t/keeps_givens/abc", detail,
-                3, False, None, REPLAY, text, "./sudoku")
-    if extra:  # fields the run may add (families, mark, side)
-        return SimpleNamespace(**one._asdict(), **extra)
-    return one
+                3, False, None, REPLAY, text, "./sudoku", [], [], 9, "", {}, None, None)
+    return one._replace(**extra)  # fields the run may fill (families, mark, side)
 
 
 def test_a_grid_is_shown_whole_with_tabs_and_cr_visible_and_the_cell_marked():
