@@ -270,17 +270,18 @@ def run(config=None, *, resume=None, force=False, verbose=False, shrink=True, sh
     from jobs import runner
 
     run_dir, config = runner.open_run(tasks.FUZZ, resume=resume, config=config, force=force)
-    runner.setup_log(run_dir, verbose=verbose)
     run_corpus = run_dir.path / "corpus"
-    started = time.monotonic()
-    running = [spec for spec in targets_of(config) if spec["spec"] not in config.get("cannot_start", {})]
-    targets = [(number, spec, target_of_spec(spec)) for number, spec in enumerate(running)]
-    replayed, still = 0, []
-    for _, _, target in targets:
-        entries, failing = replay_own(config, target, run_corpus)
-        replayed, still = replayed + entries, still + failing
-    phases = {"replaying saved reproducers": time.monotonic() - started}
-    specs = tasks.plan(config, [(number, spec) for number, spec, _ in targets])
+    with runner.stopping(run_dir, f"fuzz run --resume {run_dir.path}"):  # a stop while replaying: interrupted
+        runner.setup_log(run_dir, verbose=verbose)
+        started = time.monotonic()
+        running = [spec for spec in targets_of(config) if spec["spec"] not in config.get("cannot_start", {})]
+        targets = [(number, spec, target_of_spec(spec)) for number, spec in enumerate(running)]
+        replayed, still = 0, []
+        for _, _, target in targets:
+            entries, failing = replay_own(config, target, run_corpus)
+            replayed, still = replayed + entries, still + failing
+        phases = {"replaying saved reproducers": time.monotonic() - started}
+        specs = tasks.plan(config, [(number, spec) for number, spec, _ in targets])
     manifest = runner.run_with_progress(run_dir, config, tasks.run_chunk, specs, resume=bool(resume),
                                         show_progress=show_progress)
     records = run_dir.read_table()

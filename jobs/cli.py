@@ -148,12 +148,13 @@ def run(args):
         if config["input"]:
             lines, config["input_sha256"] = read_input(config["input"])
     run_dir, config = runner.open_run(tasks.BATCH, resume=args.resume, config=config, force=args.force)
-    if args.resume:
-        lines = _reread_input(config) if config["input"] else None
-        if config["backend"] == "dask" and config["scheduler"]:
-            backends.check_scheduler(config["scheduler"], timeout=args.connect_timeout)
-    specs = tasks.plan(config, lines)
-    runner.setup_log(run_dir, verbose=args.verbose)
+    with runner.stopping(run_dir, f"sudoku-jobs run --resume {run_dir.path}"):
+        if args.resume:
+            lines = _reread_input(config) if config["input"] else None
+            if config["backend"] == "dask" and config["scheduler"]:
+                backends.check_scheduler(config["scheduler"], timeout=args.connect_timeout)
+        specs = tasks.plan(config, lines)
+        runner.setup_log(run_dir, verbose=args.verbose)
     total = sum(spec["count"] for spec in specs)
     try:
         manifest = runner.run_with_progress(run_dir, config, tasks.run_chunk, specs, resume=bool(args.resume),

@@ -13,6 +13,7 @@ import signal
 import socket
 import sys
 import time
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
@@ -249,6 +250,27 @@ def _finish(run_dir, manifest, specs, status, error, *, signum=None):
     except OSError:
         pass
     return status, error
+
+
+@contextmanager
+def stopping(run_dir, resume):
+    """Around a command's own work on an open run, outside ``execute`` (reading its input, replaying
+    a corpus, shrinking): a stop signal or an error there leaves the manifest ``interrupted`` or
+    ``failed`` with its totals, never ``running``, and an interrupt prints the ``resume`` command."""
+    try:
+        yield
+    except BaseException as error:
+        try:
+            manifest = run_dir.read_manifest()
+        except RunDirError:
+            manifest = None
+        if manifest is not None and manifest.get("status") == "running":
+            stopped = isinstance(error, KeyboardInterrupt)
+            _finish(run_dir, manifest, [], "interrupted" if stopped else "failed", None if stopped else error,
+                    signum=getattr(error, "signum", signal.SIGINT) if stopped else None)
+        if isinstance(error, KeyboardInterrupt):
+            print(f"resume with: {resume}", file=sys.stderr)
+        raise
 
 
 def open_run(task, *, resume=None, config=None, force=False):

@@ -339,3 +339,24 @@ def test_fuzz_run_stopped_by_a_signal_then_resumed(tmp_path, signum):
                           cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     assert manifest(out)["status"] == "complete" and manifest(out)["totals"]["cases"] == 400
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_stop_while_fuzz_replays_its_corpus_leaves_the_run_interrupted(tmp_path, monkeypatch, capsys, signum):
+    """Between the run directory's making and the runner's own loop (the corpus replay), a stop
+    signal still marks the run interrupted, with totals, and prints the resume line."""
+    from fuzz import cli as fuzz_cli
+    from fuzz import engine
+
+    def stopped(*args, **kwargs):
+        raise Interrupted(signum)
+
+    monkeypatch.setattr(engine, "replay_own", stopped)
+    out = tmp_path / "run"
+    code = fuzz_cli.main(["run", "-n", "3", "--target", "engine:py", "--out", str(out), "--corpus",
+                          str(tmp_path / "corpus"), "--workers", "1", "--no-progress"])
+    assert code == 128 + signum
+    saved = json.loads((out / "manifest.json").read_text())
+    assert saved["status"] == "interrupted" and saved["totals"]["cases"] == 0
+    assert saved["reason"] == f"interrupted by {signal.Signals(signum).name}"
+    assert f"resume with: fuzz run --resume {out}" in capsys.readouterr().err
