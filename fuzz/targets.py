@@ -2,7 +2,8 @@
 
 ``create()`` and ``solve(text)`` return a Result. External commands run as an argv list (never a
 shell) in their own process group and a fresh temporary directory, with stdin closed after the
-input, a timeout, and a cap on the output kept; on a timeout or a flood the whole group is killed.
+input, a time limit (below), and a cap on the output kept; on a hang or a flood the whole group is
+killed.
 
 Nothing a case starts outlives it: while a case runs, the process that runs it is a *child
 subreaper* (Linux ``prctl(PR_SET_CHILD_SUBREAPER)``), so a descendant that left the process group,
@@ -21,7 +22,8 @@ waiting on a lock) hangs when it has sat blocked for the limit in wall time in t
 not stretch a sleep, and a blocked program uses no CPU to count. ``BACKSTOP_FACTOR`` times the
 limit in wall time bounds every call, whatever its state (a tree that flips between the two, or a
 machine so loaded that nothing moves). The Result says which rule stopped a call (``hang``),
-beside its wall seconds, CPU seconds and blocked seconds.
+beside its wall seconds, CPU seconds and blocked seconds. Without /proc (not Linux) a tree shows
+neither CPU nor a runnable thread, so it counts as blocked: the limit is then plain wall time.
 
 Most calls end in milliseconds, so a call first only waits on its exit (a pidfd); /proc is read
 only after ``FIRST_WAIT_S``, then at intervals growing from ``POLL_S[0]`` to ``POLL_S[1]``, and

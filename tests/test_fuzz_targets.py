@@ -135,7 +135,7 @@ def puzzle_text():
 def test_a_blocked_target_hangs_after_the_limit_in_wall_time(code):
     done = run_contained(PY + [code], b"", timeout=1)
     assert done.timed_out and done.hang == "blocked" and done.exit_code == -9
-    assert 1.0 <= done.blocked_seconds < 1.3
+    assert 1.0 <= done.blocked_seconds < 1.5
     assert done.cpu_seconds < 0.5 and done.seconds < 3
 
 
