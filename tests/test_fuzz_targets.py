@@ -684,7 +684,7 @@ def test_a_messy_but_correct_program_has_no_failure(clean_runs, name):
         assert notes["strict_input"] >= 5 and "notes (not failures): strict_input" in done.stdout
     if name == "slow_correct":
         assert notes["slow"] >= 5
-        assert all(0.5 < float(row["cpu_s"]) < 1 for row in rows if "slow" in (row["notes"] or ""))
+        assert all(float(row["cpu_s"]) > 0.5 for row in rows if "slow" in (row["notes"] or ""))  # a create: its calls
     if name == "setsid_daemon":
         assert not survivors("setsid_daemon.py")
         assert max(float(row["target_s"]) for row in rows) < 5  # never waits on the daemon's open pipes
