@@ -7,7 +7,8 @@ it) and killed by its pid afterwards. Beside it, two real hangs under the same l
 spins forever and one that sleeps forever (limit 1 s). For each call: the verdict of the rule
 (``ok`` or the rule that stopped it), its wall, CPU and blocked seconds, and what the wall-clock
 rule it replaced would have said from the same wall time (a second try at 4 limits after the
-first: ``ok``, ``retried`` or ``hang``; a program that never answers is a hang by both). The load average is printed with every level.
+first: ``ok``, ``retried`` or ``hang``; a program that never answers is a hang by both). The load
+average is printed with every level.
 
 Run: python bench/bench_hang_rule.py [--runs 3] [--levels 0 5 10] [--timeout 3] [--busy 2]
 """
@@ -100,7 +101,8 @@ def main():
     print(f"machine: {machine()}; load before: {loadavg()}")
     for per_core in args.levels:
         rows, load = level(per_core, args, text)
-        print(f"\n{per_core} hogs per core ({per_core * (os.cpu_count() or 1)} hogs), load average at the end: {load}\n")
+        hogs = per_core * (os.cpu_count() or 1)
+        print(f"\n{per_core} hogs per core ({hogs} hogs), load average at the end: {load}\n")
         print("| program | limit s | verdict | wall s | cpu s | blocked s | wall-clock rule |")
         print("|---|---|---|---|---|---|---|")
         print("\n".join(rows))

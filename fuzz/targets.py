@@ -58,7 +58,7 @@ it sat blocked."""
 DEFAULT_TIMEOUT_S = 5.0
 DEFAULT_MAX_OUTPUT = 1 << 20
 BACKSTOP_FACTOR = 20  # wall-clock bound of any call, in limits
-FIRST_WAIT_S = 0.05  # wait on the exit alone this long before reading /proc
+FIRST_WAIT_S = 0.2  # wait on the exit alone this long before reading /proc (most calls end sooner)
 POLL_S = (0.01, 0.1)  # the first and the longest interval between readings of /proc
 _PR_SET_CHILD_SUBREAPER = 36
 _ONE_CASE_AT_A_TIME = threading.Lock()  # strays are told apart by who started them: one case at once
