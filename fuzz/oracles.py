@@ -4,7 +4,8 @@
 wrong, and a short ``kind`` that groups like failures), the format slips, the notes, and the grid
 found. Names, for solve cases:
 
-- ``no_timeout`` (no answer within the limit, nor within the longer limit of a second try),
+- ``no_timeout`` (a hang: no answer after the limit in CPU time while computing, or after sitting
+  blocked for the limit in wall time, or within the wall-clock backstop; see ``fuzz.targets``),
   ``no_flood`` (output past the cap), ``no_crash`` (killed by a signal, or a Python traceback);
 - ``answers``: a puzzle with a solution gets exit 0 and a grid on stdout;
 - ``valid_grid``: a grid given as an answer is complete, holds only 1..side, and breaks no unit;
@@ -30,8 +31,8 @@ Severity. A failure is a wrong answer, a crash, a hang, or accepting what must b
 are format matters, failures only with ``--strict``: decoration around a right grid, and a clean
 rejection that puts its message on stdout (``error_on_stdout``) or says nothing
 (``no_error_message``). Notes are never failures: ``strict_input`` (valid but unusual whitespace,
-which the classic contract never promises, rejected cleanly), ``slow`` (past the time limit once,
-answered on the longer second try).
+which the classic contract never promises, rejected cleanly), ``slow`` (answered, but after more
+than half the limit in CPU time).
 """
 
 import re
@@ -40,7 +41,7 @@ from collections import namedtuple
 from sudoku import engines, find_clash, min_blanks
 
 from fuzz.read import find_grid
-from fuzz.targets import RETRY_FACTOR
+from fuzz.targets import BACKSTOP_FACTOR
 
 Failure = namedtuple("Failure", "detail kind where", defaults=(None,))
 Failure.__doc__ = """One failed oracle: ``detail`` for people, ``kind`` a short class of it (``signal 11``,
@@ -70,11 +71,8 @@ LENIENT_FAMILIES = "whitespace_"  # valid text the classic contract never promis
 def _contained(result, failed, notes):
     """The oracles every call answers to; True when the call ended abnormally (nothing else to judge)."""
     if result.timed_out:
-        limit = result.limit or result.seconds
-        limits = (f"{limit / RETRY_FACTOR:g}s, nor within {limit:g}s on a second try" if result.retried
-                  else f"{limit:g}s")
-        failed["no_timeout"] = Failure(f"no answer within {limits} (cpu {result.cpu_seconds:.1f}s)", "hang")
-    elif result.retried:
+        failed["no_timeout"] = Failure(_hang_detail(result), "hang")
+    elif result.limit and result.cpu_seconds > result.limit / 2:
         notes.append("slow")
     if result.flooded:
         failed["no_flood"] = Failure("output past the cap", "flood")
@@ -93,6 +91,19 @@ def _raised(stderr):
         if match and not line.startswith(" "):
             return match.group(1).rsplit(".", 1)[-1]
     return "exception"
+
+
+def _hang_detail(result):
+    """What a hung call did, by the rule that stopped it (see ``fuzz.targets``)."""
+    limit = result.limit or result.seconds
+    cpu, wall = result.cpu_seconds, result.seconds
+    if result.hang == "cpu":
+        return f"no answer after {limit:g}s of CPU (wall {wall:.1f}s)"
+    if result.hang == "blocked":
+        return f"blocked {limit:g}s without answering (cpu {cpu:.1f}s, wall {wall:.1f}s)"
+    if result.hang == "wall":
+        return f"no answer within the {limit * BACKSTOP_FACTOR:g}s wall backstop (cpu {cpu:.1f}s)"
+    return f"no answer within {limit:g}s (cpu {cpu:.1f}s)"
 
 
 def said(stream, width=80):

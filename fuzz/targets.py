@@ -2,7 +2,8 @@
 
 ``create()`` and ``solve(text)`` return a Result. External commands run as an argv list (never a
 shell) in their own process group and a fresh temporary directory, with stdin closed after the
-input, a timeout, and a cap on the output kept; on a timeout or a flood the whole group is killed.
+input, a time limit (below), and a cap on the output kept; on a hang or a flood the whole group is
+killed.
 
 Nothing a case starts outlives it: while a case runs, the process that runs it is a *child
 subreaper* (Linux ``prctl(PR_SET_CHILD_SUBREAPER)``), so a descendant that left the process group,
@@ -10,12 +11,25 @@ even in a session of its own (``setsid``, a daemon), is re-parented to it when i
 after the case every such stray is killed and reaped, and the flag is cleared (orphans of anything
 else this process started are not its to reap).
 
-A call past its time limit is tried once more with ``RETRY_FACTOR`` times the limit before it counts
-as a hang, so a slow machine never makes a correct program look wrong; the Result says so
-(``retried``) and carries the child's CPU time beside its wall time.
+A hang is judged by what the program did, never by how busy the machine was. While a call runs,
+its *tree* (the processes in its session or process group) is followed through /proc: their CPU
+time (with what they reaped of their children) and whether any thread is runnable. A tree that is
+computing (some thread runnable, which includes waiting for a CPU on a loaded machine) hangs when
+it has used the limit in CPU time without answering: on a busy machine a correct program takes
+longer by the clock but no more CPU, so the clock would call it hung where the CPU does not. A
+tree that is blocked (nothing runnable and no CPU used: reading input that never comes, sleeping,
+waiting on a lock) hangs when it has sat blocked for the limit in wall time in total: load does
+not stretch a sleep, and a blocked program uses no CPU to count. ``BACKSTOP_FACTOR`` times the
+limit in wall time bounds every call, whatever its state (a tree that flips between the two, or a
+machine so loaded that nothing moves). The Result says which rule stopped a call (``hang``),
+beside its wall seconds, CPU seconds and blocked seconds. Without /proc (not Linux) a tree shows
+neither CPU nor a runnable thread, so it counts as blocked: the limit is then plain wall time.
+
+Most calls end in milliseconds, so a call first only waits on its exit (a pidfd); /proc is read
+only after ``FIRST_WAIT_S``, then at intervals growing from ``POLL_S[0]`` to ``POLL_S[1]``, and
+an exit is seen at once whatever the interval.
 """
 
-import copy
 import ctypes
 import io
 import os
@@ -33,16 +47,19 @@ from collections import namedtuple
 from math import isqrt
 from pathlib import Path
 
-Result = namedtuple("Result", "exit_code stdout stderr seconds timed_out flooded cpu_seconds retried limit",
-                    defaults=(0.0, False, None))
+Result = namedtuple("Result", "exit_code stdout stderr seconds timed_out flooded cpu_seconds limit hang "
+                    "blocked_seconds", defaults=(0.0, None, None, 0.0))
 Result.__doc__ = """What a target did: exit code (negative: killed by that signal), stdout and stderr as bytes
-(cut at the output cap), wall seconds, whether it timed out or flooded its output, the CPU seconds
-of the process and the descendants it waited for, whether the first try timed out (this is the
-second, longer one), and the call's time limit in seconds (None when it had none)."""
+(cut at the output cap), wall seconds, whether it timed out (hung) or flooded its output, the CPU
+seconds of its process tree, the call's time limit in seconds (None when it had none), which rule
+stopped a hung call (``hang``: "cpu", "blocked" or "wall"; None when it answered) and the seconds
+it sat blocked."""
 
 DEFAULT_TIMEOUT_S = 5.0
 DEFAULT_MAX_OUTPUT = 1 << 20
-RETRY_FACTOR = 4
+BACKSTOP_FACTOR = 20  # wall-clock bound of any call, in limits
+FIRST_WAIT_S = 0.2  # wait on the exit alone this long before reading /proc (most calls end sooner)
+POLL_S = (0.01, 0.1)  # the first and the longest interval between readings of /proc
 _PR_SET_CHILD_SUBREAPER = 36
 _ONE_CASE_AT_A_TIME = threading.Lock()  # strays are told apart by who started them: one case at once
 
@@ -120,10 +137,9 @@ class CommandTarget:
     """Any program with the contract, run as ``argv + create_args`` / ``argv + solve_args``."""
 
     def __init__(self, argv, *, name=None, env=None, create_args=("create",), solve_args=("solve",), header=False,
-                 timeout=DEFAULT_TIMEOUT_S, max_output=DEFAULT_MAX_OUTPUT, retry=True, check_args=("check",)):
+                 timeout=DEFAULT_TIMEOUT_S, max_output=DEFAULT_MAX_OUTPUT, check_args=("check",)):
         self.argv = list(argv)
         self.check_args = list(check_args)
-        self.retry = retry
         self.name = name or shlex.join(self.argv)
         self.create_args = list(create_args)
         self.solve_args = list(solve_args)
@@ -144,18 +160,7 @@ class CommandTarget:
         return self._call(self.check_args, text)
 
     def _call(self, args, data):
-        result = run_contained(self.argv + args, data, timeout=self.timeout, max_output=self.max_output, env=self.env)
-        if result.timed_out and self.retry:
-            result = run_contained(self.argv + args, data, timeout=self.timeout * RETRY_FACTOR,
-                                   max_output=self.max_output, env=self.env)._replace(retried=True)
-        return result
-
-    def without_retry(self):
-        """The same target, whose calls time out at the first limit (for shrinking a hang, where each
-        candidate that hangs would otherwise cost five limits)."""
-        other = copy.copy(self)
-        other.retry = False
-        return other
+        return run_contained(self.argv + args, data, timeout=self.timeout, max_output=self.max_output, env=self.env)
 
 
 def _kill_group(pid):
@@ -228,17 +233,51 @@ def _run(argv, data, timeout, max_output, env, workdir, before):
     ]
     for thread in threads:
         thread.start()
-    timed_out = not _wait_exit(proc.pid, timeout)
+    hang, tree_cpu, blocked = _watch(proc.pid, timeout)
     seconds = time.perf_counter() - start
-    _kill_group(proc.pid)  # on a timeout, and whatever the target forked and left behind
+    _kill_group(proc.pid)  # on a hang, and whatever the target forked and left behind
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
     if before is not None:
         _kill_strays(before)  # before joining: a daemon holding our pipes would keep them open
     for thread in threads:
         thread.join(timeout=2)
-    cpu = usage.ru_utime + usage.ru_stime
-    return Result(proc.returncode, bytes(out), bytes(err), seconds, timed_out, flood.is_set(), cpu, False, timeout)
+    cpu = max(usage.ru_utime + usage.ru_stime, tree_cpu)  # the tree: children it did not wait for too
+    return Result(proc.returncode, bytes(out), bytes(err), seconds, hang is not None, flood.is_set(), cpu,
+                  timeout, hang, blocked)
+
+
+def _watch(pid, timeout):
+    """Wait until ``pid`` (our child, the leader of its tree) exits or hangs, by the rule of the
+    module docstring: (which rule it hung by or None, its tree's CPU seconds, seconds blocked)."""
+    start = time.monotonic()
+    if _wait_exit(pid, min(FIRST_WAIT_S, timeout)):
+        return None, 0.0, 0.0
+    cpu, blocked, last, interval = 0.0, 0.0, start, POLL_S[0]
+    while True:
+        now_cpu, runnable = _tree(pid)
+        now = time.monotonic()
+        if not runnable and now_cpu <= cpu:
+            blocked += now - last  # nothing ran since the last look
+        cpu, last = max(cpu, now_cpu), now
+        hang = _hang_rule(cpu, blocked, now - start, timeout)
+        if hang is not None:
+            return hang, cpu, blocked
+        backstop = start + timeout * BACKSTOP_FACTOR - now
+        if _wait_exit(pid, min(interval, backstop)):
+            return None, cpu, blocked
+        interval = min(interval * 1.5, POLL_S[1])
+
+
+def _hang_rule(cpu, blocked, wall, timeout):
+    """Which rule a call that has not answered breaks ("cpu", "blocked", "wall"), or None."""
+    if cpu >= timeout:
+        return "cpu"
+    if blocked >= timeout:
+        return "blocked"
+    if wall >= timeout * BACKSTOP_FACTOR:
+        return "wall"
+    return None
 
 
 def _wait_exit(pid, timeout):
@@ -249,15 +288,62 @@ def _wait_exit(pid, timeout):
         fd = None
     if fd is not None:
         try:
-            return bool(select.select([fd], [], [], timeout)[0])
+            return bool(select.select([fd], [], [], max(timeout, 0))[0])
         finally:
             os.close(fd)
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    while True:
         if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
             return True
+        if time.monotonic() >= deadline:
+            return False
         time.sleep(0.01)
-    return False
+
+
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _tree(leader):
+    """(CPU seconds, whether any thread runs or waits for a CPU) of the processes in ``leader``'s
+    session or process group. A process's CPU counts the children it reaped (cutime, cstime), so
+    the tree's total holds what its dead members used; a state is read per thread only in a
+    process with several, where the main thread may wait while another computes."""
+    ticks, runnable = 0, False
+    for pid, fields in _processes():
+        if leader not in (int(fields[2]), int(fields[3])):  # process group, session
+            continue
+        ticks += sum(int(field) for field in fields[11:15])  # utime stime cutime cstime
+        runnable = runnable or fields[0] == b"R" or (int(fields[17]) > 1 and _a_thread_runs(pid))
+    return ticks / _TICKS, runnable
+
+
+def _a_thread_runs(pid):
+    """Whether some thread of ``pid`` is runnable (state R)."""
+    try:
+        threads = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return False
+    return any((fields := _stat(f"/proc/{pid}/task/{tid}/stat")) and fields[0] == b"R" for tid in threads)
+
+
+def _stat(path):
+    """The fields of a /proc stat file after the command name (state first), or None when gone."""
+    try:
+        with open(path, "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+
+
+def _processes():
+    """(pid, stat fields) of every process (from /proc)."""
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return
+    for name in entries:
+        if name.isdigit() and (fields := _stat(f"/proc/{name}/stat")):
+            yield int(name), fields
 
 
 def _subreaper(on):
@@ -272,22 +358,7 @@ def _subreaper(on):
 def _children():
     """The pids whose parent is this process (from /proc)."""
     me = os.getpid()
-    found = []
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return found
-    for name in entries:
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as stat:
-                fields = stat.read().rsplit(b")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if int(fields[1]) == me:
-            found.append(int(name))
-    return found
+    return [pid for pid, fields in _processes() if int(fields[1]) == me]
 
 
 def _kill_strays(before):

@@ -47,7 +47,7 @@ COLUMNS = [
     ("signature", pa.string(), "the failure's signature (fuzz): failed oracles with their kinds, the family's "
      "class and how the call ended; cases with one signature are one bug; null when none failed"),
     ("notes", pa.string(), "comma-separated notes (fuzz), never failures: 'strict_input' (unusual whitespace "
-     "rejected cleanly), 'slow' (answered only on the longer second try); null when none"),
+     "rejected cleanly), 'slow' (answered after more than half the limit in CPU time); null when none"),
     ("exit_code", pa.int16(), "the target's exit code (fuzz); negative = killed by that signal"),
     ("target_s", pa.float64(), "the target's own wall time for the case, every call (fuzz)"),
     ("cpu_s", pa.float64(), "the target's CPU time for the case, every call (fuzz; 0 for in-process engines "

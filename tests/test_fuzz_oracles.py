@@ -26,13 +26,14 @@ FULLER = Grid(3, [s if i % 4 == 0 else p for i, (p, s) in enumerate(zip(PUZZLE.c
 ROWS = EXACT.splitlines()
 
 
-def result(stdout=b"", stderr=b"", exit_code=0, *, timed_out=False, flooded=False, seconds=0.01, retried=False,
-           limit=None):
+def result(stdout=b"", stderr=b"", exit_code=0, *, timed_out=False, flooded=False, seconds=0.01, limit=None,
+           hang=None):
     if isinstance(stdout, str):
         stdout = stdout.encode()
     if isinstance(stderr, str):
         stderr = stderr.encode()
-    return Result(exit_code, stdout, stderr, seconds, timed_out, flooded, seconds / 2, retried, limit)
+    return Result(exit_code, stdout, stderr, seconds, timed_out, flooded, seconds / 2, limit=limit, hang=hang,
+                  blocked_seconds=seconds if hang == "blocked" else 0.0)
 
 
 def details(verdict):
@@ -332,12 +333,24 @@ def test_a_run_asks_create_often_enough_to_catch_a_bug_on_30_percent():
     assert create_calls(10_000) == 2
 
 
-def test_a_slow_answer_is_a_note_and_a_second_timeout_a_hang():
+def test_an_answer_after_half_the_limit_in_cpu_is_a_note():
     case = case_of(render(PUZZLE, "grid"))
-    slow = judge_solve(case, result(EXACT, retried=True, seconds=7.0))
+    slow = judge_solve(case, result(EXACT, seconds=7.0, limit=5.0))  # cpu 3.5s
     assert slow.failed == {} and slow.notes == ["slow"]
-    hang = judge_solve(case, result(exit_code=-9, timed_out=True, retried=True, seconds=20.03, limit=20.0))
-    assert hang.failed["no_timeout"].detail.startswith("no answer within 5s, nor within 20s on a second try (cpu ")
+    assert judge_solve(case, result(EXACT, seconds=4.0, limit=5.0)).notes == []  # cpu 2s
+    assert judge_solve(case, result(EXACT, seconds=7.0)).notes == []  # no limit: in-process
+
+
+@pytest.mark.parametrize("hang, seconds, detail", [
+    ("cpu", 17.2, "no answer after 5s of CPU (wall 17.2s)"),
+    ("blocked", 5.0, "blocked 5s without answering (cpu 2.5s, wall 5.0s)"),
+    ("wall", 100.0, "no answer within the 100s wall backstop (cpu 50.0s)"),
+])
+def test_a_hang_says_which_rule_stopped_it(hang, seconds, detail):
+    case = case_of(render(PUZZLE, "grid"))
+    verdict = judge_solve(case, result(exit_code=-9, timed_out=True, seconds=seconds, limit=5.0, hang=hang))
+    assert details(verdict) == {"no_timeout": detail}
+    assert verdict.failed["no_timeout"].kind == "hang" and verdict.notes == []
 
 
 @pytest.mark.parametrize("count, judged", [

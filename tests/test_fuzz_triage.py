@@ -59,7 +59,7 @@ def _saved_by(book, case, signature, *, families=("unique_easy",)):
     group = Group(signature, 2, 5, families[0], 1, 9, None, list(families), 0.01)
     verdict = Verdict({signature.split(":")[0]: Failure("1 given(s) changed, first at row 1, column 3", "changed",
                                                          {"row": 1, "column": 3})}, [], [], None, 1, 1, 0)
-    result = Result(0, b"1 2 3\n", b"", 0.02, False, False, 0.01, False, 5.0)
+    result = Result(0, b"1 2 3\n", b"", 0.02, False, False, 0.01, limit=5.0)
     book.save(len(book.numbers), group, case, 3, verdict, result, None)
 
 
@@ -90,7 +90,7 @@ def test_an_interrupted_triage_resumes_with_the_groups_done_kept(tmp_path, monke
         done.append(group.signature)
         case = from_text(group.family, "solve", texts[group.representative].encode())
         verdict = Verdict({"answers": Failure("exit 1", "exit")}, [], [], None, 1, 1, 0)
-        return case, 3, verdict, Result(1, b"", b"no\n", 0.01, False, False, 0.0, False, 5.0), None
+        return case, 3, verdict, Result(1, b"", b"no\n", 0.01, False, False, 0.0, limit=5.0), None
 
     monkeypatch.setattr(triage_module, "triage_group", fake_triage_group)
     records = table([row(0, "answers:exit on solvable (exit non-zero: 'a')", "unique_easy"),

@@ -8,6 +8,7 @@ parser and ``py`` engine, so a right answer here is the one ``fuzz.cases.from_te
 import os
 import random
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
@@ -16,7 +17,7 @@ from sudoku.formats import parse, render  # noqa: E402
 from sudoku.generate import create  # noqa: E402
 from sudoku.grid import Grid, InvalidPuzzle, find_clash  # noqa: E402
 
-__all__ = ["Grid", "Rejected", "main", "new_puzzle", "read", "reject", "show", "solutions", "solve"]
+__all__ = ["Grid", "Rejected", "burn", "main", "new_puzzle", "read", "reject", "show", "solutions", "solve"]
 
 
 class Rejected(Exception):
@@ -68,6 +69,13 @@ def reject(message):
     """Say why on stderr; the exit code."""
     print(f"sudoku: {message}", file=sys.stderr)
     return 1
+
+
+def burn(seconds):
+    """Compute for ``seconds`` of this process's CPU time (a busy loop: time asleep does not count)."""
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
 
 
 def main(*, solve=solve, create=new_puzzle, show=show, reject=reject):
