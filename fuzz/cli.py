@@ -74,7 +74,8 @@ def _target_options(parser, *, many=False):
     parser.add_argument("--format", choices=("grid", "header"), default="grid",
                         help="the target's text: grid (side lines of side numbers) or header (a first line "
                              "with the box size, '3' for 9x9, then the rows)")
-    parser.add_argument("--timeout", type=float, default=5.0, help="seconds per call (default 5)")
+    parser.add_argument("--timeout", type=float, default=5.0, help="a call's limit (default 5): seconds of CPU while it computes, of wall time while it "
+                        "sits blocked; a busy machine never makes a hang (20x the limit in wall time bounds both)")
     parser.add_argument("--max-output", type=int, default=1 << 20, help="bytes of output kept per call (default 1 MiB)")
     parser.add_argument("--strict", action="store_true", help="count output format slips as failures")
 
@@ -130,7 +131,8 @@ def _parser():
                                   "to create and to solve was found\n  1    none was found for one of them\n"
                                   "  2    bad usage", formatter_class=argparse.RawDescriptionHelpFormatter)
     probe.add_argument("--target", required=True, help="the program, e.g. ./sudoku or 'python3 their.py'")
-    probe.add_argument("--timeout", type=float, default=5.0, help="seconds per call (default 5)")
+    probe.add_argument("--timeout", type=float, default=5.0, help="a call's limit (default 5): seconds of CPU while it computes, of wall time while it "
+                        "sits blocked; a busy machine never makes a hang (20x the limit in wall time bounds both)")
     replay = sub.add_parser("replay", help="re-run saved reproducers against a target",
                             epilog="example:\n  fuzz replay runs/fuzz-1/corpus --target ./their/sudoku\n\n" + EXIT_CODES,
                             formatter_class=argparse.RawDescriptionHelpFormatter)

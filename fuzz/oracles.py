@@ -308,10 +308,11 @@ def judge_check(case, result, *, words=VERDICTS, exits=None, strict=False):
 
 
 def exit_class(result):
-    """How a call ended, as a bug signature sees it: a hang, a flood, a signal, exit 0 or not (the
+    """How a call ended, as a bug signature sees it: a hang (computing, or blocked: a solver that
+    spins and a reader that waits for more input are two bugs), a flood, a signal, exit 0 or not (the
     exact non-zero code says little: a program's rejections differ in code more than in kind)."""
-    if result.timed_out:
-        return "timeout"
+    if result.timed_out:  # a program computing forever and one waiting forever are two bugs
+        return {"cpu": "hang computing", "blocked": "hang blocked"}.get(getattr(result, "hang", None), "timeout")
     if result.flooded:
         return "flood"
     if result.exit_code < 0:

@@ -233,7 +233,14 @@ def _run(argv, data, timeout, max_output, env, workdir, before):
     ]
     for thread in threads:
         thread.start()
-    hang, tree_cpu, blocked = _watch(proc.pid, timeout)
+    try:
+        hang, tree_cpu, blocked = _watch(proc.pid, timeout)
+    except BaseException:  # a stop signal mid-case: the target must not outlive the command
+        _kill_group(proc.pid)
+        os.waitpid(proc.pid, 0)
+        if before is not None:
+            _kill_strays(before)
+        raise
     seconds = time.perf_counter() - start
     _kill_group(proc.pid)  # on a hang, and whatever the target forked and left behind
     _, status, usage = os.wait4(proc.pid, 0)
