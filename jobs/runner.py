@@ -286,7 +286,8 @@ def open_run(task, *, resume=None, config=None, force=False):
         run_dir.clear_temporaries()
         return run_dir, config
     run_dir = RunDir(config["out"], task)
-    run_dir.create(force=force, manifest={"run_id": config["run_id"], "config": config, "status": "running"})
+    run_dir.create(force=force, manifest={"schema_version": SCHEMA_VERSION, "run_id": config["run_id"],
+                                          "config": config, "status": "running"})
     return run_dir, config
 
 

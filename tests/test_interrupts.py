@@ -210,10 +210,11 @@ def test_a_stopped_run_keeps_its_parts_says_interrupted_and_resumes(tmp_path, mo
 def test_a_signal_while_the_run_is_prepared_leaves_it_interrupted_not_running(tmp_path, monkeypatch):
     import jobs.runner
 
-    def git_sha():
+    def provenance():
         os.kill(os.getpid(), signal.SIGTERM)
+        return {"git_sha": None, "git_dirty": None}
 
-    monkeypatch.setattr(jobs.runner, "git_sha", git_sha)
+    monkeypatch.setattr(jobs.runner, "provenance", provenance)
     assert _jobs("run", *SMALL, "--out", tmp_path / "run") == 143
     m = manifest(tmp_path / "run")
     assert m["status"] == "interrupted" and m["totals"]["cases"] == 0 and part_names(tmp_path / "run") == []

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import sudoku
 from jobs import runner, tasks
+from jobs.schema import SCHEMA_VERSION
 from jobs.store import RunDir, RunDirError
 from sudoku import engines
 from sudoku.engines import EngineInfo
@@ -229,7 +230,7 @@ def test_create_refuses_what_it_must_not_clear(tmp_path):
     assert json.loads(run_dir.manifest_path.read_text()) == _manifest(n=3)
     assert run_dir.parts.is_dir() and run_dir.done_chunks() == set()
     run_dir.write_manifest({"n": 4})  # not a manifest this tool writes
-    with pytest.raises(RunDirError, match="not a run directory this tool made.*no config object"):
+    with pytest.raises(RunDirError, match="not a run directory this tool made.*schema_version null"):
         run_dir.create(force=True, manifest=_manifest(n=5))
     assert json.loads(run_dir.manifest_path.read_text()) == {"n": 4}
 
@@ -239,4 +240,4 @@ def _manifest(**config):
     base = {"kind": "batch", "run_id": "t", "n": 1, "seed": 1, "workers": 1, "chunk_size": 1, "backend": "local",
             "scheduler": None, "out": "t", "box": 2, "size": 4, "input": None, "engine": "py", "check_engine": "dlx",
             "blanks": None, "difficulty": None}
-    return {"run_id": "t", "config": {**base, **config}, "status": "running"}
+    return {"schema_version": SCHEMA_VERSION, "run_id": "t", "config": {**base, **config}, "status": "running"}

@@ -687,7 +687,8 @@ def test_every_exit_code_is_documented_in_help_and_readme():
     for code in (0, 1, 2, 3, 4, 130):
         assert f"\n  {code} " in "\n" + EXIT_CODES.replace("exit codes:", ""), code
         assert f"  {code} " in help_text, code
-        assert f"\n| {code} |" in readme, code
+        assert f"\n| {'128+n' if code == 130 else code} |" in readme, code
+    assert "130 SIGINT" in readme and "143 SIGTERM" in readme and "129 SIGHUP" in readme
 
 
 @pytest.mark.slow
