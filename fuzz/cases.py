@@ -40,41 +40,8 @@ LEVELS = {2: ("easy",), 3: ("easy", "medium", "hard"), 4: ("easy", "medium"), 5:
 _RATING = {"medium": "hidden", "hard": "guess"}
 _TRIES = 40  # made puzzles looked at for a rating: at 9x9 about 6 in 10 minimal ones need search
 CORPUS = Path(__file__).with_name("data") / "hard.txt"
+# The solve families (FAMILY, WEIGHTS, SOLVE_FAMILIES) are defined at the end, once their makers are.
 
-# family -> relative weight in a run; every family is made by the function of the same name below.
-WEIGHTS = {
-    "unique_easy": 10,
-    "unique_medium": 10,
-    "unique_hard": 10,
-    "unique_corpus": 2,
-    "multiple": 8,
-    "no_solution": 6,
-    "no_solution_deep": 3,
-    "clashing": 6,
-    "empty": 1,
-    "full": 3,
-    "one_blank": 3,
-    "whitespace_tabs": 2,
-    "whitespace_crlf": 2,
-    "whitespace_no_final_newline": 2,
-    "whitespace_trailing_spaces": 2,
-    "whitespace_double_spaces": 2,
-    "whitespace_blank_lines_at_end": 2,
-    "whitespace_space_after_each": 2,
-    "whitespace_space_after_each_crlf": 1,
-    "malformed_fewer_rows": 2,
-    "malformed_more_rows": 2,
-    "malformed_fewer_columns": 2,
-    "malformed_more_columns": 2,
-    "malformed_letter": 2,
-    "malformed_out_of_range": 2,
-    "malformed_negative": 2,
-    "malformed_empty_input": 1,
-    "malformed_binary": 1,
-    "malformed_huge_line": 1,
-}
-SOLVE_FAMILIES = tuple(WEIGHTS)
-FAMILIES = SOLVE_FAMILIES + ("create", "roundtrip")
 CREATE_EVERY = 20  # case 0, 20, 40, ... asks the target to create
 ROUNDTRIP_EVERY = 50  # case 25, 75, 125, ... is a round trip: create, then solve what it printed
 MIN_CREATES = 30  # a bug on 30 % of creates slips through 30 creates with probability 0.7**30 < 1e-4
@@ -220,19 +187,30 @@ def solve_after_create(text, *, side=9, header=False):
 
 
 def build(family, rng, pool, *, header=False):
+    """A case of solve ``family`` (a name in FAMILY), drawn with ``rng`` from a unique puzzle of ``pool``."""
     puzzle, solution = _unique(family, rng, pool)
-    maker = _MAKERS.get(family)
-    if maker is not None:
-        return maker(family, rng, puzzle, solution, header)
-    if family.startswith("whitespace_"):
-        text = _whitespace(family, rng, _text(puzzle, header))
-        return Case(family, "solve", text, puzzle, 1, solution, 1, puzzle.side)
-    text = _malformed(family, rng, _text(puzzle, header), puzzle.side)
-    return Case(family, "solve", text, None, None, None, 1, puzzle.side)
+    return FAMILY[family].make(family, rng, puzzle, solution, header)
 
 
 def _solve_case(family, text, puzzle, count, solution):
-    return Case(family, "solve", text, puzzle, count, solution, 1, puzzle.side)
+    return Case(family=family, command="solve", text=text, puzzle=puzzle, count=count, solution=solution,
+                side=puzzle.side)
+
+
+def _as_given(family, rng, puzzle, solution, header):
+    """The unique puzzle itself."""
+    return _solve_case(family, _text(puzzle, header), puzzle, 1, solution)
+
+
+def _respelled(family, rng, puzzle, solution, header):
+    """The unique puzzle in an unusual but allowed spelling (``_whitespace``)."""
+    return _solve_case(family, _whitespace(family, rng, _text(puzzle, header)), puzzle, 1, solution)
+
+
+def _broken_text(family, rng, puzzle, solution, header):
+    """The puzzle's text broken in the family's way (``_malformed``): no puzzle, no count."""
+    return Case(family=family, command="solve", text=_malformed(family, rng, _text(puzzle, header), puzzle.side),
+                puzzle=None, count=None, solution=None, side=puzzle.side)
 
 
 @lru_cache(maxsize=8)
@@ -439,21 +417,6 @@ def _one_blank(family, rng, puzzle, solution, header):
     return _solve_case(family, _text(one, header), one, 1, solution)
 
 
-_MAKERS = {
-    "multiple": _multiple,
-    "no_solution": _no_solution,
-    "no_solution_deep": _no_solution_deep,
-    "clashing": _clashing,
-    "empty": _empty,
-    "full": _full,
-    "one_blank": _one_blank,
-    "unique_easy": lambda f, r, p, s, h: _solve_case(f, _text(p, h), p, 1, s),
-    "unique_medium": lambda f, r, p, s, h: _solve_case(f, _text(p, h), p, 1, s),
-    "unique_hard": lambda f, r, p, s, h: _solve_case(f, _text(p, h), p, 1, s),
-    "unique_corpus": lambda f, r, p, s, h: _solve_case(f, _text(p, h), p, 1, s),
-}
-
-
 def _whitespace(family, rng, text):
     """Valid text in an unusual but allowed spelling."""
     lines = text.decode().split("\n")[:-1]
@@ -632,5 +595,54 @@ def keeps_class(original, candidate):
     bug under the old one's name."""
     if answer_class(candidate) != answer_class(original):
         return False
-    check = _PROPERTIES.get(original.family)
+    family = FAMILY.get(original.family)
+    check = family.keeps if family is not None else _PROPERTIES.get(original.family)
     return check is None or bool(check(candidate.text, candidate))
+
+
+# --- the solve families: each one object, its weight, maker and defining property -----------------
+
+Family = namedtuple("Family", "name weight make keeps text lenient")
+Family.__doc__ = """A solve family: its ``name``; its relative ``weight`` in a run; ``make(name, rng, puzzle,
+solution, header) -> Case`` from a unique puzzle; ``keeps(text, case) -> bool``, what defines it
+beyond the case's class, kept by shrinking (None: the class alone); ``text``, whether its point is
+the text rather than the puzzle (shrinking zeroes its digits instead of blanking givens); and
+``lenient``, valid text the classic contract never promises (a clean rejection passes)."""
+
+
+def _family(name, weight, make, *, text=False, lenient=False):
+    return Family(name, weight, make, _PROPERTIES.get(name), text, lenient)
+
+
+FAMILY = {family.name: family for family in (
+    _family("unique_easy", 10, _as_given),
+    _family("unique_medium", 10, _as_given),
+    _family("unique_hard", 10, _as_given),
+    _family("unique_corpus", 2, _as_given),
+    _family("multiple", 8, _multiple),
+    _family("no_solution", 6, _no_solution),
+    _family("no_solution_deep", 3, _no_solution_deep),
+    _family("clashing", 6, _clashing),
+    _family("empty", 1, _empty),
+    _family("full", 3, _full),
+    _family("one_blank", 3, _one_blank),
+    *(_family(f"whitespace_{kind}", weight, _respelled, text=True, lenient=True) for kind, weight in (
+        ("tabs", 2), ("crlf", 2), ("no_final_newline", 2), ("trailing_spaces", 2), ("double_spaces", 2),
+        ("blank_lines_at_end", 2), ("space_after_each", 2), ("space_after_each_crlf", 1))),
+    *(_family(f"malformed_{kind}", weight, _broken_text, text=True) for kind, weight in (
+        ("fewer_rows", 2), ("more_rows", 2), ("fewer_columns", 2), ("more_columns", 2), ("letter", 2),
+        ("out_of_range", 2), ("negative", 2), ("empty_input", 1), ("binary", 1), ("huge_line", 1))),
+)}
+WEIGHTS = {name: family.weight for name, family in FAMILY.items()}
+SOLVE_FAMILIES = tuple(FAMILY)
+FAMILIES = SOLVE_FAMILIES + ("create", "roundtrip")
+
+
+def lenient(family):
+    """Whether ``family`` is valid text the classic contract never promises (whitespace variants)."""
+    return family in FAMILY and FAMILY[family].lenient
+
+
+def about_text(family):
+    """Whether a ``family`` case is about its text, not its puzzle (malformed and respelled text)."""
+    return family in FAMILY and FAMILY[family].text

@@ -40,6 +40,7 @@ from collections import namedtuple
 
 from sudoku import engines, find_clash, min_blanks
 
+from fuzz.cases import lenient
 from fuzz.read import find_grid
 from fuzz.targets import BACKSTOP_FACTOR
 
@@ -65,7 +66,6 @@ ORACLES = tuple(dict.fromkeys(SOLVE_ORACLES + CREATE_ORACLES + CHECK_ORACLES))
 PRIORITY = ("no_timeout", "no_flood", "no_crash", "check_verdict", "rejects_malformed", "rejects_unsolvable", "answers",
             "keeps_givens", "unique_solution", "valid_grid", "create_answers", "create_unique", "create_blanks",
             "create_random", "format")
-LENIENT_FAMILIES = "whitespace_"  # valid text the classic contract never promises: a clean rejection passes
 
 
 def _contained(result, failed, notes):
@@ -158,7 +158,7 @@ def judge_solve(case, result, *, side=9, header=False, strict=False):
         slips = []  # no answer is wanted: only where the refusal went is a slip
         _judge_rejection(case, result, reading, failed, slips, side)
         return _verdict(failed, slips, notes, reading.grid, strict=strict)
-    if result.exit_code != 0 and reading.grid is None and case.family.startswith(LENIENT_FAMILIES):
+    if result.exit_code != 0 and reading.grid is None and lenient(case.family):
         notes.append("strict_input")
         slips = []
         _rejection_slips(result, slips)

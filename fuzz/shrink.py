@@ -29,7 +29,7 @@ import time
 
 from sudoku import Grid, parse, render
 
-from fuzz.cases import CountUnknown, from_text, keeps_class
+from fuzz.cases import CountUnknown, about_text, from_text, keeps_class
 from fuzz.oracles import can_fail
 
 MAX_CALLS = 200
@@ -73,7 +73,7 @@ def shrink(case, oracles, same_failure, *, header=False, max_calls=MAX_CALLS, ma
         budget.spend()
         return candidate if same_failure(candidate) else None
 
-    if case.puzzle is not None and not family.startswith(("malformed", "whitespace")):
+    if case.puzzle is not None and not about_text(family):
         case = _fewer_clues(case, still, budget, header)
     else:
         case = _chunks(case, lambda text: [m.start() for m in _DIGIT.finditer(text)],

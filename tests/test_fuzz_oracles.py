@@ -791,3 +791,14 @@ def test_a_checkers_verdict_is_read_in_its_own_words_and_exit_codes():
     assert judge_check(malformed, result(b"", b"bad input\n", 2)).failed == {}
     assert judge_check(malformed, result(b"invalid: not a grid\n", b"", 1)).failed == {}
     assert set(judge_check(malformed, result(b"complete\n")).failed) == {"rejects_malformed"}
+
+
+def test_every_family_is_one_object_with_its_weight_maker_and_property():
+    from fuzz.cases import FAMILY, about_text, lenient
+
+    assert tuple(FAMILY) == SOLVE_FAMILIES and all(FAMILY[name].weight == WEIGHTS[name] for name in WEIGHTS)
+    assert {name for name in FAMILY if lenient(name)} == {name for name in FAMILY if name.startswith("whitespace_")}
+    assert {name for name in FAMILY if about_text(name)} == {
+        name for name in FAMILY if name.startswith(("whitespace_", "malformed_"))}
+    assert all(FAMILY[name].keeps is not None for name in FAMILY if about_text(name))  # each keeps its own mark
+    assert not lenient("roundtrip") and not about_text("create")
