@@ -302,8 +302,10 @@ def judge_check(case, result, *, words=VERDICTS, exits=None, strict=False):
     wanted = case.verdict
     if said != wanted or (exits and by_exit != wanted):
         got = said if said != wanted else f"{said} with exit {result.exit_code}"
+        # the kind is the verdict missed: a checker that forgets the box rule calls a box clash complete
+        # on a full grid and incomplete on one with blanks, one bug (the detail says which it said)
         failed["check_verdict"] = Failure(f"said {got or 'nothing'} ({_exit(result)}), expected {wanted}",
-                                          f"{wanted}_as_{said}")
+                                          f"missed_{wanted}")
     return _verdict(failed, [], notes, None, strict=False)
 
 

@@ -783,7 +783,7 @@ def test_a_checkers_verdict_is_read_in_its_own_words_and_exit_codes():
     assert case.verdict == "invalid"
     assert judge_check(case, result(b"invalid: box 1\n")).failed == {}
     wrong = judge_check(case, result(b"complete\n"))
-    assert wrong.failed["check_verdict"].kind == "invalid_as_complete"
+    assert wrong.failed["check_verdict"].kind == "missed_invalid"
     codes = (0, 1, 2)
     assert judge_check(case, result(b"invalid\n", exit_code=2), exits=codes).failed == {}
     assert "check_verdict" in judge_check(case, result(b"invalid\n", exit_code=0), exits=codes).failed
