@@ -288,13 +288,19 @@ def run(config=None, *, resume=None, force=False, verbose=False, shrink=True, sh
     saved = []
     if manifest["status"] == "complete":
         start = time.monotonic()
-        # shrinking and confirming get at most as long as the cases took, shared among the targets
-        allowed = max(manifest["wall_s"], 10.0) / max(1, len(targets))
+        # shrinking and confirming get at most as long as the cases took, shared among the targets by
+        # their groups of failures
+        from fuzz.triage import groups
+
+        mine = {target.name: records.filter(pc.equal(records.column("target"), target.name))
+                for _, _, target in targets}
+        found = {name: len(groups(table)) for name, table in mine.items()}
+        allowed = max(manifest["wall_s"], 10.0)
         try:
             for number, spec, target in targets:
-                mine = records.filter(pc.equal(records.column("target"), target.name))
-                saved += triage_phase(mine, {**config, "target": spec, "stride": len(targets)}, target, run_corpus,
-                                      shrink_them=shrink, show_progress=show_progress, seconds=allowed)
+                share = allowed * found[target.name] / max(1, sum(found.values()))
+                saved += triage_phase(mine[target.name], {**config, "target": spec, "stride": len(targets)}, target,
+                                      run_corpus, shrink_them=shrink, show_progress=show_progress, seconds=share)
         except KeyboardInterrupt:  # the groups finished are saved: a resume triages only the others
             manifest.update(status="interrupted", reason="interrupted while shrinking and confirming")
         phases["shrinking and confirming"] = time.monotonic() - start

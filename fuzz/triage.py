@@ -30,7 +30,7 @@ from fuzz.tasks import case_of, run_case, signature_of, target_of
 from jobs import backends
 
 CONFIRMATIONS = 3
-MIN_GROUP_S = 3.0
+MIN_GROUP_S = 2.0
 
 Group = namedtuple("Group", "signature cases representative family calls_failed side text families seconds")
 Group.__doc__ = """Failing cases of one signature: how many, the one that stands for them (its case
@@ -212,7 +212,8 @@ def triage(records, config, target, corpora, *, shrink_them=True, progress=None,
         progress(len(book.numbers), len(found))
     if todo:
         workers = max(1, min(config["workers"], len(todo)))
-        each = None if seconds is None else max(MIN_GROUP_S, seconds * workers / len(todo))
+        rounds = -(-len(todo) // workers)  # groups run ``workers`` at a time: each round gets its share
+        each = None if seconds is None else max(MIN_GROUP_S, seconds / rounds)
         specs = [{"chunk": number, "group": group._asdict(), "config": config, "shrink": shrink_them,
                   "seconds": each} for number, group in todo]
         options = {"workers": workers}
