@@ -31,6 +31,7 @@ ONE_BUG = {
     "changes_given": [], "invalid_on_multiple": [], "non_unique_create": [], "few_blanks": [],
     "same_puzzle": [], "errors_on_stdout": [], "crash_no_final_newline": [], "keeps_out_of_range": [],
     "wrong_unique": [], "rejects_with_exit_0": [], "hangs_near_empty": ["--timeout", "1"],
+    "checker_no_box": ["--mode", "check"],
 }
 
 
