@@ -35,9 +35,9 @@ ONE_BUG = {
 }
 
 
-def run_one(name, options, n, seed, workers, root):
+def run_one(name, options, n, seed, workers, root, tree=ROOT):
     out, corpus = root / name / "run", root / name / "corpus"
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = dict(os.environ, PYTHONPATH=str(tree))
     start = time.monotonic()
     done = subprocess.run([sys.executable, "-m", "fuzz", "run", "-n", str(n), "--seed", str(seed), "--workers",
                            str(workers), "--target", spec(name), "--out", str(out), "--corpus", str(corpus),
@@ -57,13 +57,20 @@ def _keeps_class(group):
     from fuzz.cases import answer_class, from_text
 
     meta = json.loads((Path(group["folder"]) / "case.json").read_text())
-    if meta["command"] != "solve":
+    if meta["command"] != "solve" or meta["family"] == "roundtrip":
         return True
     now = from_text(meta["family"], "solve", (Path(group["folder"]) / "input.txt").read_bytes(), side=meta["side"])
-    klass = group["signature"].split(" on ", 1)[1].split(" (", 1)[0]
-    wanted = {"malformed": ("malformed",), "unsolvable": ("clash", "no_solution"),
-              "solvable": ("unique", "multiple")}.get(klass, (answer_class(now),))
-    return answer_class(now) in wanted
+    was = from_text(meta["family"], "solve", _original_text(group, meta), side=meta["side"])
+    return answer_class(now) == answer_class(was)
+
+
+def _original_text(group, meta):
+    """The text of the case the reproducer was shrunk from, rebuilt from the run's seed and index."""
+    from fuzz.tasks import case_of
+
+    config = json.loads((Path(group["folder"]).parents[3] / "manifest.json").read_text())["config"]
+    stride = len(config.get("targets") or [config["target"]])
+    return case_of(config, meta["case"] // stride).text
 
 
 def main():
@@ -72,6 +79,8 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--only", help="comma-separated fake names")
+    parser.add_argument("--tree", default=str(ROOT), help="the checkout whose fuzz runs (a git worktree of an "
+                        "older commit, to compare; the fakes are always this tree's)")
     args = parser.parse_args()
     names = args.only.split(",") if args.only else list(ONE_BUG)
     print(f"# {machine()}; load average {os.getloadavg()[0]:.1f}; -n {args.n} --seed {args.seed} "
@@ -80,7 +89,7 @@ def main():
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench-triage-") as tmp:
         for name in names:
-            row = run_one(name, ONE_BUG.get(name, []), args.n, args.seed, args.workers, Path(tmp))
+            row = run_one(name, ONE_BUG.get(name, []), args.n, args.seed, args.workers, Path(tmp), Path(args.tree))
             rows.append(row)
             ratio = row["triage_s"] / max(row["cases_s"], 1e-9)
             print(f"{name:<24} {row['exit']:>4} {row['groups']:>6} {row['cases_s']:>8.1f} {row['triage_s']:>8.1f} "
