@@ -20,6 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from sudoku import Grid, InvalidPuzzle, create, derive_seed, engines, find_clash, parse, render
+from sudoku.grid import MADE_SIDES
 
 Case = namedtuple("Case", "family command text puzzle count solution calls side verdict", defaults=(1, 9, None))
 Case.__doc__ = """``command`` is 'solve' or 'create'; ``text`` the bytes given on stdin; ``puzzle`` the puzzle
@@ -29,7 +30,7 @@ is asked (creates: every answer is judged, and two must not be the same); ``side
 case is about (what a target's answer is read as); ``verdict`` the right word for a checker
 ('complete', 'incomplete', 'invalid'; None when the text is malformed or the case is no check)."""
 
-SIZES = (4, 9, 16, 25)
+SIZES = MADE_SIDES  # a run's sizes: "mixed" draws one of these per case
 POOL_SPAN = 200
 # What a target's solver must do, the levels of the unique_* families: easy = singles alone solve it,
 # medium = only with hidden singles (the engine's rating, sudoku.engines.py.rate), hard = a search.

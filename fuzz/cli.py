@@ -14,6 +14,7 @@ from pathlib import Path
 
 from fuzz.engine import Usage
 from jobs.entry import FAILED, INTERRUPTED, OK, USAGE, dispatch
+from sudoku.grid import MADE_SIDES
 
 EXIT_CODES = """exit codes:
   0    no failure
@@ -100,7 +101,7 @@ def _parser():
     run.add_argument("--mode", choices=("solve", "check"), default="solve",
                      help="solve: the create/solve contract (default); check: a checker that reads a grid and "
                           "says complete, incomplete or invalid")
-    run.add_argument("--size", choices=("4", "9", "16", "25", "mixed"), default="9",
+    run.add_argument("--size", choices=(*map(str, MADE_SIDES), "mixed"), default="9",
                      help="grid side of the cases (default 9); mixed draws one per case. A --create-args with "
                           "{size} or {box} in it is told the size ('create easy {size}')")
     run.add_argument("--seed", type=int, help="run seed (default: a fresh one, recorded)")

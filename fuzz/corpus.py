@@ -20,6 +20,8 @@ import stat
 from collections import namedtuple
 from pathlib import Path
 
+from sudoku.grid import MADE_SIDES
+
 MAX_SHOWN = 4000
 # The names this layout writes, relative to a corpus (regular expressions, verbose): a run directory's
 # own corpus is owned by the run, so ``--force`` may replace it (``jobs.task.Task.files``).
@@ -152,7 +154,7 @@ Loaded.__doc__ = """What ``load`` found: ``entries`` [(folder, meta, input bytes
 
 MAX_FILE = 1 << 20  # bytes of case.json or input.txt read; a saved reproducer is a few KB
 MAX_DEPTH = 16  # case.json nests 2 deep
-SIDES = (4, 9, 16, 25)
+SIDES = MADE_SIDES
 COMMANDS = ("solve", "create", "check")
 
 

@@ -13,13 +13,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from sudoku import DIFFICULTIES, engines, new_seed
+from sudoku.grid import MADE_SIDES, box_of_side
 
 from jobs import backends, columnar, runner, tasks
 from jobs.entry import FAILED, INTERRUPTED, OK, USAGE, dispatch
 from jobs.inputs import InputError, read_input
 from jobs.store import RunDir, RunDirError, WriteError
 
-SIZES = {4: 2, 9: 3, 16: 4, 25: 5}
 EXIT_CODES = """exit codes:
   0    every case ok
   1    some case failed a check (see `sudoku-jobs show DIR`)
@@ -58,7 +58,7 @@ def _parser():
                          epilog="example:\n  sudoku-jobs run -n 2000 --size 16 --seed 42 --workers 2 --out runs/s16\n\n"
                          + EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     run.add_argument("-n", type=int, default=1000, help="puzzles to create (default 1000)")
-    run.add_argument("--size", type=int, choices=sorted(SIZES), default=9, help="grid side (default 9)")
+    run.add_argument("--size", type=int, choices=MADE_SIDES, default=9, help="grid side (default 9)")
     run.add_argument("--seed", type=int, help="run seed (default: a fresh one, recorded in the manifest)")
     run.add_argument("--input", help="solve and check the puzzles of this file (line format, .gz ok) instead")
     run.add_argument("--out", help="run directory (default runs/run-YYYYmmdd-HHMMSS)")
@@ -91,7 +91,7 @@ def _parser():
 
 
 def _config(args):
-    box = SIZES[args.size]
+    box = box_of_side(args.size)
     if args.engine is None:
         args.engine = "nb" if engines.supports("nb", box) else engines.default_for(box)
     if args.check_engine is None:

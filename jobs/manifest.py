@@ -14,6 +14,8 @@ so it can only finish the same run.
 import hashlib
 import json
 
+from sudoku.grid import MADE_SIDES
+
 from jobs import __version__
 from jobs.schema import HISTORY, SCHEMA_VERSION
 
@@ -64,7 +66,7 @@ COMMON = {
 }
 BATCH = {
     "box": (_one_of(2, 3, 4, 5), "2, 3, 4 or 5"),
-    "size": (_one_of(4, 9, 16, 25), "4, 9, 16 or 25"),
+    "size": (_one_of(*MADE_SIDES), "4, 9, 16 or 25"),
     "input": (_optional(_str), "a path or null"),
     "engine": (_str, "an engine name"),
     "check_engine": (_str, "an engine name"),

@@ -15,12 +15,11 @@ from sudoku import engines, formats
 from sudoku.budget import Budget, BudgetExceeded
 from sudoku.check import check
 from sudoku.generate import ATTEMPTS, DIFFICULTIES, GenerationFailed, create, derive_seed, new_seed
-from sudoku.grid import InvalidPuzzle, find_clash
+from sudoku.grid import MADE_SIDES as SIZES, InvalidPuzzle, box_of_side, find_clash
 from sudoku.version import add_version_option
 
 OK, FAILED, USAGE, IO_ERROR, TIME_LIMIT = 0, 1, 2, 3, 124
 MAX_LINE = 65536
-SIZES = (4, 9, 16, 25)
 
 EXIT_CODES = """exit codes:
     0  success
@@ -220,7 +219,7 @@ def run_create(args):
         raise Usage(f"-n must be at least 1, not {args.count}")
     if args.attempts < 1:
         raise Usage(f"--attempts must be at least 1, not {args.attempts}")
-    box = {4: 2, 9: 3, 16: 4, 25: 5}[side]
+    box = box_of_side(side)
     engine = args.engine or engines.default_for(box)
     if engine not in engines.names():
         raise Usage(f"unknown engine {engine!r}; known: {', '.join(engines.names())}")
@@ -531,7 +530,7 @@ def run_play(args):
     else:
         side = args.size or 9
         seed = new_seed() if args.seed is None else args.seed
-        puzzle = create({4: 2, 9: 3, 16: 4, 25: 5}[side], seed=seed, difficulty=args.difficulty)
+        puzzle = create(box_of_side(side), seed=seed, difficulty=args.difficulty)
         game = Game.of(puzzle)
         level = args.difficulty or "any level"
         extra = {"label": f"{side}x{side}, {level}, seed {seed}", "seed": seed, "level": args.difficulty}

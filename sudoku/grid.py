@@ -12,6 +12,7 @@ from functools import lru_cache
 
 MIN_BOX = 2
 MAX_BOX = 9
+MADE_SIDES = (4, 9, 16, 25)  # the grid sides puzzles are made at (created, fuzzed, played); solved: 4 up to 81
 
 
 class InvalidPuzzle(ValueError):
