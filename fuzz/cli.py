@@ -22,7 +22,12 @@ EXIT_CODES = """exit codes:
   2    bad usage, or a target that cannot start
   3    an I/O error (disk full, read-only, ...); finished chunks are kept (resume with --resume DIR)
   4    a worker or the backend failed mid-run; finished chunks are kept (resume with --resume DIR)
-  130  interrupted; finished chunks are kept (resume with --resume DIR)"""
+  130  interrupted (143 by SIGTERM, 129 by SIGHUP); finished chunks are kept (resume with --resume DIR)"""
+REPLAY_EXIT_CODES = """exit codes:
+  0    every reproducer passes now
+  1    a reproducer still fails
+  2    bad usage, no reproducer under PATH, or a target or reference that cannot start
+  130  interrupted (143 by SIGTERM, 129 by SIGHUP)"""
 DEFAULT_CORPUS = ".fuzz-corpus"
 MAX_TARGETS = 1000  # each target costs a pre-flight (two calls) before the run starts
 MAX_TARGETS_BYTES = 1 << 20  # a --targets file of a thousand long commands is well under this
@@ -94,6 +99,9 @@ def _parser():
     add_version_option(parser, "fuzz")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     run = sub.add_parser("run", help="generate cases, judge the target, shrink and save failures",
+                         description="Replay the target's saved reproducers, then ask it N cases (each family of "
+                                     "the contract), judge every answer, group the failures into bugs, shrink "
+                                     "each to a minimal input and save it to the corpus.",
                          epilog="example:\n  fuzz run -n 500 --target ./their/sudoku\n\n" + EXIT_CODES,
                          formatter_class=argparse.RawDescriptionHelpFormatter)
     run.add_argument("-n", type=int, default=1000, help="cases to run (default 1000), against each target")
@@ -135,7 +143,11 @@ def _parser():
     probe.add_argument("--timeout", type=float, default=5.0, help="a call's limit (default 5): seconds of CPU while it computes, of wall time while it "
                         "sits blocked; a busy machine never makes a hang (20x the limit in wall time bounds both)")
     replay = sub.add_parser("replay", help="re-run saved reproducers against a target",
-                            epilog="example:\n  fuzz replay runs/fuzz-1/corpus --target ./their/sudoku\n\n" + EXIT_CODES,
+                            description="Run saved reproducers (a corpus, a target's, oracle's or bug's folder, or "
+                                        "a run directory) against a target, judged as the run judged them: after a "
+                                        "fix, each should pass.",
+                            epilog="example:\n  fuzz replay runs/fuzz-1/corpus --target ./their/sudoku\n\n"
+                                   + REPLAY_EXIT_CODES,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     replay.add_argument("corpus", metavar="PATH", help="reproducers to replay: a corpus, a target's, oracle's or "
                         "bug's folder in it, or a run directory")

@@ -71,7 +71,7 @@ def _parser():
     run.add_argument("--scheduler", help="Dask scheduler address, tcp://HOST:PORT (default: a local cluster)")
     run.add_argument("--connect-timeout", type=float, default=backends.CONNECT_TIMEOUT_S, metavar="S",
                      help="seconds to wait for the Dask scheduler's handshake (default %(default)g)")
-    run.add_argument("--engine", help="engine that creates and solves (default nb at 9x9, big from 16x16, py at 4x4)")
+    run.add_argument("--engine", choices=engines.names(), help="engine that creates and solves (default nb at 9x9, big from 16x16, py at 4x4)")
     run.add_argument("--check-engine", help="engine that counts solutions, another than --engine "
                      "(default band when --engine is nb, dlx when it is py, py otherwise)")
     run.add_argument("--blanks", type=int, help="created puzzles have at least this many blanks")
@@ -81,6 +81,8 @@ def _parser():
     run.add_argument("--no-progress", action="store_true", help="no progress bar, even on a terminal")
     run.add_argument("-v", "--verbose", action="store_true", help="log lines on stderr too")
     show = sub.add_parser("show", help="totals, failures and timing percentiles of a run",
+                          description="Show a run: its status, cases saved (a run not complete is counted from "
+                                      "its saved parts), failures and timing percentiles per phase.",
                           epilog="example:\n  sudoku-jobs show runs/today\n\n" + EXIT_CODES,
                           formatter_class=argparse.RawDescriptionHelpFormatter)
     show.add_argument("dir", help="run directory")

@@ -71,9 +71,15 @@ def parser():
     commands = top.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
     show = commands.add_parser("show", help="summary of one run: counts, failures, timing percentiles, slowest cases",
+                               description="Summarise one run (a batch or a fuzz run): counts, failures and "
+                                           "distinct bugs, timing percentiles, the slowest cases; as text, "
+                                           "Markdown, HTML or JSON.",
                                epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     show.add_argument("run", metavar="RUN", help="run directory")
     compare = commands.add_parser("compare", help="verdict per metric of a current run against a baseline",
+                                  description="Compare a current run with a baseline, metric by metric: a "
+                                              "regression only when the whole confidence interval of the ratio "
+                                              "of medians lies past the threshold; any failed case is one.",
                                   epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     compare.add_argument("base", metavar="BASE", help="baseline run directory")
     compare.add_argument("head", metavar="HEAD", help="current run directory")
@@ -90,6 +96,9 @@ def parser():
                          help="what makes exit 1: any regression (default), only failed cases, or nothing")
     compare.add_argument("--junit", metavar="FILE", help="write JUnit XML: one test case per metric")
     history = commands.add_parser("history", help="each metric over commits, naming the commit of a step change",
+                                  description="Follow each metric over the commits of many runs (runs of one "
+                                              "commit are rounds; a dirty tree is kept apart) and name the "
+                                              "commit where it stepped.",
                                   epilog=HISTORY_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     history.add_argument("runs", metavar="RUN", nargs="+",
                          help="run directories, or directories of them; runs of one commit are merged as rounds")

@@ -114,7 +114,7 @@ def _parser():
     create_p.add_argument("--symmetric", action="store_true",
                           help="clue pattern symmetric under a half turn (blanks removed in pairs)")
     create_p.add_argument("--format", choices=formats.OUTPUT_FORMATS, default="grid", help="output format (default grid)")
-    create_p.add_argument("--engine", help="engine that fills and proves uniqueness "
+    create_p.add_argument("--engine", choices=engines.names(), help="engine that fills and proves uniqueness "
                           "(default py up to 9x9, big from 16x16)")
     create_p.add_argument("-v", "--verbose", action="store_true", help="say the seed and counts on stderr")
     _timeout_option(create_p, "the whole command")
@@ -556,7 +556,7 @@ def run(argv=None):
     parser = _parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        _warn("a command is needed: create, solve or check (see sudoku --help)")
+        _warn("a command is needed: create, solve, check, grade, hint or play (see sudoku --help)")
         return USAGE
     command = {"create": run_create, "solve": run_solve, "check": run_check, "grade": run_grade,
                "hint": run_hint, "play": run_play}[args.command]
