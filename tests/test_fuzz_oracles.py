@@ -17,7 +17,7 @@ from fuzz.oracles import (CREATE_ORACLES, ORACLES, SOLVE_ORACLES, can_fail, judg
 from fuzz.read import find_grid
 from fuzz.shrink import shrink
 from fuzz.targets import Result
-from sudoku import Grid, create, engines, render
+from sudoku import Grid, create, engines, find_clash, render
 
 PUZZLE = create(3, seed=11)
 SOLUTION = engines.solve(PUZZLE, limit=1).solution
@@ -802,3 +802,51 @@ def test_every_family_is_one_object_with_its_weight_maker_and_property():
         name for name in FAMILY if name.startswith(("whitespace_", "malformed_"))}
     assert all(FAMILY[name].keeps is not None for name in FAMILY if about_text(name))  # each keeps its own mark
     assert not lenient("roundtrip") and not about_text("create")
+
+
+def _naive_nodes(puzzle, cap):
+    """Nodes plain backtracking (cells in reading order, digits in order, no propagation) visits before
+    it proves ``puzzle`` has no solution, or ``cap`` if it has not by then."""
+    side, box = puzzle.side, puzzle.box
+    cells = list(puzzle.cells)
+    blanks = [i for i, v in enumerate(cells) if not v]
+    nodes = 0
+
+    def fits(cell, digit):
+        r, c = divmod(cell, side)
+        top, left = r - r % box, c - c % box
+        return all(cells[r * side + k] != digit and cells[k * side + c] != digit for k in range(side)) and all(
+            cells[(top + i) * side + left + j] != digit for i in range(box) for j in range(box))
+
+    def search(k):
+        nonlocal nodes
+        if k == len(blanks):
+            return True
+        for digit in range(1, side + 1):
+            nodes += 1
+            if nodes >= cap:
+                raise StopIteration
+            if fits(blanks[k], digit):
+                cells[blanks[k]] = digit
+                if search(k + 1):
+                    return True
+                cells[blanks[k]] = 0
+        return False
+
+    try:
+        assert not search(0)
+    except StopIteration:
+        return cap
+    return nodes
+
+
+def test_a_deep_unsolvable_case_costs_plain_backtracking_long_and_propagation_nothing():
+    """no_solution_deep: no clash, no solution, found out at once by a solver that propagates, while
+    plain backtracking in reading order is still searching after 100,000 nodes (hours, in a slow
+    language): the hang such programs show on it is theirs, not the case's."""
+    for draw in range(3):
+        case = build("no_solution_deep", random.Random(draw), _pool(1))
+        assert case.count == 0 and find_clash(case.puzzle) is None
+        answer = engines.solve(case.puzzle, limit=2)
+        assert answer.count == 0 and answer.counters.guesses == 0  # propagation alone says so
+        assert _naive_nodes(case.puzzle, 100_000) == 100_000
