@@ -306,7 +306,7 @@ def run_solve(args):
     return status
 
 
-JSON_VERSION = 1  # the shape of `check --json` and `solve --count --json` lines; bump it on any change
+JSON_VERSION = 1  # the shape of every --json line (check, solve --count, grade, hint); bump it on any change
 
 
 def _json_line(**fields):
@@ -402,8 +402,6 @@ def run_check(args):
 
 def run_grade(args):
     """Level and score per puzzle (sudoku.grade, loaded only here); 1 if one cannot be graded."""
-    import json
-
     from sudoku.grade import grade, tally
     from sudoku.hint import describe
 
@@ -415,7 +413,7 @@ def run_grade(args):
         if result.problem:
             _warn(f"{prefix}{result.problem}")
             status = FAILED
-            _write(json.dumps({"puzzle": index + 1, "error": result.problem}) + "\n" if args.json else "")
+            _write(_json_line(puzzle=index + 1, error=result.problem) if args.json else "")
             continue
         said = [describe(step, puzzle.box) for step in result.steps] if args.steps else []
         if args.json:
@@ -423,7 +421,7 @@ def run_grade(args):
                       "techniques": tally(result.steps)}
             if args.steps:
                 record["steps"] = said
-            _write(json.dumps(record) + "\n")
+            _write(_json_line(**record))
             continue
         _write(f"{prefix}{result.level}, score {result.score}, {len(result.steps)} steps"
                f"{f', {result.guesses} guess' + 'es' * (result.guesses > 1) if result.guesses else ''}\n")
@@ -434,8 +432,6 @@ def run_grade(args):
 
 def run_hint(args):
     """The next logical step per grid (sudoku.hint, loaded only here); 1 if an entry breaks it."""
-    import json
-
     from sudoku.hint import hint
 
     status = OK
@@ -450,7 +446,7 @@ def run_hint(args):
             if result.step:
                 record.update(technique=result.step.technique, placement=result.step.placement,
                               eliminations=[list(e) for e in result.step.eliminations])
-            _write(json.dumps(record) + "\n")
+            _write(_json_line(**record))
         elif result.broken:
             _warn(f"{prefix}{result.problem}")
         else:

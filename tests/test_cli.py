@@ -741,3 +741,16 @@ def test_no_near_puzzle_crashes_the_cli(command, text):
         for puzzle, answer in zip(puzzles, answers):
             assert find_clash(puzzle) is None
             assert is_solution(puzzle, answer)
+
+
+@pytest.mark.parametrize("command", ["grade", "hint"])
+def test_grade_and_hint_json_lines_carry_the_version(command, capsys, monkeypatch):
+    import io
+
+    from sudoku.cli import run
+    from sudoku.generate import create
+
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(render(create(3, seed=5), "grid").encode())))
+    assert run([command, "--json"]) == 0
+    record = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert record["version"] == 1 and record["puzzle"] == 1
