@@ -254,7 +254,8 @@ def _corpus():
 
     pairs = []
     for line in CORPUS.read_text().splitlines():
-        if line and not line.startswith("#"):
+        line = line.split("#", 1)[0].strip()
+        if line:
             puzzle, solution = line.split(":")
             pairs.append((parse_line(puzzle), parse_line(solution)))
     return pairs
