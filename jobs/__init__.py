@@ -16,3 +16,7 @@ Vocabulary:
 """
 
 __version__ = "0.1.0"
+# Cases per chunk by default, on the batch path (``jobs.columnar``: ~0.25 s of work at 9x9, see
+# bench/README.md) and on the per-case path (``jobs.tasks``); here, so ``--help`` needs no numpy.
+BATCH_CHUNK_SIZE = 1000
+CASE_CHUNK_SIZE = 50

@@ -15,10 +15,9 @@ from pathlib import Path
 from sudoku import DIFFICULTIES, engines, new_seed
 from sudoku.grid import MADE_SIDES, box_of_side
 
-from jobs import backends, columnar, runner, tasks
+from jobs import BATCH_CHUNK_SIZE, CASE_CHUNK_SIZE, backends
 from jobs.entry import FAILED, INTERRUPTED, OK, USAGE, dispatch
 from jobs.inputs import InputError, read_input
-from jobs.store import RunDir, RunDirError, WriteError
 
 EXIT_CODES = """exit codes:
   0    every case ok
@@ -65,8 +64,8 @@ def _parser():
     run.add_argument("--resume", metavar="DIR", help="finish an interrupted run; other options come from its manifest")
     run.add_argument("--force", action="store_true", help="replace an existing run directory")
     run.add_argument("--workers", type=int, default=os.cpu_count(), help="worker processes (default: one per core)")
-    run.add_argument("--chunk-size", type=int, help=f"cases per chunk (default {columnar.CHUNK_SIZE} on the batch path: "
-                     f"9x9 with nb and band; {tasks.CHUNK_SIZE} otherwise)")
+    run.add_argument("--chunk-size", type=int, help=f"cases per chunk (default {BATCH_CHUNK_SIZE} on the batch path: "
+                     f"9x9 with nb and band; {CASE_CHUNK_SIZE} otherwise)")
     run.add_argument("--backend", default="local", help="local (default) or dask")
     run.add_argument("--scheduler", help="Dask scheduler address, tcp://HOST:PORT (default: a local cluster)")
     run.add_argument("--connect-timeout", type=float, default=backends.CONNECT_TIMEOUT_S, metavar="S",
@@ -110,7 +109,9 @@ def _config(args):
     if args.chunk_size is None:
         probe = {"mode": "input" if args.input else "create", "box": box, "engine": args.engine,
                  "check_engine": args.check_engine, "difficulty": args.difficulty, "blanks": args.blanks}
-        args.chunk_size = columnar.CHUNK_SIZE if columnar.serves(probe) else tasks.CHUNK_SIZE
+        from jobs import columnar  # numpy: only for a run, never for --help
+
+        args.chunk_size = BATCH_CHUNK_SIZE if columnar.serves(probe) else CASE_CHUNK_SIZE
     if args.n < 1 or args.workers < 1 or args.chunk_size < 1:
         raise Usage("-n, --workers and --chunk-size must be at least 1")
     if not args.input:
@@ -142,6 +143,11 @@ def changed_options(parser, args, command="run"):
 
 
 def run(args):
+    """``sudoku-jobs run``: the options made into a config, run by ``jobs.runner`` (pyarrow and numpy
+    load here, not for ``--help``)."""
+    from jobs import runner, tasks
+    from jobs.store import WriteError
+
     if args.resume and (given := changed_options(_parser(), args)):
         raise Usage(f"--resume takes the run's options from its manifest; leave out {', '.join(given)}")
     config = None if args.resume else _config(args)
@@ -184,11 +190,12 @@ def _reread_input(config):
 
 
 def show(args):
-    import pyarrow as pa
-
     import json
 
+    import pyarrow as pa
+
     from jobs.display import markdown, show as show_blocks
+    from jobs.store import RunDir, RunDirError, WriteError
     from jobs.summary import summary_blocks, summary_data
 
     if args.failures < 0:

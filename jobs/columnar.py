@@ -34,14 +34,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from sudoku import derive_seed, engines, min_blanks
-from jobs import verify
+from jobs import BATCH_CHUNK_SIZE, verify
 from jobs.schema import SCHEMA, SCHEMA_VERSION
 
 _clock = time.perf_counter
 # JOBS_SOLVE_REPEATS=k does every timed solve k times, on both paths: a planted slowdown that the
 # regression check must call a regression (bench/false_alarms.py --plant, a slow test).
 SOLVE_REPEATS = int(os.environ.get("JOBS_SOLVE_REPEATS") or 1)
-CHUNK_SIZE = 1000  # cases per chunk by default on this path (~0.25 s of work at 9x9; see bench/README.md)
+CHUNK_SIZE = BATCH_CHUNK_SIZE
 # line format: blank '.', then 1-9 and letters from 10 up; a value no grid can hold shows as '?'
 _ALPHABET = np.frombuffer(b".123456789ABCDEFGHIJKLMNOP".ljust(256, b"?"), dtype=np.uint8)
 

@@ -22,13 +22,13 @@ import pyarrow.compute as pc
 from sudoku import GenerationFailed, InvalidPuzzle, create, derive_seed, engines, find_clash, min_blanks
 from sudoku.formats import parse_line, render
 
-from jobs import columnar
+from jobs import CASE_CHUNK_SIZE, columnar
 from jobs.schema import SCHEMA_VERSION, table
 from jobs.task import Task
 from jobs.verify import problems
 
 log = logging.getLogger("jobs.tasks")
-CHUNK_SIZE = 50  # cases per chunk on the per-case path
+CHUNK_SIZE = CASE_CHUNK_SIZE
 _clock = time.perf_counter
 
 
