@@ -9,7 +9,7 @@ import multiprocessing
 import os
 import signal
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, as_completed, wait
 from concurrent.futures.process import BrokenProcessPool
 
 from sudoku.interrupts import SIGNALS, die_with
@@ -119,11 +119,13 @@ def _log_info():
     logging.getLogger("jobs").setLevel(logging.INFO)
 
 
-def local(task, specs, *, workers):
+def local(task, specs, *, workers, heartbeat=None):
     """A pool of ``workers`` processes on this machine (forked, so they share the parent's log).
 
     A worker that dies, or a task that raises, stops the run with a BackendLost (finished chunks
-    stay saved); a plain process pool would wait forever for the lost chunk.
+    stay saved); a plain process pool would wait forever for the lost chunk. With ``heartbeat``
+    (seconds), ``(None, None)`` is yielded whenever that long passes with no chunk finished, so the
+    caller can say the run is alive while a slow chunk runs (a pipe saw no line for minutes).
     """
     if workers == 1:
         for spec in specs:
@@ -141,7 +143,10 @@ def local(task, specs, *, workers):
             futures = {executor.submit(task, spec): spec for spec in specs}
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-        for future in as_completed(futures):
+        for future in _as_completed(futures, heartbeat):
+            if future is None:
+                yield None, None
+                continue
             # Drop each future once it is done: the dict would otherwise keep every finished chunk's
             # records alive until the run ends (1.5 GiB for a million cases); as_completed lets go too.
             spec = futures.pop(future)
@@ -161,7 +166,20 @@ def local(task, specs, *, workers):
         executor.shutdown(wait=True, cancel_futures=True)
 
 
-def dask(task, specs, *, scheduler=None, workers, connect_timeout=CONNECT_TIMEOUT_S):
+def _as_completed(futures, heartbeat):
+    """``as_completed(futures)``, with None whenever ``heartbeat`` seconds pass and none completes."""
+    if heartbeat is None:
+        yield from as_completed(futures)
+        return
+    pending = set(futures)
+    while pending:
+        finished, pending = wait(pending, timeout=heartbeat, return_when=FIRST_COMPLETED)
+        if not finished:
+            yield None
+        yield from finished
+
+
+def dask(task, specs, *, scheduler=None, workers, connect_timeout=CONNECT_TIMEOUT_S, heartbeat=None):
     """A Dask distributed cluster at ``scheduler`` (tcp://HOST:PORT), or a LocalCluster on loopback.
 
     A task that raises, a worker lost or the scheduler gone mid-run is a BackendLost."""

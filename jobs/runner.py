@@ -181,20 +181,29 @@ def _run_chunks(run_dir, config, task, specs, todo, done, interrupts, progress):
     ``complete``, ``interrupted`` (a stop signal, caught by ``interrupts``; the parts saved are kept) or
     ``failed`` with the exception, which ``execute`` records before raising it."""
     backend = backends.BACKENDS[config["backend"]]
-    options = {"workers": config["workers"]}
+    options = {"workers": config["workers"], "heartbeat": LOG_EVERY_S}
     if config["backend"] == "dask":
         options["scheduler"] = config.get("scheduler")
     finished = len(done)
     total = sum(spec["count"] for spec in specs)
     cases = before = sum(spec["count"] for spec in specs if spec["chunk"] in done)
     failed = 0
-    started = last_log = time.time()
+    started = last_log = last_chunk = time.time()
     try:  # from its first line: a signal anywhere here must leave the run interrupted, not running
         log.warning("run %s: %d chunks to do (%d already done), backend %s, %d workers", config["run_id"],
                     len(todo), len(done), config["backend"], config["workers"])
         if interrupts.signum is not None:  # received while the run was being prepared
             raise Interrupted(interrupts.signum)
         for spec, records in backend(task, todo, **options):
+            if spec is None:  # no chunk finished for LOG_EVERY_S: say the run is alive, and where it is
+                if progress:
+                    progress(0, 0)
+                if time.time() - last_log >= LOG_EVERY_S:
+                    last_log = time.time()
+                    log.warning("%d of %d cases (%.0f %%), %d failed so far; running, no chunk finished for %.0fs",
+                                cases, total, 100 * cases / max(total, 1), failed, time.time() - last_chunk)
+                continue
+            last_chunk = time.time()
             with interrupts.deferred():
                 run_dir.write_part(spec["chunk"], records)
                 finished += 1

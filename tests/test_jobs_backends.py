@@ -44,3 +44,45 @@ def test_a_write_to_a_closed_pipe_does_not_kill_the_worker():
     finally:
         signal.signal(signal.SIGPIPE, previous)
     assert sorted(records[0] for _, records in results) == [0, 0, 0, 0]
+
+
+def _slow_chunk(spec):
+    import time
+
+    time.sleep(spec["sleep"])
+    return [spec["chunk"]]
+
+
+def test_the_local_pool_says_it_is_alive_while_a_slow_chunk_runs():
+    """With a heartbeat, (None, None) comes whenever that long passes with no chunk finished, so a
+    piped run logs a line at least every LOG_EVERY_S even when one chunk takes minutes."""
+    from jobs import backends
+
+    specs = [{"chunk": 0, "sleep": 0.0}, {"chunk": 1, "sleep": 1.0}]
+    got = list(backends.local(_slow_chunk, specs, workers=2, heartbeat=0.2))
+    assert [spec["chunk"] for spec, _ in got if spec is not None] == [0, 1]
+    assert sum(spec is None for spec, _ in got) >= 2
+    assert all(spec is not None for spec, _ in backends.local(_slow_chunk, specs, workers=2))  # no heartbeat asked
+
+
+def _slow_batch_chunk(spec):
+    import time
+
+    from jobs import tasks
+
+    time.sleep(1.0 if spec["chunk"] == 1 else 0.0)
+    return tasks.run_chunk(spec)
+
+
+def test_a_run_logs_that_it_is_alive_while_a_chunk_runs_long(tmp_path, monkeypatch):
+    from jobs import runner, tasks
+
+    monkeypatch.setattr(runner, "LOG_EVERY_S", 0.2)
+    config = {"kind": "batch", "run_id": "t", "n": 20, "box": 2, "size": 4, "seed": 3, "input": None,
+              "workers": 2, "chunk_size": 10, "backend": "local", "scheduler": None, "engine": "py",
+              "check_engine": "dlx", "blanks": None, "difficulty": None, "out": str(tmp_path / "run")}
+    run_dir, config = runner.open_run(tasks.BATCH, config=config)
+    runner.setup_log(run_dir)
+    manifest = runner.execute(run_dir, config, _slow_batch_chunk, tasks.plan(config))
+    assert manifest["status"] == "complete"
+    assert "running, no chunk finished for" in run_dir.log_path.read_text()
