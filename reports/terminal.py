@@ -3,7 +3,7 @@ user acts on (counts, failures with the line that reproduces them, the verdict p
 full report is), as ``jobs.display`` blocks: rich tables on a terminal, aligned plain text in a pipe.
 The whole report is the Markdown (``--md FILE`` or ``--md -``) and the HTML (``--html FILE``)."""
 
-from jobs.display import Table
+from jobs.display import Table, caret_lines, excerpt
 from reports.render_md import describe_run, headline
 from reports.text import fmt_ratio, fmt_size, fmt_time
 from reports.verdict import IMPROVEMENT, NOT_COMPARABLE, REGRESSION, UNCHANGED
@@ -39,6 +39,15 @@ def files_line(args):
     return "full report: add --md FILE (or --md - for stdout) and --html FILE"
 
 
+def _input_lines(bug):
+    """A bug's minimal input as the program got it, the failing place marked, as ``fuzz run`` prints it
+    (nothing for an input-less case, a create)."""
+    text = getattr(bug, "text", "") or ""
+    if not text:
+        return []
+    return caret_lines(excerpt(text, getattr(bug, "mark", None), side=getattr(bug, "side", None)))
+
+
 def summary_blocks(summary, args):
     run = summary.run
     status = f"{summary.failed} failed case(s)" if summary.failed else "no failed case"
@@ -50,7 +59,9 @@ def summary_blocks(summary, args):
                       + ":")
         for number, bug in enumerate(summary.bugs[:SHOWN], 1):
             blocks += [f"{number:>3}. {bug.get('signature', '')}: {bug.get('cases', '?')} case(s)"
-                       + (" (flaky)" if bug.get("flaky") else ""), f"     replay: {bug.get('replay', '')}"]
+                       + (" (flaky)" if bug.get("flaky") else "")]
+            blocks += [f"       {line}" for line in _input_lines(bug)]
+            blocks.append(f"     replay: {bug.get('replay', '')}")
     if summary.failures and not summary.bugs:  # a fuzz run's bugs already name a reproducer each
         blocks.append(failures_table(summary.failures))
     if summary.timings:

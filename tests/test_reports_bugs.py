@@ -99,3 +99,16 @@ def test_timing_only_for_sets_with_enough_cases_and_plots_coloured_by_outcome(tm
     html, md = report(tmp_path / "small", new_group(), n_per_family=10)
     assert "Left out: 2 set(s) with fewer than 20 cases each" in html and "<svg" not in html
     assert "Left out: 2 set(s)" in md and "| phase | size |" not in md
+
+
+def test_reports_show_on_a_terminal_gives_each_bug_its_input_marked():
+    from types import SimpleNamespace
+
+    from reports.bugs import Bug
+    from reports.terminal import _input_lines
+
+    bug = Bug({"signature": "keeps_givens:changed on solvable (exit 0)"}, text="0 0 5\n1 2 0\n", mark={"row": 2,
+                                                                                                         "column": 1})
+    lines = _input_lines(bug)
+    assert lines[:2] == ["0 0 5", "1 2 0"] and lines[2].startswith("^ row 2, column 1")
+    assert _input_lines(SimpleNamespace(text="", mark=None, side=None)) == []  # a create has no input
