@@ -15,7 +15,6 @@ Run: python bench/bench_hang_rule.py [--runs 3] [--levels 0 5 10] [--timeout 3] 
 
 import argparse
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -24,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from bench.common import machine  # noqa: E402
-from fake_targets import argv  # noqa: E402
+from fake_targets import argv, start_hogs, stop_hogs  # noqa: E402
 from fuzz.oracles import judge_contained  # noqa: E402
 from fuzz.targets import run_contained  # noqa: E402
 
@@ -38,19 +37,6 @@ def loadavg():
         return " ".join(Path("/proc/loadavg").read_text().split()[:3])
     except OSError:
         return "?"
-
-
-def start_hogs(per_core):
-    """``per_core`` busy loops per core, each in a session of its own."""
-    return [subprocess.Popen([sys.executable, "-S", "-c", SPIN], start_new_session=True)
-            for _ in range(per_core * (os.cpu_count() or 1))]
-
-
-def stop_hogs(hogs):
-    for hog in hogs:
-        hog.kill()
-    for hog in hogs:
-        hog.wait()
 
 
 def puzzle_text():

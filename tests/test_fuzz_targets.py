@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from fake_targets import PLANTED, argv, fuzz, seed_where, spec
+from fake_targets import PLANTED, argv, fuzz, seed_where, spec, start_hogs, stop_hogs
 from fuzz.cases import from_text
 from fuzz.targets import CommandTarget, EngineTarget, TargetError, make_target, run_contained
 
@@ -196,19 +196,6 @@ def test_a_correct_program_that_computes_within_the_limit_passes():
     assert not done.timed_out and done.exit_code == 0, done
     assert 1.9 <= done.cpu_seconds < 2.9
     assert judge_contained(done).notes == ["slow"]
-
-
-def start_hogs(per_core):
-    """CPU hogs, each in a session of its own (so no group kill of ours reaches them)."""
-    return [subprocess.Popen([sys.executable, "-S", "-c", SPIN], start_new_session=True)
-            for _ in range(per_core * (os.cpu_count() or 1))]
-
-
-def stop_hogs(hogs):
-    for hog in hogs:
-        hog.kill()
-    for hog in hogs:
-        hog.wait()
 
 
 @pytest.mark.slow

@@ -55,3 +55,19 @@ def seed_where(n, wanted, *, seeds=range(1, 200)):
         if wanted([make_case(seed, index, n=n) for index in range(n)]):
             return seed
     raise AssertionError(f"no seed in {seeds} gives {n} cases as wanted")
+
+
+def start_hogs(per_core):
+    """``per_core`` CPU hogs per core, each a busy loop in a session of its own (so no group kill of a
+    case reaches them, and the scheduler shares the CPU between their sessions and a target's):
+    a machine fully loaded, for tests and benchmarks that must hold under load."""
+    return [subprocess.Popen([sys.executable, "-S", "-c", "while True: pass"], start_new_session=True)
+            for _ in range(per_core * (os.cpu_count() or 1))]
+
+
+def stop_hogs(hogs):
+    """Kill the hogs by their pids and reap them."""
+    for hog in hogs:
+        hog.kill()
+    for hog in hogs:
+        hog.wait()
