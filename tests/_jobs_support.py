@@ -30,6 +30,14 @@ def _env():
 ENV = _env()
 
 
+def small_batch(out, **changes):
+    """The config of a small 4x4 batch run (30 puzzles, 3 chunks of 10, one worker) into ``out``, for
+    tests that drive the runner in-process; ``changes`` override its keys."""
+    return {"kind": "batch", "run_id": "t", "n": 30, "box": 2, "size": 4, "seed": 3, "input": None,
+            "workers": 1, "chunk_size": 10, "backend": "local", "scheduler": None, "engine": "py",
+            "check_engine": "dlx", "blanks": None, "difficulty": None, "out": str(out), **changes}
+
+
 def jobs_command(*args):
     return [sys.executable, "-m", "jobs", *map(str, args)]
 

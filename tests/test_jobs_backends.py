@@ -5,6 +5,7 @@ import signal
 import sys
 
 import pytest
+from _jobs_support import small_batch
 
 from jobs.backends import BackendError, local
 
@@ -78,9 +79,7 @@ def test_a_run_logs_that_it_is_alive_while_a_chunk_runs_long(tmp_path, monkeypat
     from jobs import runner, tasks
 
     monkeypatch.setattr(runner, "LOG_EVERY_S", 0.2)
-    config = {"kind": "batch", "run_id": "t", "n": 20, "box": 2, "size": 4, "seed": 3, "input": None,
-              "workers": 2, "chunk_size": 10, "backend": "local", "scheduler": None, "engine": "py",
-              "check_engine": "dlx", "blanks": None, "difficulty": None, "out": str(tmp_path / "run")}
+    config = small_batch(tmp_path / "run", n=20, workers=2)
     run_dir, config = runner.open_run(tasks.BATCH, config=config)
     runner.setup_log(run_dir)
     manifest = runner.execute(run_dir, config, _slow_batch_chunk, tasks.plan(config))

@@ -30,6 +30,7 @@ from _jobs_support import (
     part_names,
     records,
     run_jobs,
+    small_batch,
     start_jobs,
     wait_for_parts,
 )
@@ -230,9 +231,7 @@ def test_complete_only_when_every_planned_case_is_saved_once(tmp_path):
     from jobs import runner, tasks
     from jobs.store import RunDirError
 
-    config = {"kind": "batch", "run_id": "t", "n": 30, "box": 2, "size": 4, "seed": 3, "input": None,
-              "workers": 1, "chunk_size": 10, "backend": "local", "scheduler": None, "engine": "py",
-              "check_engine": "dlx", "blanks": None, "difficulty": None, "out": str(tmp_path / "run")}
+    config = small_batch(tmp_path / "run")
     run_dir, config = runner.open_run(tasks.BATCH, config=config)
     specs = tasks.plan(config)
 

@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from hypothesis import given, strategies as st
 
+from _jobs_support import small_batch
 from fake_targets import fuzz, spec
 from jobs.display import Table, markdown, md_block, md_code, md_text, plain, visible, xml_text
 from test_reports_helpers import fuzz_records, records, run_reports, write_run
@@ -213,9 +214,7 @@ def test_piped_progress_lines_carry_cases_failures_rate_and_time_left(tmp_path, 
     from jobs import runner, tasks
 
     monkeypatch.setattr(runner, "LOG_EVERY_S", 0.0)
-    config = {"kind": "batch", "run_id": "t", "n": 30, "box": 2, "size": 4, "seed": 3, "input": None,
-              "workers": 1, "chunk_size": 10, "backend": "local", "scheduler": None, "engine": "py",
-              "check_engine": "dlx", "blanks": None, "difficulty": None, "out": str(tmp_path / "run")}
+    config = small_batch(tmp_path / "run")
     run_dir, config = runner.open_run(tasks.BATCH, config=config)
     runner.setup_log(run_dir)
     manifest = runner.run_with_progress(run_dir, config, tasks.run_chunk, tasks.plan(config))
