@@ -639,16 +639,31 @@ def test_a_target_that_cannot_start_stops_the_run_at_once(tmp_path, target, mess
 # --- messy but correct programs: no failure, ever ------------------------------------------------
 
 def survivors(marker):
-    """Processes whose command line holds ``marker``."""
+    """Processes whose command line holds ``marker`` and that no live fuzz harness still holds: a case
+    of another run on this machine (another test suite at once) has its daemon under its own
+    harness, which reaps it; one of ours that escaped has none."""
     found = []
     for proc in Path("/proc").iterdir():
         if proc.name.isdigit() and alive(int(proc.name)):
             try:
-                if marker.encode() in (proc / "cmdline").read_bytes():
+                if marker.encode() in (proc / "cmdline").read_bytes() and not _under_a_harness(int(proc.name)):
                     found.append(int(proc.name))
             except OSError:
                 pass
     return found
+
+
+def _under_a_harness(pid):
+    """Whether ``pid`` is a ``python -m fuzz`` process (whose arguments name the target) or one is
+    among its ancestors."""
+    while pid > 1:
+        try:
+            if b"\x00-m\x00fuzz\x00" in (Path("/proc") / str(pid) / "cmdline").read_bytes():
+                return True
+            pid = int((Path("/proc") / str(pid) / "stat").read_bytes().rsplit(b")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            return False
+    return False
 
 
 @pytest.fixture(scope="module")
