@@ -7,7 +7,7 @@ groups and their signatures, the wall time of the cases and of shrinking and con
 triage no longer than the cases), and whether each reproducer keeps its case's class (a unique
 puzzle stays unique, several solutions stay several, malformed stays malformed).
 
-Run: python bench/bench_triage.py [-n 200] [--seed 1] [--workers 2] [--only NAME,NAME]
+Run: python bench/bench_triage.py [-n 200] [--seed 1] [--workers 2] [--only NAME,NAME] [--hogs N] [--tree DIR]
 """
 
 import argparse
@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from bench.common import machine  # noqa: E402
-from fake_targets import spec  # noqa: E402
+from fake_targets import spec, start_hogs, stop_hogs  # noqa: E402
 
 # fake -> its options (a short limit where the bug is a hang); each has one real bug
 ONE_BUG = {
@@ -79,6 +79,8 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--only", help="comma-separated fake names")
+    parser.add_argument("--hogs", type=int, default=0, help="CPU hogs per core, each in a session of its own, "
+                        "for the whole run (a fully loaded machine: verdicts and groups must not move)")
     parser.add_argument("--tree", default=str(ROOT), help="the checkout whose fuzz runs (a git worktree of an "
                         "older commit, to compare; the fakes are always this tree's)")
     args = parser.parse_args()
@@ -87,6 +89,19 @@ def main():
           f"--workers {args.workers}")
     print(f"{'fake':<24} {'exit':>4} {'groups':>6} {'cases s':>8} {'triage s':>8} {'ratio':>6} {'kept':>5}  signatures")
     rows = []
+    hogs = start_hogs(args.hogs) if args.hogs else []
+    try:
+        _run_all(args, names, rows)
+    finally:
+        stop_hogs(hogs)
+    found = [row for row in rows if row["groups"]]
+    print(f"# groups per real bug: {sum(row['groups'] for row in rows) / max(len(found), 1):.2f} "
+          f"({sum(row['groups'] for row in rows)} groups for {len(found)} bugs found of {len(rows)} planted); "
+          f"triage / cases: {sum(r['triage_s'] for r in rows) / max(sum(r['cases_s'] for r in rows), 1e-9):.2f}; "
+          f"{args.hogs} hogs per core; load average now {os.getloadavg()[0]:.1f}")
+
+
+def _run_all(args, names, rows):
     with tempfile.TemporaryDirectory(prefix="bench-triage-") as tmp:
         for name in names:
             row = run_one(name, ONE_BUG.get(name, []), args.n, args.seed, args.workers, Path(tmp), Path(args.tree))
@@ -94,11 +109,6 @@ def main():
             ratio = row["triage_s"] / max(row["cases_s"], 1e-9)
             print(f"{name:<24} {row['exit']:>4} {row['groups']:>6} {row['cases_s']:>8.1f} {row['triage_s']:>8.1f} "
                   f"{ratio:>6.2f} {row['kept']:>3}/{row['groups']:<1}  {' | '.join(row['signatures'])}", flush=True)
-    found = [row for row in rows if row["groups"]]
-    print(f"# groups per real bug: {sum(row['groups'] for row in rows) / max(len(found), 1):.2f} "
-          f"({sum(row['groups'] for row in rows)} groups for {len(found)} bugs found of {len(rows)} planted); "
-          f"triage / cases: {sum(r['triage_s'] for r in rows) / max(sum(r['cases_s'] for r in rows), 1e-9):.2f}; "
-          f"load average now {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":
