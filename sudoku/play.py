@@ -24,8 +24,9 @@ import time
 from pathlib import Path
 
 from rich.text import Text
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, ScreenStackError
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.events import Click, Key
 from textual.widget import Widget
 from textual.widgets import Static
@@ -189,7 +190,7 @@ class PlayApp(App):
 
     def on_mount(self) -> None:
         self.refresh_view()
-        self.set_interval(1.0, self.refresh_status)
+        self.set_interval(1.0, self._tick)
 
     # --- time ----------------------------------------------------------------------------------
 
@@ -209,6 +210,14 @@ class PlayApp(App):
         self.board.refresh()
         self.refresh_status()
         self.query_one("#message", Static).update(Text(self.message))
+
+    def _tick(self):
+        """The clock's second: the status again, unless the screen is already gone (a tick can come
+        while the app shuts down, after its widgets are removed; seen once in CI)."""
+        try:
+            self.refresh_status()
+        except (NoMatches, ScreenStackError):
+            pass
 
     def refresh_status(self):
         game = self.game
