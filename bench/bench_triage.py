@@ -96,7 +96,7 @@ def main():
         stop_hogs(hogs)
     found = [row for row in rows if row["groups"]]
     print(f"# groups per real bug: {sum(row['groups'] for row in rows) / max(len(found), 1):.2f} "
-          f"({sum(row['groups'] for row in rows)} groups for {len(found)} bugs found of {len(rows)} planted); "
+          f"({sum(row['groups'] for row in rows)} groups for {len(found)} fakes with a bug found, of {len(rows)} run); "
           f"triage / cases: {sum(r['triage_s'] for r in rows) / max(sum(r['cases_s'] for r in rows), 1e-9):.2f}; "
           f"{args.hogs} hogs per core; load average now {os.getloadavg()[0]:.1f}")
 
