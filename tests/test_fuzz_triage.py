@@ -108,3 +108,33 @@ def test_an_interrupted_triage_resumes_with_the_groups_done_kept(tmp_path, monke
     assert len(done) == 1 and len(list((tmp_path / "run").glob("*/*/*/case.json"))) == 1
     saved = triage_module.triage(records, config, target, corpora)
     assert len(done) == 2 and len(saved) == 2  # the first group was not done again
+
+
+def test_out_of_range_answers_are_a_bug_apart_from_crashes_on_other_out_of_range_cases():
+    """A program that crashes on 123456789 and keeps a 10 in its answer: the crash does not hide the
+    out-of-range answers, which are a group of their own."""
+    kept = "rejects_malformed:accepted+valid_grid:out_of_range on malformed (exit 0)"
+    crash = "no_crash:signal 11 on malformed (signal 11)"
+    found = groups(table([row(1, crash, "malformed_out_of_range"), row(2, kept, "malformed_out_of_range"),
+                          row(3, crash, "malformed_out_of_range"), row(4, kept, "malformed_negative")]))
+    assert sorted((g.signature, g.cases) for g in found) == [(crash, 2), (kept, 2)]
+
+
+def test_a_run_stopped_while_shrinking_is_interrupted_and_says_how_to_resume(tmp_path, monkeypatch, capsys):
+    import json
+
+    from fuzz import cli as fuzz_cli
+    from fuzz import engine
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(engine, "triage_phase", stopped)
+    out = tmp_path / "run"
+    code = fuzz_cli.main(["run", "-n", "3", "--target", "engine:py", "--out", str(out), "--corpus",
+                          str(tmp_path / "corpus"), "--workers", "1", "--no-progress"])
+    assert code == 130
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["status"] == "interrupted" and manifest["reason"] == "interrupted while shrinking and confirming"
+    assert manifest["totals"]["cases"] == 3
+    assert f"resume with: fuzz run --resume {out}" in capsys.readouterr().err
