@@ -205,7 +205,9 @@ def triage(records, config, target, corpora, *, shrink_them=True, progress=None,
     earlier = store.saved_groups(corpora[0], target)
     book = _Book(config, target, corpora, create_calls_in(records))
     for number, group in enumerate(found):
-        if group.signature in earlier:
+        # a reproducer this triage saved before it was stopped; not one the replay phase saved (that
+        # one failed once, in replay: it was neither confirmed nor counted)
+        if group.signature in earlier and "replayed_from" not in earlier[group.signature][1]:
             book.load(number, *earlier[group.signature])
     todo = [(number, group) for number, group in enumerate(found) if number not in book.numbers]
     if progress and book.numbers:

@@ -138,3 +138,29 @@ def test_a_run_stopped_while_shrinking_is_interrupted_and_says_how_to_resume(tmp
     assert manifest["status"] == "interrupted" and manifest["reason"] == "interrupted while shrinking and confirming"
     assert manifest["totals"]["cases"] == 3
     assert f"resume with: fuzz run --resume {out}" in capsys.readouterr().err
+
+
+def test_a_reproducer_the_replay_saved_is_not_taken_for_a_triaged_group(tmp_path, monkeypatch):
+    """The replay phase saves what still fails into the run's corpus; triage still shrinks, confirms
+    and counts that group (the replayed entry was neither confirmed nor counted)."""
+    done = []
+
+    def fake_triage_group(group, config, target, *, shrink_it=True, seconds=None):
+        done.append(group.signature)
+        case = from_text(group.family, "solve", render(PUZZLE, "grid").encode())
+        verdict = Verdict({"answers": Failure("exit 1", "exit")}, [], [], None, 1, 1, 0)
+        return case, 3, verdict, Result(1, b"", b"no\n", 0.01, False, False, 0.0, limit=5.0), None
+
+    monkeypatch.setattr(triage_module, "triage_group", fake_triage_group)
+    signature = "answers:exit on solvable (exit non-zero: 'a')"
+    target = make_target("engine:py")
+    case = from_text("unique_easy", "solve", render(PUZZLE, "grid").encode())
+    from fuzz import corpus as store
+
+    store.save(tmp_path / "run", case, signature=signature, oracle="answers", detail="exit 1", target=target,
+               result=Result(1, b"", b"no\n", 0.01, False, False, 0.0, limit=5.0),
+               extra={"replayed_from": "elsewhere"})
+    config = {"seed": 1, "target": {"spec": "engine:py"}, "workers": 1, "backend": "local", "strict": False}
+    (saved,) = triage_module.triage(table([row(0, signature, "unique_easy"), row(1, signature, "multiple")]),
+                                    config, target, [tmp_path / "run", tmp_path / "shared"])
+    assert done == [signature] and saved.cases == 2 and saved.confirmed == 3
