@@ -39,6 +39,17 @@ REPO = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH")) if p)}
 
 
+
+def _stopped(proc, problems, late):
+    """``proc``'s stderr once it has stopped; if it has not within 120 s, ``late`` joins ``problems``
+    and its whole group is killed (a campaign never hangs on the run it tests)."""
+    try:
+        return proc.communicate(timeout=120)[1]
+    except subprocess.TimeoutExpired:
+        problems.append(late)
+        os.killpg(proc.pid, signal.SIGKILL)
+        return proc.communicate()[1]
+
 def _stat(pid):
     """(state, ppid, pgid) of a process, or None once it is gone."""
     try:
@@ -119,12 +130,8 @@ def campaign(out, *, cases, kills, seed, max_delay, chunk_size, workers):
                 break
             continue
         os.kill(target, signal.SIGKILL)
-        try:
-            _, err = proc.communicate(timeout=120)
-        except subprocess.TimeoutExpired:
-            problems.append(f"kill {done_kills + 1}: the parent did not stop within 120 s after its {victim} died")
-            os.killpg(proc.pid, signal.SIGKILL)
-            _, err = proc.communicate()
+        err = _stopped(proc, problems, f"kill {done_kills + 1}: the parent did not stop within 120 s after its "
+                                       f"{victim} died")
         gone = _wait_gone(proc.pid)
         done_kills += 1
         expected = -signal.SIGKILL if victim == "parent" else 4
@@ -219,12 +226,7 @@ def signal_campaign(out, *, cases, seed, max_delay, chunk_size, workers):
         proc = _start(["--resume", out] if (out / "manifest.json").exists() else first)
         groups.append(proc.pid)
         when = _signal_at(proc, out, moment, signum, whom, rng, max_delay)
-        try:
-            _, err = proc.communicate(timeout=120)
-        except subprocess.TimeoutExpired:
-            problems.append(f"round {number}: did not stop within 120 s of {signal.Signals(signum).name}")
-            os.killpg(proc.pid, signal.SIGKILL)
-            _, err = proc.communicate()
+        err = _stopped(proc, problems, f"round {number}: did not stop within 120 s of {signal.Signals(signum).name}")
         gone = _wait_gone(proc.pid)
         name = signal.Signals(signum).name
         if when is None:

@@ -314,7 +314,7 @@ def exit_class(result):
     spins and a reader that waits for more input are two bugs), a flood, a signal, exit 0 or not (the
     exact non-zero code says little: a program's rejections differ in code more than in kind)."""
     if result.timed_out:  # a program computing forever and one waiting forever are two bugs
-        return {"cpu": "hang computing", "blocked": "hang blocked"}.get(getattr(result, "hang", None), "timeout")
+        return {"cpu": "hang computing", "blocked": "hang blocked"}.get(result.hang, "timeout")
     if result.flooded:
         return "flood"
     if result.exit_code < 0:

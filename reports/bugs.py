@@ -30,6 +30,18 @@ class Bug:
     families: list = field(default_factory=list)
     side: object = None
 
+    def facts(self, text, code, *, several=False):
+        """The bug's facts line, piece by piece, in a medium's escaping (``text`` for words, ``code``
+        for a command): its cases, its detail, the families it showed on, and its target when the run
+        had several."""
+        cases = self.get("cases", "?")
+        facts = [f"{text(cases)} case{'s' if cases != 1 else ''}", text(self.get("detail", ""))]
+        if self.families:
+            facts.append("seen on: " + text(", ".join(self.families)))
+        if several:
+            facts.append(f"target {code(self.get('target', ''))}")
+        return facts
+
     def get(self, key, default=None):
         """A field of the group record as written (signature, cases, detail, replay, ...)."""
         return self.record.get(key, default)

@@ -128,12 +128,7 @@ def answer_figures(bug):
 def bug_html(number, bug, *, several=False):
     """One bug: its title, cases, detail and families; the input with the failing cell highlighted,
     beside the expected and the actual answer; the replay line."""
-    cases = bug.get("cases", "?")
-    facts = [f"{escape(cases)} case{'s' if cases != 1 else ''}", escape(bug.get("detail", ""))]
-    if bug.families:
-        facts.append("seen on: " + escape(", ".join(bug.families)))
-    if several:
-        facts.append(f"target <code>{escape(bug.get('target', ''))}</code>")
+    facts = bug.facts(escape, lambda command: f"<code>{escape(command)}</code>", several=several)
     figures = []
     if bug.text:
         pre, where = excerpt_html(bug.text, bug.mark, side=bug.side)

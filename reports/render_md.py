@@ -78,12 +78,7 @@ def answer_md(bug):
 def bug_md(number, bug, *, several=False):
     """One bug: title, cases, detail, families; the input with the failing cell marked; the expected and
     the actual answer; the replay line."""
-    cases = bug.get("cases", "?")
-    facts = [f"{cell(cases)} case{'s' if cases != 1 else ''}", cell(bug.get("detail", ""))]
-    if bug.families:
-        facts.append("seen on: " + cell(", ".join(bug.families)))
-    if several:
-        facts.append(f"target {code(bug.get('target', ''))}")
+    facts = bug.facts(cell, code, several=several)
     out = [f"#### {number}. {cell(bug.get('signature', ''))}{cell(bug.state)}", "", "; ".join(facts), ""]
     if bug.text:
         shown = excerpt(bug.text, bug.mark, side=bug.side, rows=ROWS, width=WIDTH)
