@@ -288,6 +288,15 @@ def match(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None, conflic
     count = _provable_count(puzzle, limit)
     if count < limit:
         return None
+    found, spent = _member(puzzle, budget=budget, conflicts=conflicts)
+    if found is None:
+        return None
+    return Answer(count, found, Counters(guesses=spent, nodes=spent + 1))
+
+
+def _member(puzzle: Grid, *, budget: Budget | None = None, conflicts: int = CONFLICTS) -> tuple[Grid | None, int]:
+    """(a member of the family that agrees with ``puzzle``'s givens, or None; the solver's conflicts),
+    the untransposed family tried first. ``budget`` as in ``match``."""
     side = puzzle.side
     givens = [(i // side, i % side, v) for i, v in enumerate(puzzle.cells) if v]
     spent = 0
@@ -303,5 +312,33 @@ def match(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None, conflic
         if found is not None:
             if transposed:
                 found = Grid(puzzle.box, [found.cells[c * side + r] for r in range(side) for c in range(side)])
+            return found, spent
+    return None, spent
+
+
+def solve(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None) -> Answer:
+    """The engine contract, for grids made by blanking a transformed pattern grid (opt-in, ``--engine
+    pattern``): the givens matched to a member of the family first, then ``sat`` for what the match
+    does not prove. A member is a solution; when more follow from it than ``limit`` (``match``), that
+    is the answer; otherwise ``sat`` counts on from it (``known``), and where no member fits,
+    ``sat`` solves the grid alone. So counts are exact on any grid; only the family's grids gain
+    (36x36 and 49x49 at any rate blank, the hard band included, in about a second where ``sat``
+    alone can take minutes: docs/engines.md), and other grids pay ``may_fit``'s millisecond.
+    ``budget`` covers both steps (the match in a forked child under a time cap, as ``sat``)."""
+    if limit < 1:
+        raise ValueError(f"limit must be at least 1, not {limit}")
+    from sudoku.budget import within
+    from sudoku.engines import sat
+
+    found, spent = None, 0
+    if may_fit(puzzle):  # ~1 ms, where a forked child costs more
+        found, spent = within(budget, lambda inner: _member(puzzle, budget=inner))
+    if found is None:
+        answer: Answer = sat.solve(puzzle, limit=limit, budget=budget)
+    else:
+        count = _provable_count(puzzle, limit)
+        if count >= limit:
             return Answer(count, found, Counters(guesses=spent, nodes=spent + 1))
-    return None
+        answer = sat.solve(puzzle, limit=limit, budget=budget, known=found)
+    guesses, nodes = answer.counters
+    return Answer(answer.count, answer.solution, Counters(guesses + spent, nodes + spent))

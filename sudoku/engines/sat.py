@@ -97,13 +97,12 @@ from itertools import combinations
 from sudoku.budget import within
 from sudoku.engines import Answer, Counters
 from sudoku.engines import py as _py
-from sudoku.grid import geometry
+from sudoku.grid import geometry, is_solution
 
 BOXES = range(2, 10)
 SOLVER = "cadical195"
 PAIRWISE_UP_TO = 49  # at-most-one over more literals (64x64 up): a sequential counter (measured, see bench/README.md)
 AMO = "seqcounter"
-SHORTCUT_AFTER = 200  # conflicts without a first solution before ``solve``'s shortcut is tried (measured, see solve)
 PY_NODES = 16  # py's search on a state with at most ``side`` open cells: past this many nodes, the solver
 
 
@@ -251,7 +250,7 @@ class _Cadical:
         return self._c.cadical195_acc_stats(self.handle)
 
 
-def solve(puzzle, *, limit=1, budget=None, solver=SOLVER, pairwise_up_to=PAIRWISE_UP_TO, amo=AMO, shortcut=None):
+def solve(puzzle, *, limit=1, budget=None, known=None, solver=SOLVER, pairwise_up_to=PAIRWISE_UP_TO, amo=AMO):
     """The engine contract: count solutions up to ``limit``, return the first, with counters.
 
     ``budget`` (a sudoku.budget.Budget) bounds the work: its nodes cap the solver's conflicts, and a
@@ -259,21 +258,15 @@ def solve(puzzle, *, limit=1, budget=None, solver=SOLVER, pairwise_up_to=PAIRWIS
     ``solver``, ``pairwise_up_to`` and ``amo`` choose the python-sat solver and the at-most-one
     encoding (for measuring; the defaults are the measured best).
 
-    ``shortcut(settled, inner)``, when given, is tried once the solver has spent ``SHORTCUT_AFTER``
-    conflicts without a first solution: ``settled`` is a Grid of the cells propagation fixed (a
-    solution of it is one of ``puzzle``, whose fixed cells every solution shares), ``inner`` the
-    budget to charge (``sudoku.budget.within``). It returns an Answer or None. Its solution is then
-    the first one, blocked by a clause, and the solver's phases start from it, so a second solution
-    near it is found in a conflict or two (the pattern grids of ``bench/bigset.py``: at most one
-    conflict and 0.01 s of solving, ``bench/bench_match_route.py``; finding a first one took
-    CaDiCaL up to 12,743 conflicts, or more than 20,000). The default solve passes the
-    pattern match (``solve_default``). Why wait 200 conflicts: CaDiCaL solves the easiest grids in
-    fewer (97-152 on 36x36 at 45 % blank, 0.00-0.01 s), where the match takes 0.06-0.15 s; the
-    others took 330-11,739 (36x36 and 49x49 at 60-70 %, the band far more), where the match is
-    the quicker. Measured with the pattern grids of ``bench/bigset.py``.
+    ``known``, when given, is a solution of ``puzzle`` found some other way (``pattern``'s match):
+    it counts as the first, blocked by a clause, and the solver's phases start from it, so a second
+    solution near it takes a conflict or two where a first one can take the solver thousands
+    (docs/engines.md). ValueError if it is not a solution of ``puzzle``.
     """
     if limit < 1:
         raise ValueError(f"limit must be at least 1, not {limit}")
+    if known is not None and not is_solution(puzzle, known):
+        raise ValueError("known is not a solution of the puzzle")
     geo = geometry(puzzle.box)
     if budget is not None:
         budget.charge()
@@ -289,17 +282,13 @@ def solve(puzzle, *, limit=1, budget=None, solver=SOLVER, pairwise_up_to=PAIRWIS
         if count >= 0:
             grid = _py._to_grid(puzzle.box, first) if first is not None else None
             return Answer(count, grid, Counters(tally.guesses, tally.nodes))
-    settled = None
-    if shortcut is not None:
-        settled = _py._to_grid(puzzle.box, [0 if mask & (mask - 1) else mask for mask in cands])
     conflicts = None
     if budget is not None and budget.nodes is not None:
         conflicts = max(1, budget.nodes - budget.spent)
 
     def work(inner):  # conflicts, capped above, are charged below: what a node cap bounds
-        pause = None if shortcut is None else lambda: shortcut(settled, inner)
         return _count(cands, geo, limit, solver=solver, conflicts=conflicts, pairwise_up_to=pairwise_up_to, amo=amo,
-                      shortcut=pause)
+                      known=known)
 
     count, first, stats = within(budget, work)
     if count < 0:  # the conflict cap ran out: past the node cap, the caller's BudgetExceeded
@@ -310,40 +299,30 @@ def solve(puzzle, *, limit=1, budget=None, solver=SOLVER, pairwise_up_to=PAIRWIS
     return Answer(count, grid, Counters(stats[0], stats[0] + 1))
 
 
-def _count(cands, geo, limit, *, solver, conflicts, pairwise_up_to, amo, shortcut=None):
+def _count(cands, geo, limit, *, solver, conflicts, pairwise_up_to, amo, known=None):
     """Solutions of the settled state up to ``limit``: (count, first solution's bitsets or None,
     (decisions, conflicts)); count -1 when ``conflicts`` (a cap, or None) ran out first.
 
-    ``shortcut`` (a function of no arguments returning an Answer or None, see ``solve``) is called
-    once, if the solver has no first solution after ``SHORTCUT_AFTER`` conflicts; its solution
-    then counts as the first, blocked by a clause, and the solver's phases start from it."""
+    ``known`` (a solution Grid, see ``solve``) counts as the first, blocked by a clause, with the
+    solver's phases set from it."""
     count = 0
     first = None
     with new_solver(solver) as sat:  # here, not at the top: a grid that singles fill never loads the solver
         _, _, meaning = encode(cands, geo, pairwise_up_to=pairwise_up_to, amo=amo, sink=loader(sat))
+        if known is not None:
+            first = [1 << (digit - 1) for digit in known.cells]
+            chosen = [v if first[cell] == bit else -v for v, (cell, bit) in enumerate(meaning[1:], 1)]
+            sat.set_phases(chosen)
+            sat.add_clause([-lit for lit in chosen if lit > 0])
+            count = 1
         while count < limit:
             spent = sat.accum_stats().get("conflicts", 0)
             cap = None if conflicts is None else conflicts - spent
-            pause = shortcut is not None and not count and (cap is None or SHORTCUT_AFTER < cap)
-            if pause:
-                cap = SHORTCUT_AFTER
-            if pause and cap <= 0:  # the shortcut first (the tests' setting)
-                result = None
-            elif cap is None:
+            if cap is None:
                 result = sat.solve()
             else:
                 sat.conf_budget(max(1, cap))
                 result = sat.solve_limited()
-            if result is None and pause:  # the shortcut's turn, once
-                found, shortcut = shortcut(), None
-                if found is None:
-                    continue
-                known = [1 << (digit - 1) for digit in found.solution.cells]
-                chosen = [v if known[cell] == bit else -v for v, (cell, bit) in enumerate(meaning[1:], 1)]
-                sat.set_phases(chosen)
-                sat.add_clause([-lit for lit in chosen if lit > 0])
-                count, first = 1, known
-                continue
             if result is None:
                 count = -1
                 break
