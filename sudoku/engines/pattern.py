@@ -19,18 +19,19 @@ that agrees with the givens:
   dropped: depth-first search over the same choices, most constrained given first: the 81x81
   fits in milliseconds, but none of the 64x64 ones with 64 givens in 20,000 nodes (10 s).
 
-When nothing fits, ``match`` returns None and the caller goes on with a complete engine. So it is
-no engine of its own: it never proves that a grid has no solution, nor that it has exactly one.
+When nothing fits, ``match`` returns None, so alone it is no engine: it never proves that a grid
+has no solution, nor that it has exactly one. The default route (``auto``) uses it for grids with at
+most ``side`` givens, which it fits whatever grid they came from.
 
-Dense grids too: many generators make big puzzles by blanking a shuffled pattern grid, and there
-a match exists at any number of givens. Every member shares two partitions of its digits (see
+Dense grids too, opt-in: many generators make big puzzles by blanking a shuffled pattern grid, and
+there a match exists at any number of givens. Every member shares two partitions of its digits (see
 ``_partitions_fit``) that givens from any other grid break at once when there are a few per box,
 so ``may_fit`` rules the family out in about a millisecond and the SAT problem is only built for
-grids that may fit; and it is built from a few givens first (``_fit_some``). The default solve
-tries the match on grids CaDiCaL does not solve at once (its settled grid, ``sat.solve``'s
-shortcut): 36x36 and 49x49 grids of the family at 30-70 % blank, the hard band at half blank
-included, are matched in 0.06-0.15 s, one in 0.52 s (0.1-1.2 s from all givens), where CaDiCaL
-alone takes seconds to minutes (bench/bench_match_route.py, bench/README.md).
+grids that may fit; and it is built from a few givens first (``_fit_some``). That is the engine
+``pattern`` (``solve``, ``--engine pattern``): the match, then ``sat`` for the count it does not
+prove, or alone where nothing fits. It is off the default route because it helps only that
+family, which our own ``create`` does not make; on it, the hard band included, it answers where
+CaDiCaL alone takes seconds to minutes (docs/engines.md, section ``pattern``).
 
 Counting: a match is a solution; others follow from it without search. Permuting the digits no
 given shows moves every cell that holds one (``free``! solutions), and permuting the given-free

@@ -24,69 +24,10 @@ used as it is; the encoding and the way it reaches the solver are ours:
   search: 36x36 at 60 % blank went from 4 s to over 60 s with ~50 ms slices, 11 s with doubling
   ones).
 
-Measured to choose (one process per run, seconds with propagation and encoding, cap 20 s, the
-``bench/bigset.py`` instances, 2026-11-24 on the shared 2-core VM at load ~7; one run each, and
-CDCL times scatter, so only the large gaps count):
-
-| instance | pairwise <= 6, seqcounter | pairwise (all) | pairwise <= 6, ladder | pairwise <= 12, seqcounter |
-|---|---:|---:|---:|---:|
-| 36x36 60 % | 10.27 | 5.21 | 8.10 | 5.47 |
-| 36x36 70 % | 1.77 | 2.10 | 4.76 | 8.53 |
-| 49x49 60 % | >20 | 3.24 | >20 | >20 |
-| 49x49 70 % | >20 | 5.99 | 6.23 | >20 |
-
-Pairwise needs more clauses (405,204 against 155,811 at 36x36 70 %; encoding 0.8 s against 0.7 s)
-but CaDiCaL needs far fewer decisions with it; above 49 literals (near-empty 64x64 and up) it
-would be millions of clauses, so a sequential counter there. Solvers on 36x36 60 %: glucose4 30 s,
-CaDiCaL 1.9.5 4-5 s (so CaDiCaL). On an empty 25x25 grid a sequential counter above 10 literals
-wins (0.9 s against 2.3 s): near-empty grids are left to search by the default solve.
-
-Where `sudoku solve` spends its time (``bench/profile_sat.py``: each phase timed in a fresh
-process, seconds, the same instances; "before" is the engine as it was on main at 631f0e6, load
-0.9-1.2; "after" this file, load 4.8-5.0, two rounds, so the spread):
-
-| instance | imports (CLI, solver) | settle | encode | load | solve | total with start-up |
-|---|---:|---:|---:|---:|---:|---:|
-| 36x36 45 %, before | 0.03, 0.02 | 0.04 | 0.02 | 0.02 | 0.00 | 0.16 |
-| 36x36 45 %, after | 0.03-0.05, 0.00-0.01 | 0.04-0.06 | 0.01 | 0.01-0.02 | 0.01 | 0.12-0.19 |
-| 36x36 60 %, before | 0.03, 0.02 | 0.01 | 0.11 | 0.09 | 1.61 | 1.89 |
-| 36x36 60 %, after | 0.02, 0.01 | 0.01 | 0.03-0.06 | 0.07-0.10 | 1.20-2.50 | 1.37-2.76 |
-| 36x36 70 %, before | 0.02, 0.02 | 0.01 | 0.25 | 0.31 | 0.09 | 0.73 |
-| 36x36 70 %, after | 0.02-0.03, 0.00-0.01 | 0.00-0.01 | 0.06-0.12 | 0.14-0.24 | 0.07-0.08 | 0.33-0.53 |
-| 49x49 60 %, before | 0.03, 0.02 | 0.02 | 0.39 | 0.35 | 0.54 | 1.38 |
-| 49x49 60 %, after | 0.02-0.05, 0.00 | 0.02-0.03 | 0.09-0.17 | 0.19-0.35 | 0.47-0.81 | 0.82-1.44 |
-| 49x49 70 %, before | 0.02, 0.01 | 0.01 | 0.93 | 0.80 | 0.81 | 2.62 |
-| 49x49 70 %, after | 0.02-0.04, 0.00 | 0.01 | 0.15-0.29 | 0.44-0.79 | 0.95-1.15 | 1.60-2.33 |
-
-(encode and load are timed apart there; the engine streams the clauses in as it makes them, 20-30 %
-less than the two phases' sum at 49x49 70 %. Start-up, ``python -c pass``, is 0.02-0.06 s.)
-
-What changed, each measured with ``bench/profile_sat.py`` or ``bench/bench_big.py``:
-
-- Clauses: the pairwise ones are ``itertools.combinations`` over the negated literals (tuples made
-  in C), each unit's literals per digit come from one pass over its open cells' candidates, and
-  they stream into the solver as they are made (``encode``'s ``sink``, ``loader``): at 49x49 70 %
-  1.24 M clauses were 0.93 s of encoding and 0.80 s of ``bootstrap_with``, now ~0.2 s and ~0.4 s.
-- Loading: python-sat's C entry point for CaDiCaL (``pysolvers.cadical195_add_cl``) mapped over
-  the clauses; ``Solver.add_clause`` mapped took 1.12 s for the same 1.24 M clauses, since each
-  call goes through a Python method. The engine drives CaDiCaL through ``pysolvers`` alone
-  (``_Cadical``): importing ``pysat.solvers`` took 34-74 ms, ``pysolvers`` 3-11 ms.
-- Kept as they were, measured: ``py``'s propagation (5-45 ms, naked singles alone 3-18 ms; without
-  it, 36x36 45 % has 3,074 variables instead of 2,060, at 60-70 % nearly the same). CaDiCaL's solve
-  on the 16 instances at 60 and 70 % of ``bigset.instances(seeds=4)``, summed over two runs in
-  alternating order: settled 26.6 / 24.9 s, from the givens' eliminations only 23.2 / 24.2 s, the
-  plain encoding of ``bench/sat_cadical.py`` 23.7 / 22.5 s, with the instances split both ways
-  (36x36-60pct-2: 1.2-1.4 s settled, 0.4 s without; 49x49-60pct-1: 3.3-3.5 s settled, 7.9-9.6 s
-  without): no large gap, and propagation is what lets a grid that singles fill, or nearly, skip
-  the solver. The full
-  encoding (without the cells' at-most-one, CaDiCaL took 7.7 s instead of 1.5 s at 36x36 60 % and
-  335 s instead of 0.5 s at 49x49 60 %; leaving out the box pairs that a row or column already
-  has cuts 9 % of the clauses but the solve times moved both ways, 0.5 -> 3.7 s and 2.9 -> 0.7 s);
-  CaDiCaL's defaults (on the 16 instances at 60 and 70 % of ``bigset.instances(seeds=4)``, two
-  rounds, summed: default 30.2 s, subsume=0 31.3, walk=0 33.7, both 29.6; phase=0, the ``sat``
-  configuration, elim=0, probe=0 and lucky=0 each lost or won by less than one instance's
-  scatter, stabilize=0 lost by 10x). The solve itself is CaDiCaL's: on the same formula its time
-  is steady, across instances and seeds it scatters 0.5-10 s at 49x49 60 %.
+Why these choices (pairwise at-most-one up to ``PAIRWISE_UP_TO`` literals, CaDiCaL 1.9.5 with its
+defaults, clauses streamed through python-sat's C entry point, py's propagation kept): the tables
+and what was measured and dropped are in docs/engines.md (section ``sat``, from
+``bench/profile_sat.py`` and ``bench/bench_big.py``).
 
 Counters: ``guesses`` are the solver's decisions, ``nodes`` one more (a propagation after each, and
 the first); a node budget caps the solver's conflicts.
