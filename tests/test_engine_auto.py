@@ -64,13 +64,14 @@ def test_near_empty_big_grids_are_filled_by_a_match(monkeypatch):
 
 
 def test_near_empty_big_grids_with_more_givens_get_py_first(monkeypatch):
-    """Past ``SAT_MAX_BLANK`` blank with more than ``side`` givens: py's quick try, which fills
-    this one (big is never loaded for it)."""
+    """Past ``SAT_MAX_BLANK`` blank with more than ``side`` givens: py's quick try first (it fills
+    this one in milliseconds on a quiet machine; ``big`` follows only past QUICK_SECONDS), never sat."""
     calls = spy(monkeypatch)
     puzzle, _ = random_puzzle(4, 5, 0.88)
     assert not auto.suits_sat(puzzle) and puzzle.clues > puzzle.side
     answer = auto.solve(puzzle)
-    assert calls == ["py"] and answer.count == 1 and is_solution(puzzle, answer.solution)
+    assert calls[0] == "py" and set(calls) <= {"py", "big"}
+    assert answer.count == 1 and is_solution(puzzle, answer.solution)
 
 
 def test_a_limit_below_one_is_refused_before_any_engine(monkeypatch):
