@@ -7,7 +7,7 @@ Two methods, both recorded on each entry's line:
 - ``minimal``: ``create(3, seed=derive_seed(SEED, "start", K), difficulty="expert")``, a random minimal
   puzzle graded expert (about 1 in 23 minimal puzzles is): the start of lineage K.
 - ``search``: a climb from that start (``random.Random(derive_seed(SEED, "climb", K))``). Each step
-  makes a neighbour with the same solution: blank one clue (none one step in four), add clues of the
+  makes a neighbour with the same solution: blank one clue (none one step in four, two one in four), add clues of the
   solution at random blanks until it is unique again, then remove clues in random order while it
   stays unique, so the neighbour is minimal; grade it (sudoku.grade) and move to it when its
   (level, score) is at least the current one's, or with probability 1/8 when it is still expert or
@@ -54,12 +54,13 @@ def minimize(cells, solution, rng):
 
 
 def neighbour(puzzle, solution, rng):
-    """A minimal puzzle near ``puzzle`` with the same unique solution: one clue blanked (or none,
-    one step in four), clues of the solution added at random blanks until it is unique again, then
+    """A minimal puzzle near ``puzzle`` with the same unique solution: one clue blanked (none one
+    step in four, two one in four), clues of the solution added at random blanks until it is unique again, then
     made minimal."""
     cells = list(puzzle.cells)
-    if rng.random() >= 0.25:
-        cells[rng.choice([i for i, v in enumerate(cells) if v])] = 0
+    clues = [i for i, v in enumerate(cells) if v]
+    for cell in rng.sample(clues, rng.choice((0, 1, 1, 2))):
+        cells[cell] = 0
     blanks = [i for i, v in enumerate(cells) if not v]
     rng.shuffle(blanks)
     for added, cell in enumerate(blanks):
@@ -107,6 +108,7 @@ def climb(seed, lineage, args, seen, out, version):
         here, there = (RANK[current.level], current.score), (RANK[result.level], result.score)
         if there >= here or (RANK[result.level] >= RANK["expert"] and rng.random() < 0.125):
             puzzle, current = near, result
+    print(f"lineage {lineage}: reached {current.level} {current.score}", file=sys.stderr, flush=True)
     return kept
 
 
@@ -115,7 +117,7 @@ def main():
     parser.add_argument("--seed", type=int, default=2027)
     parser.add_argument("--lineages", default="0:1000", help="K range FROM:TO (default 0:1000)")
     parser.add_argument("--minutes", type=float, default=24.0, help="stop starting lineages after this (default 24)")
-    parser.add_argument("--steps", type=int, default=80, help="steps a lineage at most (default 80)")
+    parser.add_argument("--steps", type=int, default=250, help="steps a lineage at most (default 250)")
     parser.add_argument("--per-lineage", type=int, default=4, help="entries of each level a lineage may give (default 4)")
     parser.add_argument("--out", type=Path, default=BANK)
     args = parser.parse_args()
