@@ -174,3 +174,18 @@ def test_score_adds_the_steps_and_the_hard_part():
     assert weight(chain) == WEIGHTS["forcing chain"] + FORCING_ELIMINATION_WEIGHT * len(chain.eliminations)
     easy = grade(parse_line(EASY))
     assert hard_part(easy.steps) == 0 and easy.score == sum(WEIGHTS[step.technique] for step in easy.steps)
+
+
+def test_digits_above_9_are_named_as_the_board_names_them():
+    """Issue 27: at 16x16 a hint says `can only be E` (the board and the line format's name), not 14."""
+    from sudoku.formats import symbol
+    from sudoku.grid import Grid
+
+    assert [symbol(d, 16) for d in (1, 9, 10, 14, 16)] == ["1", "9", "A", "E", "G"]
+    assert symbol(30, 36) == "30" and symbol(14, 36) == "14"  # 36x36 has no line form: numbers
+    from sudoku import create, solve
+
+    full = solve(create(4, seed=1)).solution
+    cell = full.cells.index(14)
+    words = hint(Grid(4, [0 if i == cell else v for i, v in enumerate(full.cells)])).words
+    assert words == f"naked single: r{cell // 16 + 1}c{cell % 16 + 1} can only be E"
