@@ -105,6 +105,7 @@ _HARDEST = (*_PASSES, "guess")
 
 TYPE_CHECKING = False  # as in sudoku.generate: only the type checker needs Grid here
 if TYPE_CHECKING:
+    from sudoku.budget import Budget
     from sudoku.grid import Grid
 
 Grade = namedtuple("Grade", "level score steps guesses problem")
@@ -143,7 +144,7 @@ def tally(steps):
     return counts
 
 
-def _solution(puzzle, engine):
+def _solution(puzzle, engine, budget=None):
     """The unique solution's cells, or a message saying why there is none."""
     from sudoku import engines
     from sudoku.grid import find_clash
@@ -151,7 +152,7 @@ def _solution(puzzle, engine):
     clash = find_clash(puzzle)
     if clash:
         return None, clash
-    answer = engines.solve(puzzle, limit=2, engine=engine)
+    answer = engines.solve(puzzle, limit=2, engine=engine, budget=budget)
     if answer.count == 0:
         return None, "no solution"
     if answer.count > 1:
@@ -167,9 +168,10 @@ def _guess(board, solution):
 
 
 
-def walk(puzzle, solution):
+def walk(puzzle, solution, budget=None):
     """Every step from ``puzzle`` to ``solution`` (cells): techniques first, forcing chains a pass
-    at a time, a guess where none applies."""
+    at a time, a guess where none applies. ``budget`` is charged a node a step (BudgetExceeded past
+    it); a step itself is not interrupted (``sudoku.budget.within`` bounds one in wall time)."""
     techniques = tuple((name, partial(_PASSES[name], solution=solution) if name in _PASSES else find)
                        for name, find in TECHNIQUES)
     board = Board.of(puzzle)
@@ -178,21 +180,24 @@ def walk(puzzle, solution):
         step = next_step(board, techniques) or _guess(board, solution)
         board.apply(step)
         steps.append(step)
+        if budget is not None:
+            budget.charge()
     return steps
 
 
-def grade(puzzle: Grid, *, solution: Grid | None = None, engine: str = "py") -> Grade:
+def grade(puzzle: Grid, *, solution: Grid | None = None, engine: str = "py", budget: Budget | None = None) -> Grade:
     """The Grade of a puzzle with a unique solution (else level None and the problem).
 
     ``solution`` (a Grid), when the caller has already proved it unique, skips the count; else
     ``engine`` counts to two (``nb`` is far quicker on hard 9x9 puzzles, once numba is loaded).
+    ``budget`` bounds the count and the steps (as ``walk``): BudgetExceeded past it.
     """
     if solution is not None:
         cells = solution.cells
     else:
-        cells, problem = _solution(puzzle, engine)
+        cells, problem = _solution(puzzle, engine, budget)
         if problem:
             return Grade(None, None, (), 0, problem)
-    steps = walk(puzzle, cells)
+    steps = walk(puzzle, cells, budget)
     guesses = sum(step.technique == "guess" for step in steps)
     return Grade(level_of(steps), score_of(steps), tuple(steps), guesses, None)
