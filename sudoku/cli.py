@@ -141,10 +141,12 @@ def _parser():
     _input_options(grade_p)
     grade_p.add_argument("--steps", action="store_true", help="list every step after the grade")
     grade_p.add_argument("--json", action="store_true", help="one JSON object per puzzle")
+    _timeout_option(grade_p, "the whole input")
 
     hint_p = command("hint", "say the next logical step for a partly filled grid", "sudoku hint < grid.txt")
     _input_options(hint_p)
     hint_p.add_argument("--json", action="store_true", help="one JSON object per grid")
+    _timeout_option(hint_p, "the whole input")
 
     play_p = command("play", "play in the terminal: a new puzzle, one from a FILE, or the saved game "
                      "(needs the extra: pip install 'sudoku-toolkit[play]')", "sudoku play --size 9 --difficulty medium")
@@ -173,8 +175,9 @@ def _budget(args):
         return None
     if not args.timeout > 0 or args.timeout != args.timeout or args.timeout == float("inf"):
         raise Usage(f"--timeout must be a positive number of seconds, not {args.timeout:g}")
-    if args.engine is not None and "budget" not in engines.info(args.engine).capabilities:
-        raise Usage(f"engine {args.engine!r} cannot stop at a time limit; --timeout needs one of "
+    engine = getattr(args, "engine", None)  # grade and hint have no --engine
+    if engine is not None and "budget" not in engines.info(engine).capabilities:
+        raise Usage(f"engine {engine!r} cannot stop at a time limit; --timeout needs one of "
                     f"{', '.join(engines.bounded())}")
     return Budget(seconds=args.timeout)
 
@@ -378,14 +381,6 @@ def _with_more(grids):
         current = following
 
 
-def _read_puzzles(args):
-    """The first input's format and the grids of all inputs, parsed lazily (for commands that need
-    neither numbers nor batch prefixes)."""
-    puzzles = _puzzles(args)
-    first = next(puzzles)  # an empty input raises InvalidPuzzle: no puzzle
-    return first[2], (grid for _, grid, _, _ in itertools.chain([first], puzzles))
-
-
 def run_check(args):
     status = OK
     for number, grid, _, batch in _puzzles(args):
@@ -405,19 +400,20 @@ def run_grade(args):
     from sudoku.grade import grade, tally
     from sudoku.hint import describe
 
+    budget = _budget(args)
     status = OK
-    fmt, puzzles = _read_puzzles(args)
-    for index, puzzle in enumerate(puzzles):
-        prefix = f"puzzle {index + 1}: " if fmt in formats.BATCH_FORMATS else ""
-        result = grade(puzzle)
+    for number, puzzle, _, batch in _puzzles(args):
+        prefix = f"puzzle {number}: " if batch else ""
+        result = _bounded(budget, lambda inner, puzzle=puzzle: grade(puzzle, budget=inner), f"grading {puzzle.side}x"
+                          f"{puzzle.side} puzzle {number}")
         if result.problem:
             _warn(f"{prefix}{result.problem}")
             status = FAILED
-            _write(_json_line(puzzle=index + 1, error=result.problem) if args.json else "")
+            _write(_json_line(puzzle=number, error=result.problem) if args.json else "")
             continue
         said = [describe(step, puzzle.box) for step in result.steps] if args.steps else []
         if args.json:
-            record = {"puzzle": index + 1, "level": result.level, "score": result.score, "guesses": result.guesses,
+            record = {"puzzle": number, "level": result.level, "score": result.score, "guesses": result.guesses,
                       "techniques": tally(result.steps)}
             if args.steps:
                 record["steps"] = said
@@ -425,8 +421,8 @@ def run_grade(args):
             continue
         _write(f"{prefix}{result.level}, score {result.score}, {len(result.steps)} steps"
                f"{f', {result.guesses} guess' + 'es' * (result.guesses > 1) if result.guesses else ''}\n")
-        for number, words in enumerate(said, 1):
-            _write(f"  {number}. {words}\n")
+        for step_number, words in enumerate(said, 1):
+            _write(f"  {step_number}. {words}\n")
     return status
 
 
@@ -434,15 +430,16 @@ def run_hint(args):
     """The next logical step per grid (sudoku.hint, loaded only here); 1 if an entry breaks it."""
     from sudoku.hint import hint
 
+    budget = _budget(args)
     status = OK
-    fmt, grids = _read_puzzles(args)
-    for index, grid in enumerate(grids):
-        prefix = f"puzzle {index + 1}: " if fmt in formats.BATCH_FORMATS else ""
-        result = hint(grid)
+    for number, grid, _, batch in _puzzles(args):
+        prefix = f"puzzle {number}: " if batch else ""
+        result = _bounded(budget, lambda inner, grid=grid: hint(grid), f"a hint for {grid.side}x{grid.side} "
+                          f"grid {number}")
         if result.broken:
             status = FAILED
         if args.json:
-            record = {"puzzle": index + 1, "hint": result.words, "problem": result.problem}
+            record = {"puzzle": number, "hint": result.words, "problem": result.problem}
             if result.step:
                 record.update(technique=result.step.technique, placement=result.step.placement,
                               eliminations=[list(e) for e in result.step.eliminations])
@@ -452,6 +449,19 @@ def run_hint(args):
         else:
             _write(f"{prefix}{result.words or result.problem}\n")
     return status
+
+
+def _bounded(budget, work, doing):
+    """``work(inner)`` within the command's budget (sudoku.budget.within: a forked child killed at the
+    deadline, since a pass of forcing chains cannot be stopped half-way); _TimeLimit past it."""
+    if budget is None:
+        return work(None)
+    from sudoku.budget import within
+
+    try:
+        return within(budget, work)
+    except BudgetExceeded as error:
+        raise _TimeLimit(f"{error} ({doing})") from None
 
 
 SAVE_BYTES = 8 << 20  # a 25x25 save with a full history of moves is under 4 MB
