@@ -81,7 +81,8 @@ def made(method, seed, lineage, step, start, version):
 
 def climb(seed, lineage, args, seen, out, version):
     """Run lineage ``lineage``; append new entries to ``out``; returns how many of each level it kept."""
-    start = create(3, seed=derive_seed(seed, "start", lineage), difficulty=args.start, attempts=20000)
+    start = create(3, seed=derive_seed(seed, "start", lineage), difficulty=args.start, attempts=20000,
+                   bank=False)
     solution = py.solve(start).solution
     rng = random.Random(derive_seed(seed, "climb", lineage))
     kept = {"expert": 0, "extreme": 0}
