@@ -36,7 +36,6 @@ if TYPE_CHECKING:
 
 Entry = namedtuple("Entry", "level score line made")
 
-BANK_LEVELS = ("expert", "extreme")  # the levels create takes from the bank at 9x9
 _FILE = "bank.txt"
 
 

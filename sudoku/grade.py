@@ -172,17 +172,38 @@ def walk(puzzle, solution, budget=None):
     """Every step from ``puzzle`` to ``solution`` (cells): techniques first, forcing chains a pass
     at a time, a guess where none applies. ``budget`` is charged a node a step (BudgetExceeded past
     it); a step itself is not interrupted (``sudoku.budget.within`` bounds one in wall time)."""
+    return list(_walking(puzzle, solution, budget))
+
+
+def _walking(puzzle, solution, budget=None):
+    """``walk``'s steps one at a time, so a caller may stop early."""
     techniques = tuple((name, partial(_PASSES[name], solution=solution) if name in _PASSES else find)
                        for name, find in TECHNIQUES)
     board = Board.of(puzzle)
-    steps = []
     while not board.solved():
         step = next_step(board, techniques) or _guess(board, solution)
         board.apply(step)
-        steps.append(step)
+        yield step
         if budget is not None:
             budget.charge()
-    return steps
+
+
+def is_level(puzzle: Grid, level: str, *, solution: Grid, budget: Budget | None = None) -> bool:
+    """Whether ``grade(puzzle).level == level``, for a puzzle whose unique ``solution`` is known,
+    found with less work: the walk stops at the first step above ``level`` (no), and for the top
+    level at its first step (yes). An extreme puzzle's first nested forcing chain usually comes
+    early, and the passes after it are most of a grade's time."""
+    rank = LEVELS.index(level)
+    top = max((LEVELS.index(LEVEL_OF[name]) for name in LEVEL_OF), default=0)
+    reached = 0
+    for step in _walking(puzzle, solution.cells, budget):
+        here = LEVELS.index(LEVEL_OF[step.technique])
+        if here > rank:
+            return False
+        reached = max(reached, here)
+        if reached == rank == top:
+            return True
+    return reached == rank
 
 
 def grade(puzzle: Grid, *, solution: Grid | None = None, engine: str = "py", budget: Budget | None = None) -> Grade:
