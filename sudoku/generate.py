@@ -158,14 +158,15 @@ def _from_bank(difficulty: str, rng: random.Random, budget: Budget | None,
                progress: Callable[[str], None] | None) -> Grid:
     """A bank puzzle at ``difficulty`` under a random symmetry, checked: unique, and at its level."""
     from sudoku.bank import draw
-    from sudoku.engines import py
+    from sudoku.engines import solve
     from sudoku.grade import is_level
 
     puzzle = draw(difficulty, rng)
     if progress is not None:
-        progress(f"a {difficulty} puzzle from the bank under a random symmetry; grading it again")
-    answer = py.solve(puzzle, limit=2, budget=budget) if budget is not None else py.solve(puzzle, limit=2)
-    if answer.count != 1 or not is_level(puzzle, difficulty, solution=answer.solution, budget=budget):
+        progress(f"an {difficulty} puzzle from the bank under a random symmetry; grading it again")
+    answer = solve(puzzle, limit=2, engine="py", budget=budget)
+    if answer.count != 1 or answer.solution is None or not is_level(puzzle, difficulty, solution=answer.solution,
+                                                                    budget=budget):
         raise GenerationFailed(f"a bank puzzle under a symmetry is not a unique {difficulty} puzzle: "
                                f"{''.join(str(v or '.') for v in puzzle.cells)}")
     return puzzle
