@@ -6,7 +6,6 @@ starts in milliseconds.
 """
 
 import argparse
-import itertools
 import os
 import sys
 from functools import lru_cache
@@ -108,15 +107,17 @@ def _parser():
                                "(nested forcing chains, or guessing)")
     create_p.add_argument("--attempts", type=int, default=ATTEMPTS,
                           help=f"puzzles made and graded before giving up on a level (default {ATTEMPTS}); at 9x9 "
-                               "about 1 try in 5 is medium, 1 in 3 hard, 1 in 23 expert, and extreme is rare "
-                               "(none in 300 tries: bench/README.md)")
+                               "about 1 try in 5 is medium and 1 in 3 hard; expert and extreme come from a bank of "
+                               "puzzles made ahead, under a random symmetry (none tried; with --symmetric they are "
+                               "made and graded: 1 try in 23 is expert, extreme is rare)")
     create_p.add_argument("--minimal", action="store_true", help="remove clues until none can go")
     create_p.add_argument("--symmetric", action="store_true",
                           help="clue pattern symmetric under a half turn (blanks removed in pairs)")
     create_p.add_argument("--format", choices=formats.OUTPUT_FORMATS, default="grid", help="output format (default grid)")
     create_p.add_argument("--engine", choices=engines.names(), help="engine that fills and proves uniqueness "
                           "(default py up to 9x9, big from 16x16)")
-    create_p.add_argument("-v", "--verbose", action="store_true", help="say the seed and counts on stderr")
+    create_p.add_argument("-v", "--verbose", action="store_true",
+                          help="say the seed and counts on stderr, and each try of a leveled create")
     _timeout_option(create_p, "the whole command")
 
     solve_p = command("solve", "solve puzzles read from files or stdin", "sudoku solve puzzle.txt")
@@ -155,6 +156,8 @@ def _parser():
     play_p.add_argument("--size", type=int, choices=SIZES, help="grid side of a new puzzle: 4, 9 (default), 16 or 25")
     play_p.add_argument("--difficulty", choices=DIFFICULTIES, help="level of a new puzzle, as create takes it")
     play_p.add_argument("--seed", type=int, help="seed of a new puzzle (default: a fresh one, shown on screen)")
+    play_p.add_argument("--attempts", type=int, default=ATTEMPTS,
+                        help=f"as create's: puzzles made and graded before giving up on a level (default {ATTEMPTS})")
     play_p.add_argument("--save", metavar="FILE", help="save file (default $XDG_STATE_HOME/sudoku/play.json, "
                         "else ~/.local/state/sudoku/play.json)")
     play_p.add_argument("--resume", action="store_true", help="go on with the saved game")
@@ -239,16 +242,18 @@ def run_create(args):
         # one seed, one puzzle: the first is sudoku.create(box, seed=seed)'s, so `create --seed 7` and
         # `create -n 3 --seed 7` begin alike; puzzle i + 1 uses derive_seed(seed, i), its own seed
         puzzle_seed = derive_seed(seed, index) if index else seed
+        progress = (lambda text, number=index + 1: _warn(f"puzzle {number}: {text}")) if args.verbose else None
         try:
             puzzle = create(box, seed=puzzle_seed, blanks=args.blanks, difficulty=difficulty,
                             minimal=args.minimal, engine=engine, budget=budget, attempts=args.attempts,
-                            symmetric=args.symmetric)
+                            symmetric=args.symmetric, progress=progress)
         except BudgetExceeded as error:
             raise _TimeLimit(f"{error} (making puzzle {index + 1} of {args.count})") from None
         except GenerationFailed as error:
             if difficulty != "extreme":
                 raise
-            raise GenerationFailed(f"{error} (extreme puzzles are rare: see `sudoku create --help`)") from None
+            raise GenerationFailed(f"{error} (extreme puzzles are rare but for the 9x9 bank: see "
+                                   "`sudoku create --help`)") from None
         if args.verbose:
             _warn(f"puzzle {index + 1} (seed {puzzle_seed}): {puzzle.clues} clues, {puzzle.blanks} blanks")
         _write((batch_gap if index else "") + formats.render(puzzle, args.format))
@@ -536,7 +541,9 @@ def run_play(args):
     else:
         side = args.size or 9
         seed = new_seed() if args.seed is None else args.seed
-        puzzle = create(box_of_side(side), seed=seed, difficulty=args.difficulty)
+        if args.attempts < 1:
+            raise Usage(f"--attempts must be at least 1, not {args.attempts}")
+        puzzle = create(box_of_side(side), seed=seed, difficulty=args.difficulty, attempts=args.attempts)
         game = Game.of(puzzle)
         level = args.difficulty or "any level"
         extra = {"label": f"{side}x{side}, {level}, seed {seed}", "seed": seed, "level": args.difficulty}
