@@ -115,9 +115,12 @@ def create(box: int = 3, *, seed: int, blanks: int | None = None, difficulty: st
     if bank and box == 3 and difficulty in BANK_LEVELS and not symmetric:
         import random  # here, not at the top: `sudoku solve` never needs it
 
-        drawn = _from_bank(difficulty, random.Random(seed), budget, progress)
-        if drawn.blanks >= wanted:
-            return drawn
+        from sudoku.bank import at_level
+
+        if at_level(difficulty):  # a bank file without the level: made and graded below
+            drawn = _from_bank(difficulty, random.Random(seed), budget, progress)
+            if drawn.blanks >= wanted:
+                return drawn
     solver = load(engine)
     capabilities = info(engine).capabilities
     # big makes any or easy puzzles in compiled code (its easy: naked singles alone, as ``_cap``'s from

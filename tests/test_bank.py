@@ -162,3 +162,9 @@ def test_progress_is_told_each_try_and_nothing_is_printed(capsys):
     create(3, seed=1, difficulty="expert", progress=said.append)
     assert said == ["an expert puzzle from the bank under a random symmetry; grading it again"]
     assert capsys.readouterr() == ("", "")
+
+
+def test_a_bank_without_the_level_makes_and_grades_instead(monkeypatch):
+    monkeypatch.setattr("sudoku.bank.at_level", lambda level: ())
+    with pytest.raises(GenerationFailed, match="no extreme puzzle with at least 40 blanks found in 2 attempts"):
+        create(3, seed=1, difficulty="extreme", attempts=2)
