@@ -17,7 +17,12 @@ Two methods, both recorded on each entry's line:
 
   As run for the shipped bank (2026-11-26, one worker): ``--start expert`` (lineages 0-3) climbed to
   scores of 32,000-34,000 without reaching extreme in 250 steps; so the extreme entries come from
-  ``--start extreme``, whose neighbours are mostly extreme again.
+  ``--start extreme``, whose neighbours are mostly extreme again. That run (``--seed 2027 --start
+  extreme --lineages 100:200``) spent about 3 CPU minutes (10 minutes of wall time at a load
+  average of 13 on 2 cores) on lineage 100's random minimal start without meeting an extreme
+  puzzle, so the shipped bank has none yet: finding starts wants many cores for an hour or so
+  (``sudoku-jobs run --grade`` on minimal puzzles does the same search in parallel; rare as they
+  are, a few dozen extreme starts is a run of tens of thousands of puzzles).
 
 Every expert or extreme minimal puzzle met is a candidate; one is kept when its fingerprint
 (sudoku.bank: unchanged by every symmetry) is new, up to ``--per-lineage`` of each level per

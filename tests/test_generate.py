@@ -222,7 +222,7 @@ def test_cli_create_verbose_says_what_it_tries():
     assert lines[0] == "sudoku: seed 1"
     assert lines[1].startswith("sudoku: puzzle 1: try 1 of 2: ") and lines[2].startswith("sudoku: puzzle 1: try 2 of 2: ")
     assert "no extreme puzzle" in lines[-1]
-    done = run_cli("create", "extreme", "--seed", "1", "-v", "--format", "line")
+    done = run_cli("create", "expert", "--seed", "1", "-v", "--format", "line")
     assert done.returncode == 0 and len(done.stdout.strip()) == 81
-    assert "sudoku: puzzle 1: an extreme puzzle from the bank under a random symmetry; grading it again" in done.stderr
-    assert run_cli("create", "extreme", "--seed", "1", "--format", "line").stdout == done.stdout
+    assert "sudoku: puzzle 1: an expert puzzle from the bank under a random symmetry; grading it again" in done.stderr
+    assert run_cli("create", "expert", "--seed", "1", "--format", "line").stdout == done.stdout
