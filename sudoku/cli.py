@@ -252,8 +252,7 @@ def run_create(args):
         except GenerationFailed as error:
             if difficulty != "extreme":
                 raise
-            raise GenerationFailed(f"{error} (extreme puzzles are rare but for the 9x9 bank: see "
-                                   "`sudoku create --help`)") from None
+            raise GenerationFailed(f"{error} (extreme puzzles are rare: see `sudoku create --help`)") from None
         if args.verbose:
             _warn(f"puzzle {index + 1} (seed {puzzle_seed}): {puzzle.clues} clues, {puzzle.blanks} blanks")
         _write((batch_gap if index else "") + formats.render(puzzle, args.format))
