@@ -107,9 +107,9 @@ def _parser():
                                "(nested forcing chains, or guessing)")
     create_p.add_argument("--attempts", type=int, default=ATTEMPTS,
                           help=f"puzzles made and graded before giving up on a level (default {ATTEMPTS}); at 9x9 "
-                               "about 1 try in 5 is medium and 1 in 3 hard; expert and extreme come from a bank of "
-                               "puzzles made ahead, under a random symmetry (none tried; with --symmetric they are "
-                               "made and graded: 1 try in 23 is expert, extreme is rare)")
+                               "about 1 try in 5 is medium and 1 in 3 hard; expert comes from a bank of puzzles made "
+                               "ahead, under a random symmetry (no tries; with --symmetric it is made and graded: 1 "
+                               "try in 23), and extreme is rare (none in 300 tries: bench/README.md)")
     create_p.add_argument("--minimal", action="store_true", help="remove clues until none can go")
     create_p.add_argument("--symmetric", action="store_true",
                           help="clue pattern symmetric under a half turn (blanks removed in pairs)")
