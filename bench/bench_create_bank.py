@@ -6,8 +6,8 @@ For each level, ``sudoku.create(3, seed=s, difficulty=level)`` for seeds 0..n-1,
 one untimed warm-up create; prints the median and max of the wall and CPU seconds per create, and
 what share of the time the re-grade is (``grade.is_level``, timed apart on the same puzzles). Wall
 time on a shared machine swings with the load: the CPU seconds are the steadier figure.
-``--check N`` then makes N extreme creates with seeds 0..N-1 and reports how many are distinct and
-how many grade extreme (a full ``sudoku.grade``), outside any timing.
+``--check N`` then makes N creates of each level with seeds 0..N-1 and reports how many are distinct
+and how many grade at the level (a full ``sudoku.grade``), outside any timing.
 """
 
 import argparse
@@ -50,10 +50,10 @@ def main():
         print(f"create {level} x{args.n}: wall median {statistics.median(walls):.3f} s, max {max(walls):.3f} s; "
               f"cpu median {statistics.median(cpus):.3f} s, max {max(cpus):.3f} s; "
               f"re-grade cpu median {statistics.median(checks):.3f} s, max {max(checks):.3f} s")
-    if args.check:
-        made = [create(3, seed=seed, difficulty="extreme") for seed in range(args.check)]
-        extreme = sum(grade(puzzle).level == "extreme" for puzzle in made)
-        print(f"check: {args.check} extreme creates, {len(set(made))} distinct, {extreme} graded extreme")
+    for level in args.levels.split(",") if args.check else ():
+        made = [create(3, seed=seed, difficulty=level) for seed in range(args.check)]
+        graded = sum(grade(puzzle).level == level for puzzle in made)
+        print(f"check: {args.check} {level} creates, {len(set(made))} distinct, {graded} graded {level}")
     print(f"# load average at the end {os.getloadavg()[0]:.1f}")
 
 
