@@ -6,7 +6,6 @@ starts in milliseconds.
 """
 
 import argparse
-import itertools
 import os
 import sys
 from functools import lru_cache
@@ -108,15 +107,17 @@ def _parser():
                                "(nested forcing chains, or guessing)")
     create_p.add_argument("--attempts", type=int, default=ATTEMPTS,
                           help=f"puzzles made and graded before giving up on a level (default {ATTEMPTS}); at 9x9 "
-                               "about 1 try in 5 is medium, 1 in 3 hard, 1 in 23 expert, and extreme is rare "
-                               "(none in 300 tries: bench/README.md)")
+                               "about 1 try in 5 is medium and 1 in 3 hard; expert comes from a bank of puzzles made "
+                               "ahead, under a random symmetry (no tries; with --symmetric it is made and graded: 1 "
+                               "try in 23), and extreme is rare (none in 300 tries: bench/README.md)")
     create_p.add_argument("--minimal", action="store_true", help="remove clues until none can go")
     create_p.add_argument("--symmetric", action="store_true",
                           help="clue pattern symmetric under a half turn (blanks removed in pairs)")
     create_p.add_argument("--format", choices=formats.OUTPUT_FORMATS, default="grid", help="output format (default grid)")
     create_p.add_argument("--engine", choices=engines.names(), help="engine that fills and proves uniqueness "
                           "(default py up to 9x9, big from 16x16)")
-    create_p.add_argument("-v", "--verbose", action="store_true", help="say the seed and counts on stderr")
+    create_p.add_argument("-v", "--verbose", action="store_true",
+                          help="say the seed and counts on stderr, and each try of a leveled create")
     _timeout_option(create_p, "the whole command")
 
     solve_p = command("solve", "solve puzzles read from files or stdin", "sudoku solve puzzle.txt")
@@ -141,10 +142,12 @@ def _parser():
     _input_options(grade_p)
     grade_p.add_argument("--steps", action="store_true", help="list every step after the grade")
     grade_p.add_argument("--json", action="store_true", help="one JSON object per puzzle")
+    _timeout_option(grade_p, "the whole input")
 
     hint_p = command("hint", "say the next logical step for a partly filled grid", "sudoku hint < grid.txt")
     _input_options(hint_p)
     hint_p.add_argument("--json", action="store_true", help="one JSON object per grid")
+    _timeout_option(hint_p, "the whole input")
 
     play_p = command("play", "play in the terminal: a new puzzle, one from a FILE, or the saved game "
                      "(needs the extra: pip install 'sudoku-toolkit[play]')", "sudoku play --size 9 --difficulty medium")
@@ -153,6 +156,8 @@ def _parser():
     play_p.add_argument("--size", type=int, choices=SIZES, help="grid side of a new puzzle: 4, 9 (default), 16 or 25")
     play_p.add_argument("--difficulty", choices=DIFFICULTIES, help="level of a new puzzle, as create takes it")
     play_p.add_argument("--seed", type=int, help="seed of a new puzzle (default: a fresh one, shown on screen)")
+    play_p.add_argument("--attempts", type=int, default=ATTEMPTS,
+                        help=f"as create's: puzzles made and graded before giving up on a level (default {ATTEMPTS})")
     play_p.add_argument("--save", metavar="FILE", help="save file (default $XDG_STATE_HOME/sudoku/play.json, "
                         "else ~/.local/state/sudoku/play.json)")
     play_p.add_argument("--resume", action="store_true", help="go on with the saved game")
@@ -173,8 +178,9 @@ def _budget(args):
         return None
     if not args.timeout > 0 or args.timeout != args.timeout or args.timeout == float("inf"):
         raise Usage(f"--timeout must be a positive number of seconds, not {args.timeout:g}")
-    if args.engine is not None and "budget" not in engines.info(args.engine).capabilities:
-        raise Usage(f"engine {args.engine!r} cannot stop at a time limit; --timeout needs one of "
+    engine = getattr(args, "engine", None)  # grade and hint have no --engine
+    if engine is not None and "budget" not in engines.info(engine).capabilities:
+        raise Usage(f"engine {engine!r} cannot stop at a time limit; --timeout needs one of "
                     f"{', '.join(engines.bounded())}")
     return Budget(seconds=args.timeout)
 
@@ -236,10 +242,11 @@ def run_create(args):
         # one seed, one puzzle: the first is sudoku.create(box, seed=seed)'s, so `create --seed 7` and
         # `create -n 3 --seed 7` begin alike; puzzle i + 1 uses derive_seed(seed, i), its own seed
         puzzle_seed = derive_seed(seed, index) if index else seed
+        progress = (lambda text, number=index + 1: _warn(f"puzzle {number}: {text}")) if args.verbose else None
         try:
             puzzle = create(box, seed=puzzle_seed, blanks=args.blanks, difficulty=difficulty,
                             minimal=args.minimal, engine=engine, budget=budget, attempts=args.attempts,
-                            symmetric=args.symmetric)
+                            symmetric=args.symmetric, progress=progress)
         except BudgetExceeded as error:
             raise _TimeLimit(f"{error} (making puzzle {index + 1} of {args.count})") from None
         except GenerationFailed as error:
@@ -376,14 +383,6 @@ def _with_more(grids):
         current = following
 
 
-def _read_puzzles(args):
-    """The first input's format and the grids of all inputs, parsed lazily (for commands that need
-    neither numbers nor batch prefixes)."""
-    puzzles = _puzzles(args)
-    first = next(puzzles)  # an empty input raises InvalidPuzzle: no puzzle
-    return first[2], (grid for _, grid, _, _ in itertools.chain([first], puzzles))
-
-
 def run_check(args):
     status = OK
     for number, grid, _, batch in _puzzles(args):
@@ -403,19 +402,20 @@ def run_grade(args):
     from sudoku.grade import grade, tally
     from sudoku.hint import describe
 
+    budget = _budget(args)
     status = OK
-    fmt, puzzles = _read_puzzles(args)
-    for index, puzzle in enumerate(puzzles):
-        prefix = f"puzzle {index + 1}: " if fmt in formats.BATCH_FORMATS else ""
-        result = grade(puzzle)
+    for number, puzzle, _, batch in _puzzles(args):
+        prefix = f"puzzle {number}: " if batch else ""
+        result = _bounded(budget, lambda inner, puzzle=puzzle: grade(puzzle, budget=inner), f"grading {puzzle.side}x"
+                          f"{puzzle.side} puzzle {number}")
         if result.problem:
             _warn(f"{prefix}{result.problem}")
             status = FAILED
-            _write(_json_line(puzzle=index + 1, error=result.problem) if args.json else "")
+            _write(_json_line(puzzle=number, error=result.problem) if args.json else "")
             continue
         said = [describe(step, puzzle.box) for step in result.steps] if args.steps else []
         if args.json:
-            record = {"puzzle": index + 1, "level": result.level, "score": result.score, "guesses": result.guesses,
+            record = {"puzzle": number, "level": result.level, "score": result.score, "guesses": result.guesses,
                       "techniques": tally(result.steps)}
             if args.steps:
                 record["steps"] = said
@@ -423,8 +423,8 @@ def run_grade(args):
             continue
         _write(f"{prefix}{result.level}, score {result.score}, {len(result.steps)} steps"
                f"{f', {result.guesses} guess' + 'es' * (result.guesses > 1) if result.guesses else ''}\n")
-        for number, words in enumerate(said, 1):
-            _write(f"  {number}. {words}\n")
+        for step_number, words in enumerate(said, 1):
+            _write(f"  {step_number}. {words}\n")
     return status
 
 
@@ -432,15 +432,16 @@ def run_hint(args):
     """The next logical step per grid (sudoku.hint, loaded only here); 1 if an entry breaks it."""
     from sudoku.hint import hint
 
+    budget = _budget(args)
     status = OK
-    fmt, grids = _read_puzzles(args)
-    for index, grid in enumerate(grids):
-        prefix = f"puzzle {index + 1}: " if fmt in formats.BATCH_FORMATS else ""
-        result = hint(grid)
+    for number, grid, _, batch in _puzzles(args):
+        prefix = f"puzzle {number}: " if batch else ""
+        result = _bounded(budget, lambda inner, grid=grid: hint(grid), f"a hint for {grid.side}x{grid.side} "
+                          f"grid {number}")
         if result.broken:
             status = FAILED
         if args.json:
-            record = {"puzzle": index + 1, "hint": result.words, "problem": result.problem}
+            record = {"puzzle": number, "hint": result.words, "problem": result.problem}
             if result.step:
                 record.update(technique=result.step.technique, placement=result.step.placement,
                               eliminations=[list(e) for e in result.step.eliminations])
@@ -450,6 +451,19 @@ def run_hint(args):
         else:
             _write(f"{prefix}{result.words or result.problem}\n")
     return status
+
+
+def _bounded(budget, work, doing):
+    """``work(inner)`` within the command's budget (sudoku.budget.within: a forked child killed at the
+    deadline, since a pass of forcing chains cannot be stopped half-way); _TimeLimit past it."""
+    if budget is None:
+        return work(None)
+    from sudoku.budget import within
+
+    try:
+        return within(budget, work)
+    except BudgetExceeded as error:
+        raise _TimeLimit(f"{error} ({doing})") from None
 
 
 SAVE_BYTES = 8 << 20  # a 25x25 save with a full history of moves is under 4 MB
@@ -524,7 +538,9 @@ def run_play(args):
     else:
         side = args.size or 9
         seed = new_seed() if args.seed is None else args.seed
-        puzzle = create(box_of_side(side), seed=seed, difficulty=args.difficulty)
+        if args.attempts < 1:
+            raise Usage(f"--attempts must be at least 1, not {args.attempts}")
+        puzzle = create(box_of_side(side), seed=seed, difficulty=args.difficulty, attempts=args.attempts)
         game = Game.of(puzzle)
         level = args.difficulty or "any level"
         extra = {"label": f"{side}x{side}, {level}, seed {seed}", "seed": seed, "level": args.difficulty}

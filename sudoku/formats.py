@@ -212,6 +212,13 @@ def parse_json(text: str, number: int = 1) -> Grid:
     return Grid(box, [value for row in rows for value in row])
 
 
+def symbol(digit: int, side: int = 25) -> str:
+    """How a digit is written for people and in the ``line`` format: 1-9, then A = 10, B = 11, ...
+    on grids up to 25x25 (the board in ``sudoku play`` shows the same); plain numbers on bigger
+    grids, which have no line form and whose grid format writes numbers."""
+    return _SYMBOLS[digit - 1] if side <= len(_SYMBOLS) and 1 <= digit <= side else str(digit)
+
+
 def render(grid: Grid, format: str = "grid") -> str:
     """``grid`` as text in ``format``, ending with a newline."""
     if format == "grid":

@@ -15,6 +15,21 @@ that level:
   ``hard`` and up there: minimal puzzles, graded (tens of seconds a try: not practical);
 - at 4x4 only ``easy`` exists (naked singles solve every unique 4x4 puzzle).
 
+**Expert and extreme at 9x9 come from the bank** (``sudoku.bank``), since making one takes tens of
+seconds (expert) to minutes (extreme): an extreme puzzle from ``create`` is one of the bank's
+extreme puzzles (minimal puzzles we made and graded extreme ahead of time: random minimal puzzles,
+and a search that moves clues of one to make a harder one; ``bench/make_bank.py`` remakes them from
+their seeds) under a random symmetry of the grid (digits relabelled, rows within bands, bands,
+columns within stacks, stacks, transposition: about 1.2e12 variants of each), its solution counted
+again to be unique and its level confirmed by grading it again (``GenerationFailed`` if that ever
+disagreed: the techniques look at cells in a fixed order, so a symmetry changes which step comes
+first, but the tests grade every bank entry under many symmetries and find the level kept). So two seeds
+may give variants of one bank puzzle: the same puzzle to a solver, a different one to the eye. With
+``symmetric``, or more blanks than the drawn puzzle has, the generate-and-grade path is used, and
+so it is for a level the bank does not hold: the bank shipped now holds expert puzzles only (25
+minutes of one worker found no extreme one), so ``create extreme`` still makes and grades until
+``bench/make_bank.py --start extreme`` adds some.
+
 Until the human levels came, easy/medium/hard meant how the ``py`` engine's propagation fares: old
 easy = naked singles alone (a part of easy now), old medium = hidden singles needed (easy now), old
 hard = singles stall (medium, hard, expert or extreme now).
@@ -30,11 +45,13 @@ from sudoku.grid import Grid
 TYPE_CHECKING = False  # typing costs ~3 ms at start-up; only the type checker needs these
 if TYPE_CHECKING:
     import random
+    from collections.abc import Callable
     from types import ModuleType
 
     from sudoku.budget import Budget
 
 DIFFICULTIES = ("easy", "medium", "hard", "expert", "extreme")  # sudoku.grade.LEVELS
+BANK_LEVELS = ("expert", "extreme")  # made at 9x9 from the bank (sudoku.bank)
 _RANK = {"naked": 0, "hidden": 1, "guess": 2}
 ATTEMPTS = 200
 
@@ -67,7 +84,7 @@ def new_seed() -> int:
 
 def create(box: int = 3, *, seed: int, blanks: int | None = None, difficulty: str | None = None,
            minimal: bool = False, engine: str | None = None, attempts: int = ATTEMPTS, budget: Budget | None = None,
-           symmetric: bool = False) -> Grid:
+           symmetric: bool = False, progress: Callable[[str], None] | None = None, bank: bool = True) -> Grid:
     """A puzzle with a unique solution and at least ``max(blanks, min_blanks(box))`` blanks.
 
     ``budget`` (a sudoku.budget.Budget) bounds the work: BudgetExceeded past it; only engines
@@ -79,6 +96,9 @@ def create(box: int = 3, *, seed: int, blanks: int | None = None, difficulty: st
     hard puzzles, which are made minimal (they need every removal they can get).
     ``symmetric`` blanks cells in pairs turned 180 degrees into each other (cell i and cells - 1 - i),
     so the clue pattern has rotational symmetry, as in puzzle books.
+    ``bank`` False makes and grades expert and extreme 9x9 puzzles too (how the bank's are found).
+    ``progress``, if given, is called with a short sentence at each try of a leveled create (what
+    was made and how it graded), so a caller can show that work goes on; it must not raise.
     Raises GenerationFailed when no attempt succeeds.
     """
     if engine is None:
@@ -95,6 +115,15 @@ def create(box: int = 3, *, seed: int, blanks: int | None = None, difficulty: st
         raise GenerationFailed(f"{wanted} blanks is not possible in a grid of {cells} cells")
     if budget is not None and "budget" not in info(engine).capabilities:
         raise ValueError(f"engine {engine!r} cannot be bounded by a budget")
+    if bank and box == 3 and difficulty in BANK_LEVELS and not symmetric:
+        import random  # here, not at the top: `sudoku solve` never needs it
+
+        from sudoku.bank import at_level
+
+        if at_level(difficulty):  # a bank file without the level: made and graded below
+            drawn = _from_bank(difficulty, random.Random(seed), budget, progress)
+            if drawn.blanks >= wanted:
+                return drawn
     solver = load(engine)
     capabilities = info(engine).capabilities
     # big makes any or easy puzzles in compiled code (its easy: naked singles alone, as ``_cap``'s from
@@ -120,13 +149,33 @@ def create(box: int = 3, *, seed: int, blanks: int | None = None, difficulty: st
     rater = load("py")
     cap = _cap(box, difficulty)
     stop = None if minimal or difficulty not in (None, "easy") or (difficulty is None and box == 3) else wanted
-    for _ in range(attempts):
+    for attempt in range(1, attempts + 1):
         solution = solver.fill(box, rng, budget) if budget is not None else solver.fill(box, rng)
         puzzle = _remove(solution, rng, solver, rater, cap, stop, budget, symmetric)
         if puzzle.blanks >= wanted and _graded(puzzle, solution, difficulty, rater, budget):
             return puzzle
+        if progress is not None and difficulty not in (None, "easy"):
+            progress(f"try {attempt} of {attempts}: {puzzle.clues} clues, not {difficulty}")
     what = f"{difficulty} puzzle" if difficulty else "puzzle"
     raise GenerationFailed(f"no {what} with at least {wanted} blanks found in {attempts} attempts")
+
+
+def _from_bank(difficulty: str, rng: random.Random, budget: Budget | None,
+               progress: Callable[[str], None] | None) -> Grid:
+    """A bank puzzle at ``difficulty`` under a random symmetry, checked: unique, and at its level."""
+    from sudoku.bank import draw
+    from sudoku.engines import solve
+    from sudoku.grade import is_level
+
+    puzzle = draw(difficulty, rng)
+    if progress is not None:
+        progress(f"an {difficulty} puzzle from the bank under a random symmetry; grading it again")
+    answer = solve(puzzle, limit=2, engine="py", budget=budget)
+    if answer.count != 1 or answer.solution is None or not is_level(puzzle, difficulty, solution=answer.solution,
+                                                                    budget=budget):
+        raise GenerationFailed(f"a bank puzzle under a symmetry is not a unique {difficulty} puzzle: "
+                               f"{''.join(str(v or '.') for v in puzzle.cells)}")
+    return puzzle
 
 
 def _cap(box: int, difficulty: str | None) -> str | None:

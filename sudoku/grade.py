@@ -105,6 +105,7 @@ _HARDEST = (*_PASSES, "guess")
 
 TYPE_CHECKING = False  # as in sudoku.generate: only the type checker needs Grid here
 if TYPE_CHECKING:
+    from sudoku.budget import Budget
     from sudoku.grid import Grid
 
 Grade = namedtuple("Grade", "level score steps guesses problem")
@@ -143,7 +144,7 @@ def tally(steps):
     return counts
 
 
-def _solution(puzzle, engine):
+def _solution(puzzle, engine, budget=None):
     """The unique solution's cells, or a message saying why there is none."""
     from sudoku import engines
     from sudoku.grid import find_clash
@@ -151,7 +152,7 @@ def _solution(puzzle, engine):
     clash = find_clash(puzzle)
     if clash:
         return None, clash
-    answer = engines.solve(puzzle, limit=2, engine=engine)
+    answer = engines.solve(puzzle, limit=2, engine=engine, budget=budget)
     if answer.count == 0:
         return None, "no solution"
     if answer.count > 1:
@@ -167,32 +168,57 @@ def _guess(board, solution):
 
 
 
-def walk(puzzle, solution):
+def walk(puzzle, solution, budget=None):
     """Every step from ``puzzle`` to ``solution`` (cells): techniques first, forcing chains a pass
-    at a time, a guess where none applies."""
+    at a time, a guess where none applies. ``budget`` is charged a node a step (BudgetExceeded past
+    it); a step itself is not interrupted (``sudoku.budget.within`` bounds one in wall time)."""
+    return list(_walking(puzzle, solution, budget))
+
+
+def _walking(puzzle, solution, budget=None):
+    """``walk``'s steps one at a time, so a caller may stop early."""
     techniques = tuple((name, partial(_PASSES[name], solution=solution) if name in _PASSES else find)
                        for name, find in TECHNIQUES)
     board = Board.of(puzzle)
-    steps = []
     while not board.solved():
         step = next_step(board, techniques) or _guess(board, solution)
         board.apply(step)
-        steps.append(step)
-    return steps
+        yield step
+        if budget is not None:
+            budget.charge()
 
 
-def grade(puzzle: Grid, *, solution: Grid | None = None, engine: str = "py") -> Grade:
+def is_level(puzzle: Grid, level: str, *, solution: Grid, budget: Budget | None = None) -> bool:
+    """Whether ``grade(puzzle).level == level``, for a puzzle whose unique ``solution`` is known,
+    found with less work: the walk stops at the first step above ``level`` (no), and for the top
+    level at its first step (yes). An extreme puzzle's first nested forcing chain usually comes
+    early, and the passes after it are most of a grade's time."""
+    rank = LEVELS.index(level)
+    top = max((LEVELS.index(LEVEL_OF[name]) for name in LEVEL_OF), default=0)
+    reached = 0
+    for step in _walking(puzzle, solution.cells, budget):
+        here = LEVELS.index(LEVEL_OF[step.technique])
+        if here > rank:
+            return False
+        reached = max(reached, here)
+        if reached == rank == top:
+            return True
+    return reached == rank
+
+
+def grade(puzzle: Grid, *, solution: Grid | None = None, engine: str = "py", budget: Budget | None = None) -> Grade:
     """The Grade of a puzzle with a unique solution (else level None and the problem).
 
     ``solution`` (a Grid), when the caller has already proved it unique, skips the count; else
     ``engine`` counts to two (``nb`` is far quicker on hard 9x9 puzzles, once numba is loaded).
+    ``budget`` bounds the count and the steps (as ``walk``): BudgetExceeded past it.
     """
     if solution is not None:
         cells = solution.cells
     else:
-        cells, problem = _solution(puzzle, engine)
+        cells, problem = _solution(puzzle, engine, budget)
         if problem:
             return Grade(None, None, (), 0, problem)
-    steps = walk(puzzle, cells)
+    steps = walk(puzzle, cells, budget)
     guesses = sum(step.technique == "guess" for step in steps)
     return Grade(level_of(steps), score_of(steps), tuple(steps), guesses, None)

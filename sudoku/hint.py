@@ -11,6 +11,7 @@ Vocabulary (on top of ``sudoku.techniques``):
 
 from collections import namedtuple
 
+from sudoku.formats import symbol
 from sudoku.grid import geometry
 from sudoku.techniques import Board, bits, cell_name, next_step
 
@@ -50,6 +51,11 @@ def _cells(geo, cells):
     return ", ".join(cell_name(geo, c) for c in cells)
 
 
+def _d(geo, digit):
+    """A digit as the board and the line format write it (E, not 14, at 16x16)."""
+    return symbol(digit, geo.side)
+
+
 def _and(items):
     items = [str(i) for i in items]
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
@@ -59,12 +65,12 @@ def _removals(geo, eliminations):
     by_digit = {}
     for cell, digit in eliminations:
         by_digit.setdefault(digit, []).append(cell)
-    return "; ".join(f"{digit} leaves {_cells(geo, cells)}" for digit, cells in sorted(by_digit.items()))
+    return "; ".join(f"{_d(geo, digit)} leaves {_cells(geo, cells)}" for digit, cells in sorted(by_digit.items()))
 
 
 def _say_naked_single(step, geo):
     cell, digit = step.placement
-    return f"{cell_name(geo, cell)} can only be {digit}"
+    return f"{cell_name(geo, cell)} can only be {_d(geo, digit)}"
 
 
 def _say_hidden_single(step, geo):
@@ -72,23 +78,23 @@ def _say_hidden_single(step, geo):
     unit = step.units[0]
     row, col = divmod(cell, geo.side)
     where = {0: f"column {col + 1}", 1: f"row {row + 1}"}.get(unit // geo.side, cell_name(geo, cell))
-    return f"{digit} in {geo.unit_names[unit]} goes in {where}"
+    return f"{_d(geo, digit)} in {geo.unit_names[unit]} goes in {where}"
 
 
 def _say_locked(step, geo):
     home, line = step.units
     (digit,) = step.digits
-    return (f"in {geo.unit_names[home]}, {digit} lies only in {geo.unit_names[line]}, "
+    return (f"in {geo.unit_names[home]}, {_d(geo, digit)} lies only in {geo.unit_names[line]}, "
             f"so {_removals(geo, step.eliminations)}")
 
 
 def _say_naked(step, geo):
-    return (f"{_cells(geo, step.cells)} hold only {_and(step.digits)} in {geo.unit_names[step.units[0]]}, "
+    return (f"{_cells(geo, step.cells)} hold only {_and(_d(geo, d) for d in step.digits)} in {geo.unit_names[step.units[0]]}, "
             f"so {_removals(geo, step.eliminations)}")
 
 
 def _say_hidden(step, geo):
-    return (f"in {geo.unit_names[step.units[0]]}, {_and(step.digits)} fit only {_cells(geo, step.cells)}, "
+    return (f"in {geo.unit_names[step.units[0]]}, {_and(_d(geo, d) for d in step.digits)} fit only {_cells(geo, step.cells)}, "
             f"so {_removals(geo, step.eliminations)}")
 
 
@@ -96,7 +102,7 @@ def _say_fish(step, geo):
     half = len(step.units) // 2
     base, cover = step.units[:half], step.units[half:]
     (digit,) = step.digits
-    return (f"{digit} in {_and(geo.unit_names[u] for u in base)} lies only in "
+    return (f"{_d(geo, digit)} in {_and(geo.unit_names[u] for u in base)} lies only in "
             f"{_and(geo.unit_names[u] for u in cover)}, so {_removals(geo, step.eliminations)}")
 
 
@@ -109,8 +115,8 @@ def _say_wing(step, geo):
 def _say_chain(step, geo):
     nodes = list(zip(step.cells, step.digits))
     (c0, d0), (c1, d1) = nodes[0], nodes[-1]
-    chain = ", ".join(f"{cell_name(geo, c)} {d}" for c, d in nodes)
-    return (f"{cell_name(geo, c0)} is {d0} or {cell_name(geo, c1)} is {d1} (chain {chain}), "
+    chain = ", ".join(f"{cell_name(geo, c)} {_d(geo, d)}" for c, d in nodes)
+    return (f"{cell_name(geo, c0)} is {_d(geo, d0)} or {cell_name(geo, c1)} is {_d(geo, d1)} (chain {chain}), "
             f"so {_removals(geo, step.eliminations)}")
 
 
@@ -125,18 +131,19 @@ def _say_forcing(step, geo):
     by = _BY[step.technique]
     if len(step.cells) == 1:
         (cell,), (digit,) = step.cells, step.digits
-        return f"{digit} in {cell_name(geo, cell)} leads {by} to a contradiction, so it is not {digit} there"
-    each = _and(f"{digit} in {cell_name(geo, cell)}" for cell, digit in zip(step.cells, step.digits))
+        said = _d(geo, digit)
+        return f"{said} in {cell_name(geo, cell)} leads {by} to a contradiction, so it is not {said} there"
+    each = _and(f"{_d(geo, digit)} in {cell_name(geo, cell)}" for cell, digit in zip(step.cells, step.digits))
     return f"each of {each} leads {by} to a contradiction, so {_removals(geo, step.eliminations)}"
 
 
 def _say_guess(step, geo):
     cell, digit = step.placement
-    return f"no technique applies; {cell_name(geo, cell)} is {digit} in the solution"
+    return f"no technique applies; {cell_name(geo, cell)} is {_d(geo, digit)} in the solution"
 
 
 def _say_pattern(step, geo):
-    digits = _and(bits(sum(1 << (d - 1) for d in set(step.digits))))
+    digits = _and(_d(geo, d) for d in bits(sum(1 << (d - 1) for d in set(step.digits))))
     return f"{digits} on {_cells(geo, step.cells)}, so {_removals(geo, step.eliminations)}"
 
 

@@ -152,21 +152,24 @@ class Game:
         return self._change(cell, 0, 0)
 
     def undo(self) -> bool:
-        """Take back the last move; False when there is none."""
+        """Take back the last move and put the cursor on its cell (so the player sees what changed);
+        False when there is none."""
         if not self.done:
             return False
         move = self.done.pop()
         self._set(move.cell, move.before)
         self.undone.append(move)
+        self.cursor = move.cell
         return True
 
     def redo(self) -> bool:
-        """Make again the last move taken back; False when there is none."""
+        """Make again the last move taken back, the cursor on its cell; False when there is none."""
         if not self.undone:
             return False
         move = self.undone.pop()
         self._set(move.cell, move.after)
         self.done.append(move)
+        self.cursor = move.cell
         return True
 
     def _check_digit(self, digit: int) -> None:

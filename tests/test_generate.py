@@ -82,7 +82,7 @@ def test_the_difficulties_are_the_human_levels():
 
 @pytest.mark.parametrize("difficulty, seed", [("easy", 1), ("easy", 2), ("medium", 1), ("medium", 2),
                                               pytest.param("hard", 1, marks=pytest.mark.slow),
-                                              pytest.param("expert", 1, marks=pytest.mark.slow)])
+                                              ("expert", 1)])
 def test_9x9_difficulty_is_graded_as_asked(difficulty, seed):
     puzzle = create(3, seed=seed, difficulty=difficulty)
     assert_proper(puzzle, 3)
@@ -91,7 +91,7 @@ def test_9x9_difficulty_is_graded_as_asked(difficulty, seed):
 
 def test_a_level_not_met_within_the_attempts_says_so():
     with pytest.raises(GenerationFailed, match="no extreme puzzle with at least 40 blanks found in 2 attempts"):
-        create(3, seed=1, difficulty="extreme", attempts=2)
+        create(3, seed=1, difficulty="extreme", attempts=2, bank=False)
 
 
 @pytest.mark.parametrize("difficulty", ["easy", pytest.param("medium", marks=pytest.mark.slow)])
@@ -210,3 +210,19 @@ def test_symmetric_minimal_9x9_keeps_no_removable_pair():
         if puzzle.cells[cell]:
             trial = puzzle.with_cell(cell, 0).with_cell(80 - cell, 0)
             assert py.solve(trial, limit=2).count == 2
+
+
+def test_cli_create_verbose_says_what_it_tries():
+    """Issue 27: `create -v` at a level says each try on stderr (it said nothing for minutes)."""
+    from helpers import run_cli
+
+    done = run_cli("create", "--difficulty", "extreme", "--symmetric", "--attempts", "2", "--seed", "1", "-v")
+    assert done.returncode == 1
+    lines = done.stderr.splitlines()
+    assert lines[0] == "sudoku: seed 1"
+    assert lines[1].startswith("sudoku: puzzle 1: try 1 of 2: ") and lines[2].startswith("sudoku: puzzle 1: try 2 of 2: ")
+    assert "no extreme puzzle" in lines[-1]
+    done = run_cli("create", "expert", "--seed", "1", "-v", "--format", "line")
+    assert done.returncode == 0 and len(done.stdout.strip()) == 81
+    assert "sudoku: puzzle 1: an expert puzzle from the bank under a random symmetry; grading it again" in done.stderr
+    assert run_cli("create", "expert", "--seed", "1", "--format", "line").stdout == done.stdout

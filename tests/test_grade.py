@@ -174,3 +174,66 @@ def test_score_adds_the_steps_and_the_hard_part():
     assert weight(chain) == WEIGHTS["forcing chain"] + FORCING_ELIMINATION_WEIGHT * len(chain.eliminations)
     easy = grade(parse_line(EASY))
     assert hard_part(easy.steps) == 0 and easy.score == sum(WEIGHTS[step.technique] for step in easy.steps)
+
+
+def test_digits_above_9_are_named_as_the_board_names_them():
+    """Issue 27: at 16x16 a hint says `can only be E` (the board and the line format's name), not 14."""
+    from sudoku.formats import symbol
+    from sudoku.grid import Grid
+
+    assert [symbol(d, 16) for d in (1, 9, 10, 14, 16)] == ["1", "9", "A", "E", "G"]
+    assert symbol(30, 36) == "30" and symbol(14, 36) == "14"  # 36x36 has no line form: numbers
+    from sudoku import create, solve
+
+    full = solve(create(4, seed=1)).solution
+    cell = full.cells.index(14)
+    words = hint(Grid(4, [0 if i == cell else v for i, v in enumerate(full.cells)])).words
+    assert words == f"naked single: r{cell // 16 + 1}c{cell % 16 + 1} can only be E"
+
+
+def _grid_text(line):
+    return "".join(" ".join(str(v) for v in row) + "\n" for row in parse_line(line).rows)
+
+
+def test_cli_grade_and_hint_prefix_every_batch_alike():
+    """Two grids in the grid format are a batch as two lines are: each answer says `puzzle K: `;
+    one grid alone gets none (as solve and check do)."""
+    one, two = _grid_text(EASY), _grid_text(EASY) + "\n" + _grid_text(FORCING)
+    assert not run_cli("grade", input=one).stdout.startswith("puzzle")
+    lines = run_cli("grade", input=two).stdout.splitlines()
+    assert lines[0].startswith("puzzle 1: easy, ") and lines[1].startswith("puzzle 2: expert, ")
+    lines = run_cli("hint", input=two).stdout.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["puzzle 1", "puzzle 2"]
+
+
+def test_cli_grade_and_hint_json_is_versioned():
+    from sudoku.cli import JSON_VERSION
+
+    for command in ("grade", "hint"):
+        done = run_cli(command, "--json", input=EASY + "\n")
+        assert json.loads(done.stdout)["version"] == JSON_VERSION, command
+
+
+def test_cli_grade_and_hint_timeout_exit_124_with_one_line():
+    """A nested-forcing-chain grade takes about a second (one pass of it cannot be stopped half-way:
+    the grade runs in a forked child killed at the deadline); what was done before stays printed."""
+    done = run_cli("grade", "--timeout", "0.6", input=f"{EASY}\n{HARDEST}\n{HARDEST}\n", timeout=30)
+    assert done.returncode == 124, done.stderr
+    assert all(line.startswith("puzzle 1: easy, ") for line in done.stdout.splitlines()[:1])
+    assert len(done.stdout.splitlines()) <= 2
+    assert done.stderr.startswith("sudoku: time limit of 0.6 s reached (grading 9x9 puzzle ")
+    assert len(done.stderr.splitlines()) == 1
+    done = run_cli("hint", "--timeout", "0.001", input=HARDEST + "\n", timeout=30)
+    assert done.returncode == 124 and done.stdout == "" and len(done.stderr.splitlines()) == 1
+    assert run_cli("grade", "--timeout", "60", input=EASY + "\n").stdout.startswith("puzzle 1: easy, ")
+    assert run_cli("hint", "--timeout", "0").returncode == 2
+
+
+def test_grade_budget_bounds_the_steps():
+    import pytest
+
+    from sudoku.budget import Budget, BudgetExceeded
+
+    with pytest.raises(BudgetExceeded):
+        grade(parse_line(EASY), budget=Budget(nodes=5))
+    assert grade(parse_line(EASY), budget=Budget(nodes=10**6)) == grade(parse_line(EASY))

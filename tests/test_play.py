@@ -369,6 +369,21 @@ def test_play_refuses_a_bad_file_or_save_in_one_line(tmp_path, content, args, co
     _one_line_error(run_cli(*args), code, words.format(file=path))
 
 
+def test_play_attempts_go_to_create(monkeypatch, capsys):
+    """`play --attempts` is create's: the game asks create for that many tries."""
+    asked = []
+
+    def fake_create(box, **options):
+        asked.append(options)
+        raise cli.GenerationFailed("no hard puzzle found in 7 attempts")
+
+    monkeypatch.setattr(cli, "create", fake_create)
+    assert cli.run(["play", "--difficulty", "hard", "--seed", "3", "--attempts", "7"]) == 1
+    assert asked == [{"seed": 3, "difficulty": "hard", "attempts": 7}]
+    assert "no hard puzzle found in 7 attempts" in capsys.readouterr().err
+    assert cli.run(["play", "--attempts", "0"]) == 2
+
+
 def test_without_textual_play_says_how_to_install_it():
     code = ("import sys; sys.modules['textual'] = None\n"
             "from sudoku.cli import main\n"

@@ -217,3 +217,23 @@ def test_a_bad_save_is_refused_by_name(change, message):
         Game.from_dict(data)
     with pytest.raises(BadSave, match="JSON object"):
         Game.from_dict([1, 2])
+
+
+@given(boxes_and_actions())
+def test_undo_and_redo_put_the_cursor_on_the_cell_they_change(case):
+    """Issue 27: after an undo the player sees what changed, wherever the cursor had gone."""
+    game = played(case)
+    while game.done:
+        cell = game.done[-1].cell
+        game.cursor = (cell + 1) % len(game.puzzle.cells)
+        assert game.undo() and game.cursor == cell
+    while game.undone:
+        cell = game.undone[-1].cell
+        game.cursor = (cell + 1) % len(game.puzzle.cells)
+        assert game.redo() and game.cursor == cell
+
+
+def test_undo_with_nothing_to_undo_leaves_the_cursor():
+    game = fresh(3)
+    game.cursor = 40
+    assert not game.undo() and not game.redo() and game.cursor == 40
