@@ -15,7 +15,7 @@ language (`sh`, `text`) are not run: they show a syntax or a screen, not a sessi
 
 The blocks of one page run in order in one temporary directory (a page is one session), with the
 venv's scripts first on PATH, this checkout first on PYTHONPATH, and a copy of the fake programs of
-`tests/fake_targets/` (the fuzz page drives them). The quick test of a page skips its slow blocks (so
+`tests/fake_targets/` both there and at `tests/fake_targets/` (the fuzz examples drive them). The quick test of a page skips its slow blocks (so
 no quick block may need a slow block's files); the slow test runs every block.
 """
 
@@ -162,6 +162,7 @@ def run_page(page: Path, tmp_path: Path, *, slow: bool) -> int:
     work.mkdir()
     for fake in FAKES.glob("*.py"):
         shutil.copy(fake, work / fake.name)
+    shutil.copytree(FAKES, work / "tests" / "fake_targets")
     env = environment()
     ran = 0
     for block in blocks(page):
