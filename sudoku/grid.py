@@ -108,6 +108,10 @@ class Grid:
     def __hash__(self) -> int:
         return hash((self.box, self.cells))
 
+    def __str__(self) -> str:
+        """The grid in the ``grid`` format (one row a line, single spaces, 0 = blank), without the final newline."""
+        return "\n".join(" ".join(map(str, row)) for row in self.rows)
+
     def __repr__(self) -> str:
         return f"Grid(box={self.box}, clues={self.clues})"
 
