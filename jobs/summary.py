@@ -70,8 +70,8 @@ def _saved_totals(outcomes):
 
 
 def summary_blocks(data):
-    """The summary as ``jobs.display`` blocks: two lines, the percentiles table, the first cases not ok."""
-    from jobs.display import Table
+    """The summary as ``sudoku.display`` blocks: two lines, the percentiles table, the first cases not ok."""
+    from sudoku.display import Table
 
     t, config = data["totals"], data["config"]
     saved = "" if data["status"] == "complete" else " saved"  # a run not complete: what its parts hold
@@ -94,6 +94,6 @@ def summary_blocks(data):
 
 def summarize(manifest, records, *, failures_shown=10):
     """The summary as plain text (what ``sudoku-jobs show`` prints in a pipe)."""
-    from jobs.display import plain
+    from sudoku.display import plain
 
     return plain(summary_blocks(summary_data(manifest, records, failures_shown=failures_shown))).rstrip("\n")

@@ -130,7 +130,7 @@ def publish(args, markdown, html_of, blocks_of=None, json_of=None):
     """stdout: the short summary (``reports.terminal``), or the Markdown with --md -, or JSON with --json;
     Markdown to --md FILE and $GITHUB_STEP_SUMMARY; HTML to --html (each rendered only when asked).
     Without ``blocks_of`` (history: its table is the summary) stdout gets the Markdown."""
-    from jobs.display import show
+    from sudoku.display import show
 
     if args.md and args.md != "-":  # the files first: the short summary names them
         write(args.md, markdown)

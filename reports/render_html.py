@@ -2,7 +2,7 @@
 
 from html import escape as _escape
 
-from jobs.display import excerpt, visible
+from sudoku.display import excerpt, visible
 from reports import svg
 from reports.bugs import expected_parts
 from reports.summary import enough_cases, left_out_text

@@ -5,7 +5,7 @@ whatever a target printed."""
 
 import xml.etree.ElementTree as ET
 
-from jobs.display import xml_text
+from sudoku.display import xml_text
 from reports.text import fmt_ratio
 from reports.verdict import NOT_COMPARABLE, REGRESSION
 

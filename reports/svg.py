@@ -15,7 +15,7 @@ from html import escape as _escape
 
 import numpy as np
 
-from jobs.display import visible
+from sudoku.display import visible
 from reports.text import fmt_time
 
 

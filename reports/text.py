@@ -1,9 +1,9 @@
 """Formatting helpers shared by the renderings: times, ratios, percentages; escaping of untrusted text
-comes from ``jobs.display`` (one escaping module for every renderer)."""
+comes from ``sudoku.display`` (one escaping module for every renderer)."""
 
 import math
 
-from jobs.display import md_code, md_text
+from sudoku.display import md_code, md_text
 
 
 def fmt_time(seconds):
