@@ -127,7 +127,7 @@ def write(path, text):
 
 
 def publish(args, markdown, html_of, blocks_of=None, json_of=None):
-    """stdout: the short summary (``reports.terminal``), or the Markdown with --md -, or JSON with --json;
+    """stdout: the short summary (``reports.render.terminal``), or the Markdown with --md -, or JSON with --json;
     Markdown to --md FILE and $GITHUB_STEP_SUMMARY; HTML to --html (each rendered only when asked).
     Without ``blocks_of`` (history: its table is the summary) stdout gets the Markdown."""
     from sudoku.display import show
@@ -154,11 +154,11 @@ def publish(args, markdown, html_of, blocks_of=None, json_of=None):
 
 def run_show(args):
     from reports.load import load_run
-    from reports.render_html import summary_html
-    from reports.render_json import summary_json
-    from reports.render_md import summary_md
+    from reports.render.html import summary_html
+    from reports.render.json import summary_json
+    from reports.render.md import summary_md
     from reports.summary import summarize
-    from reports.terminal import summary_blocks
+    from reports.render.terminal import summary_blocks
 
     summary = summarize(load_run(args.run, merge_unlike=args.merge_unlike))
     publish(args, summary_md(summary), lambda: summary_html(summary), lambda: summary_blocks(summary, args),
@@ -169,11 +169,11 @@ def run_show(args):
 def run_compare(args):
     from reports import verdict
     from reports.load import load_run
-    from reports.render_html import comparison_html
-    from reports.render_json import comparison_json
-    from reports.render_junit import comparison_junit
-    from reports.render_md import comparison_md
-    from reports.terminal import comparison_blocks
+    from reports.render.html import comparison_html
+    from reports.render.json import comparison_json
+    from reports.render.junit import comparison_junit
+    from reports.render.md import comparison_md
+    from reports.render.terminal import comparison_blocks
 
     base = load_run(args.base, merge_unlike=args.merge_unlike)
     head = load_run(args.head, merge_unlike=args.merge_unlike)
@@ -191,7 +191,7 @@ def run_compare(args):
 
 def run_history(args):
     from reports.history import history_of, load_history
-    from reports.render_history import history_html, history_md
+    from reports.render.history import history_html, history_md
 
     found = history_of(load_history(args.runs), threshold=args.threshold, seed=args.seed)
     publish(args, history_md(found), lambda: history_html(found))

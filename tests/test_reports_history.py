@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from reports.history import history_of, load_history
-from reports.render_history import history_html, history_md
+from reports.render.history import history_html, history_md
 from test_reports_helpers import records, run_reports, write_run
 from test_reports_unlike import BATCH
 

@@ -6,9 +6,10 @@ import re
 
 from hypothesis import given, settings, strategies as st
 
-from reports import svg, verdict
+from reports import verdict
+from reports.render import svg
 from reports.load import load_run
-from reports.render_md import comparison_md
+from reports.render.md import comparison_md
 from reports.stats import Ratio
 from reports.wording import change_text, ratio_label
 from test_reports_helpers import loaded_rounds, write_rounds

@@ -3,8 +3,8 @@ over commits, the step changes named by commit, and in the HTML a small trend pl
 
 from html import escape
 
-from reports import svg
-from reports.render_html import _page, table
+from reports.render import svg
+from reports.render.html import _page, table
 from reports.text import cell, fmt_time
 from reports.verdict import REGRESSION
 from reports.wording import change_text

@@ -50,7 +50,7 @@ def summary_json(summary):
 
 
 def comparison_json(comparison):
-    from reports.render_md import headline
+    from reports.render.md import headline
 
     c = comparison
     metrics = []

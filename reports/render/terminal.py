@@ -4,7 +4,7 @@ full report is), as ``sudoku.display`` blocks: rich tables on a terminal, aligne
 The whole report is the Markdown (``--md FILE`` or ``--md -``) and the HTML (``--html FILE``)."""
 
 from sudoku.display import Table, caret_lines, excerpt
-from reports.render_md import describe_run, headline
+from reports.render.md import describe_run, headline
 from reports.text import fmt_ratio, fmt_size, fmt_time
 from reports.verdict import IMPROVEMENT, NOT_COMPARABLE, REGRESSION, UNCHANGED
 from reports.wording import change_text, verdict_text

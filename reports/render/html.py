@@ -3,10 +3,10 @@
 from html import escape as _escape
 
 from sudoku.display import excerpt, visible
-from reports import svg
+from reports.render import svg
 from reports.bugs import expected_parts
 from reports.summary import enough_cases, left_out_text
-from reports.render_md import aa_text, headline, method_text
+from reports.render.md import aa_text, headline, method_text
 from reports.text import fmt_ratio, fmt_size, fmt_time
 from reports.verdict import IMPROVEMENT, NOT_COMPARABLE, REGRESSION, UNCHANGED
 from reports.wording import change_text, verdict_text
