@@ -9,7 +9,8 @@
   with its ratio where the line at 1 does not cross the label, and the axis ticks thinned
   (``thin_labels``) so that no two labels touch.
 - ``trend``: one metric over commits (``reports history``): medians joined by a line, p25..p75 bars,
-  a labelled dashed line at each step change.
+  a labelled dashed line at each step change; the trends of one history share one factor from bottom
+  to top, written under each axis, so +21 % never looks like +91 %.
 """
 
 import math
@@ -235,10 +236,15 @@ def _time_ticks(lo, hi):
             for m in (1, 2, 5) if lo <= m * 10.0 ** d <= hi]
 
 
-def trend(title, labels, medians, quartiles, *, steps=(), width=520):
+TREND_MARGIN = 1.15  # room above and below a trend's values, as a factor
+
+
+def trend(title, labels, medians, quartiles, *, steps=(), factor=None, width=520):
     """A metric over commits: the median per commit joined by a line, its p25..p75 as a bar, on a log
     time axis; ``steps`` (index, text) draw a dashed line before that commit, labelled. Commit labels
-    and time ticks are thinned so none touch; the first and last commit and every step keep theirs."""
+    and time ticks are thinned so none touch; the first and last commit and every step keep theirs.
+    ``factor`` fixes the axis's range (top over bottom) around the values, so that plots drawn with one
+    factor show one change as one height; the range is written under the axis either way."""
     left, right, top, plot_h, inset = 70, 30, 34, 120, 12
     height = top + plot_h + 40
     values = [v for pair in quartiles for v in pair if math.isfinite(v) and v > 0] + \
@@ -247,10 +253,11 @@ def trend(title, labels, medians, quartiles, *, steps=(), width=520):
     if not values:
         body.append(f'<text x="{left}" y="{top + 20}" {FONT}>no positive samples</text>')
         return _svg(width, height, body, title)
-    lo, hi = min(values) / 1.15, max(values) * 1.15
-    if hi / lo < 2:  # a flat series still gets an axis of a factor of two around it
+    lo, hi = min(values) / TREND_MARGIN, max(values) * TREND_MARGIN
+    wanted = max(factor or 2, hi / lo)  # the shared factor; alone, a flat series still gets a factor of two
+    if hi / lo < wanted:
         centre = math.sqrt(lo * hi)
-        lo, hi = centre / math.sqrt(2), centre * math.sqrt(2)
+        lo, hi = centre / math.sqrt(wanted), centre * math.sqrt(wanted)
     span = width - left - right - 2 * inset
     count = len(medians)
 
@@ -262,6 +269,8 @@ def trend(title, labels, medians, quartiles, *, steps=(), width=520):
 
     bottom = top + plot_h
     body.append(f'<line x1="{left}" y1="{bottom}" x2="{width - right}" y2="{bottom}" stroke="#333"/>')
+    body.append(f'<text class="scale" x="{width - right}" y="{bottom + 32}" {FONT} fill="#555" text-anchor="end">'
+                f'y axis: x{hi / lo:.3g} bottom to top</text>')
     body.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{bottom}" stroke="#333"/>')
     ticks = _time_ticks(lo, hi)
     if len(ticks) < 2:  # a narrow range: label its ends too
