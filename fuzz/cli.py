@@ -196,7 +196,7 @@ def _targets_file(path):
     """The commands of a --targets file (one a line, '#' comments), each split to check it; a file
     larger than MAX_TARGETS_BYTES is refused unread, a line that cannot be split names its line."""
     from fuzz.commands import BadCommand, split
-    from jobs.display import visible
+    from sudoku.display import visible
 
     shown = visible(path, newlines=False)
     try:
@@ -225,7 +225,7 @@ def run(args):
     """``fuzz run``: the options made into a run's config; the run itself is ``fuzz.engine.run``."""
     from fuzz import engine, summary
     from jobs.cli import changed_options
-    from jobs.display import show
+    from sudoku.display import show
     from sudoku import new_seed
 
     if args.resume and (given := changed_options(_parser(), args)):
@@ -270,7 +270,7 @@ def run(args):
 def replay(args):
     """``fuzz replay``: saved reproducers against a target (``fuzz.engine.replay``)."""
     from fuzz import engine
-    from jobs.display import visible
+    from sudoku.display import visible
 
     _check_command_options(args)
     target, count, still = engine.replay(args.corpus, _target_spec(args), strict=args.strict,
@@ -285,7 +285,7 @@ def probe(args):
     """``fuzz probe``: the spellings a program understands (``fuzz.probe``), as ``fuzz run`` options."""
     from fuzz.engine import preflight, target_of_spec
     from fuzz.probe import options, probe as find
-    from jobs.display import visible
+    from sudoku.display import visible
 
     def make(create_args, solve_args, header):
         return target_of_spec({"spec": args.target, "create_args": create_args, "solve_args": solve_args,

@@ -20,7 +20,7 @@ class BadCommand(ValueError):
 def split(text, where):
     """``text`` as an argv list (POSIX shell quoting, no shell); ``where`` names its source for the
     message ("--target", "targets.txt line 3")."""
-    from jobs.display import visible
+    from sudoku.display import visible
 
     shown = visible(text if len(text) <= 200 else text[:200] + "...", newlines=False)
     if "\0" in text:

@@ -99,7 +99,7 @@ def check_reference(spec, side, *, mode, words, exits):
     from fuzz.cases import from_text, known_good
     from fuzz.oracles import VERDICTS
     from fuzz.reference import AGREES, OVERRULED, expect
-    from jobs.display import visible
+    from sudoku.display import visible
 
     reference = target_of_spec(spec, "--reference")
     shown = visible(spec["spec"], newlines=False)
@@ -143,7 +143,7 @@ def replay_entries(entries, target, *, strict, into=None, quiet=False, words=Non
     from fuzz.oracles import judge_contained, oracles_of
     from fuzz.reference import answer, asks
     from fuzz.tasks import run_case, signature_of
-    from jobs.display import visible
+    from sudoku.display import visible
 
     still = []
     for folder, meta, data in entries:
@@ -195,7 +195,7 @@ def replay_own(config, target, run_corpus):
 def loaded(found):
     """The entries of a corpus ``load``, after one line on stderr for each entry skipped (escaped:
     a folder's name is the corpus writer's)."""
-    from jobs.display import visible
+    from sudoku.display import visible
 
     for folder, why in found.skipped:
         print(f"fuzz: skipped {visible(str(folder), newlines=False)}: {visible(why, newlines=False)}",
@@ -320,7 +320,7 @@ def replay(path, target_spec, *, strict=False, reference=None, words=None, exits
     """Replay the reproducers at or under ``path`` against a target: (entries replayed, those that still
     fail). ``reference`` is a trusted program's spec, whose answers are the expected ones."""
     from fuzz import corpus as store
-    from jobs.display import visible
+    from sudoku.display import visible
 
     target = target_of_spec(target_spec)
     path = Path(path)

@@ -8,13 +8,13 @@ A person fixing a bug wants the failing input in front of them, not a path to a 
 - "seen on: ..." the case families the bug showed on, when the run recorded them;
 - the input, indented: whole when it is a grid or a few short lines, with ``\\r``, tabs and control
   bytes shown as escapes, the failing cell marked by a ``^`` line under it; a longer input as its start
-  and its length (``jobs.display.excerpt``);
+  and its length (``sudoku.display.excerpt``);
 - "replay: fuzz replay ...", whole, to copy.
 
-Lines of text only (``jobs.display.show`` prints them to a terminal or a pipe); no file is read.
+Lines of text only (``sudoku.display.show`` prints them to a terminal or a pipe); no file is read.
 """
 
-from jobs.display import caret_lines, excerpt, mark_in
+from sudoku.display import caret_lines, excerpt, mark_in
 
 INDENT = "     "
 

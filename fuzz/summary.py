@@ -1,5 +1,5 @@
 """The fuzz run's summary: what a run found, rendered twice (whole, as Markdown for summary.md and
-``--md``; short, as ``jobs.display`` blocks for a terminal or a pipe), and the manifest's record of
+``--md``; short, as ``sudoku.display`` blocks for a terminal or a pipe), and the manifest's record of
 each bug and target. Rendering only: the run itself is conducted by ``fuzz.engine``."""
 
 from collections import Counter
@@ -61,10 +61,10 @@ def differential(config, records):
 
 def differential_lines(found, code=None):
     """The summary's lines for ``differential``'s findings: Markdown, or with ``code`` (how to show a
-    command, e.g. jobs.display.visible) the plain lines of the terminal summary."""
+    command, e.g. sudoku.display.visible) the plain lines of the terminal summary."""
     if not found:
         return []
-    from jobs.display import md_code
+    from sudoku.display import md_code
 
     plain = code is not None
     code = code or md_code
@@ -97,7 +97,7 @@ def group_record(one):
 
 def matrix(rows):
     """The targets-by-oracles table: failing cases per oracle, format slips, distinct bugs, status."""
-    from jobs.display import md_code, md_text
+    from sudoku.display import md_code, md_text
 
     oracles = sorted({oracle for row in rows for oracle in row.get("oracles", {})})
     out = ["## Targets", "", "| target | status | cases | failed | " + "".join(f"{o} | " for o in oracles)
@@ -115,7 +115,7 @@ def matrix(rows):
 
 def matrix_table(rows):
     """The targets-by-oracles table for the terminal (``matrix`` is the Markdown one)."""
-    from jobs.display import Table
+    from sudoku.display import Table
 
     oracles = sorted({oracle for row in rows for oracle in row.get("oracles", {})})
     table = Table(["target", "status", "cases:", "failed:", *(f"{o}:" for o in oracles), "differs:", "slips:",
@@ -133,7 +133,7 @@ def matrix_table(rows):
 def shown_input(text, *, width=400, rows=12):
     """A reproducer's input for people: whole when short (with \\r, \\t and control bytes visible),
     else its start and its length."""
-    from jobs.display import visible
+    from sudoku.display import visible
 
     shown = visible(text)
     if len(shown) <= width and shown.count("\n") <= rows:
@@ -143,11 +143,11 @@ def shown_input(text, *, width=400, rows=12):
 
 def render(outcome):
     """A run's summary twice (``outcome``: a ``fuzz.engine.Outcome``): whole, as Markdown (summary.md,
-    ``--md``), and short, as ``jobs.display`` blocks for stdout: counts, each bug with its input and
+    ``--md``), and short, as ``sudoku.display`` blocks for stdout: counts, each bug with its input and
     replay line, failures per oracle, where the rest is. A target's text (details, inputs, names) is
     escaped for each medium."""
     from fuzz.show import bug_lines
-    from jobs.display import md_block, md_code, md_text, visible
+    from sudoku.display import md_block, md_code, md_text, visible
 
     manifest, records, saved, replayed, still, run_dir, run_corpus, phases = outcome
 

@@ -450,7 +450,7 @@ def make_target(spec, *, create_args="create", solve_args="solve", header=False,
 def _program(program):
     """The program of a command, by its full path when given as a path; CannotStart when it is
     missing, not executable or not on PATH (names shown escaped: a targets file is untrusted)."""
-    from jobs.display import visible
+    from sudoku.display import visible
 
     shown = visible(program, newlines=False)
     if os.sep in program:

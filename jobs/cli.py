@@ -194,7 +194,7 @@ def show(args):
 
     import pyarrow as pa
 
-    from jobs.display import markdown, show as show_blocks
+    from sudoku.display import markdown, show as show_blocks
     from jobs.store import RunDir, RunDirError, WriteError
     from jobs.summary import summary_blocks, summary_data
 

@@ -53,6 +53,6 @@ def _command(prog, commands, args, usage_errors):
 
 def _say(prog, error):
     """One line on stderr: the error's message with every control byte escaped."""
-    from jobs.display import visible
+    from sudoku.display import visible
 
     print(f"{prog}: {visible(str(error), newlines=False)}", file=sys.stderr)

@@ -1,9 +1,21 @@
 """The record schema: one row per puzzle (or fuzz case), shared by the runner and by ``reports``.
 
 Columns are snake_case; times are seconds with an ``_s`` suffix; counters are plain counts. Bump
-``SCHEMA_VERSION`` on any change and say what changed in ``HISTORY``; readers accept every version
-listed there. Only pyarrow is imported, so ``reports`` can read records without the runner.
+``SCHEMA_VERSION`` on any change of the columns and say what changed in ``HISTORY``; readers accept
+every version listed there. Only pyarrow is imported, so ``reports`` can read records without the runner.
+
+Every run writes every column (readers expect one fixed schema), but a run kind leaves some always
+null: ``FILLED_BY`` says which kind fills each column. Each Parquet field carries its ``description``,
+its ``filled_by`` and, for a time, its ``unit`` in its metadata, so a file explains itself to any
+reader. That metadata is documentation, not shape: adding to it needs no new version (a version
+change would make runs of equal columns 'not comparable').
+
+``fmt_time`` is the one unit scaling of times for people ('12.3 ms', '4.2 us'): ``sudoku-jobs show``
+and ``reports`` both print times through it.
 """
+
+import math
+
 
 import pyarrow as pa
 
@@ -76,10 +88,43 @@ COLUMNS = [
     ("timestamp", pa.timestamp("us", tz="UTC"), "when the case finished (on the batch path: when its chunk's records were built)"),
 ]
 
-SCHEMA = pa.schema([pa.field(name, kind) for name, kind, _ in COLUMNS])
 NAMES = [name for name, _, _ in COLUMNS]
 TIME_COLUMNS = [name for name in NAMES if name.endswith("_s")]
 COUNTER_COLUMNS = ["guesses", "nodes", "unique_guesses"]
+UNITS = {name: "s" for name in TIME_COLUMNS}  # the unit a column's suffix names
+
+# Which run kind fills a column; the other kind writes it all null. Some columns are null within
+# their kind too, as their description says (line without --input, level without --grade).
+_BATCH_ONLY = {"case_seed", "line", "blanks_ok", "solved_ok", "givens_kept", "matches_unique", "create_s", "unique_s",
+               "blanks_s", "solve_s", "guesses", "nodes", "unique_guesses", "difficulty", "level", "score"}
+_FUZZ_ONLY = {"target", "oracles_failed", "format_slips", "signature", "notes", "exit_code", "target_s", "cpu_s",
+              "calls", "calls_failed", "input_text"}
+FILLED_BY = {name: "batch runs" if name in _BATCH_ONLY else "fuzz runs" if name in _FUZZ_ONLY else "every run"
+             for name in NAMES}
+
+
+def _metadata(name, meaning):
+    found = {"description": meaning, "filled_by": FILLED_BY[name]}
+    if name in UNITS:
+        found["unit"] = UNITS[name]
+    return found
+
+
+SCHEMA = pa.schema([pa.field(name, kind, metadata=_metadata(name, meaning)) for name, kind, meaning in COLUMNS])
+
+
+def fmt_time(seconds):
+    """A time in seconds with a unit people read at a glance: '850 ns', '4.2 us', '12.3 ms', '1.5 s';
+    '-' for none."""
+    if seconds is None or (isinstance(seconds, float) and math.isnan(seconds)):
+        return "-"
+    if math.isinf(seconds):
+        return "inf"
+    for scale, unit in ((1, "s"), (1e-3, "ms"), (1e-6, "us"), (1e-9, "ns")):
+        if abs(seconds) >= scale or unit == "ns":
+            value = seconds / scale
+            return f"{value:.3g} {unit}" if value < 1000 else f"{value:.0f} {unit}"
+    return f"{seconds} s"
 
 
 def table(records):
@@ -94,5 +139,6 @@ def table(records):
 
 
 def describe():
-    """The schema as Markdown rows, for the README."""
-    return "\n".join(f"| `{name}` | {kind} | {meaning} |" for name, kind, meaning in COLUMNS)
+    """The schema as Markdown rows (column, type, unit, filled by, meaning), for the docs."""
+    return "\n".join(f"| `{name}` | {kind} | {UNITS.get(name, '')} | {FILLED_BY[name]} | {meaning} |"
+                     for name, kind, meaning in COLUMNS)

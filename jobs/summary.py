@@ -8,7 +8,7 @@ million cases are ~40 MB, not the whole ~400 MB table), and of the rows that are
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from jobs.schema import TIME_COLUMNS
+from jobs.schema import TIME_COLUMNS, fmt_time
 
 PERCENTILES = (0.5, 0.9, 0.99)
 JSON_VERSION = 1  # the shape of `sudoku-jobs show --json`; bump it on any change
@@ -70,8 +70,8 @@ def _saved_totals(outcomes):
 
 
 def summary_blocks(data):
-    """The summary as ``jobs.display`` blocks: two lines, the percentiles table, the first cases not ok."""
-    from jobs.display import Table
+    """The summary as ``sudoku.display`` blocks: two lines, the percentiles table, the first cases not ok."""
+    from sudoku.display import Table
 
     t, config = data["totals"], data["config"]
     saved = "" if data["status"] == "complete" else " saved"  # a run not complete: what its parts hold
@@ -80,9 +80,9 @@ def summary_blocks(data):
               f"seed {data['seed']}, size {config['size']}, engine {config['engine']}, check engine "
               f"{config['check_engine']}, backend {config['backend']} x{config['workers']}, "
               f"host {data['host'].get('cpu')}"]
-    table = Table(["phase", "n:", "p50 ms:", "p90 ms:", "p99 ms:", "max ms:"])
+    table = Table(["phase", "n:", "p50:", "p90:", "p99:", "max:"])  # each time with its unit, as `reports show`
     for row in data["timings"]:
-        table.add(row["phase"], row["n"], *(f"{row[key] * 1000:.2f}" for key in ("p50_s", "p90_s", "p99_s", "max_s")))
+        table.add(row["phase"], row["n"], *(fmt_time(row[key]) for key in ("p50_s", "p90_s", "p99_s", "max_s")))
     blocks.append(table)
     bad = data["not_ok"]
     if bad["count"]:
@@ -94,6 +94,6 @@ def summary_blocks(data):
 
 def summarize(manifest, records, *, failures_shown=10):
     """The summary as plain text (what ``sudoku-jobs show`` prints in a pipe)."""
-    from jobs.display import plain
+    from sudoku.display import plain
 
     return plain(summary_blocks(summary_data(manifest, records, failures_shown=failures_shown))).rstrip("\n")

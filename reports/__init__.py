@@ -22,13 +22,16 @@ Vocabulary:
 - **configuration** of a run: what shapes its timing (engines, size, difficulty, data set, schema
   version, mode, fuzz target); runs whose configurations differ are **not comparable** (exit 4).
 - **history**: each metric over **commits** (the runs of one git sha, merged as rounds), with the
-  **step** changes named (``history``, ``render_history``).
+  **step** changes named (``history``, ``render.history``).
 - **A/A check**: the current run's first half of rounds against its second half; a change there
   marks the comparison's timing verdicts **unreliable** (shown, never failing).
 
-Layers: ``load`` (run directories to frames) -> ``stats`` (percentiles, bootstrap) -> ``summary`` and
-``verdict`` (the models of ``show`` and ``compare``) -> ``render_md``, ``render_html`` (with ``svg``),
-``render_junit`` -> ``cli``. Only ``jobs.schema`` is imported from the runner.
+Layers: ``load`` (run directories to frames) -> ``stats`` (percentiles, bootstrap) -> ``summary``,
+``verdict`` and ``history`` (the models of ``show``, ``compare`` and ``history``) -> ``render`` (one
+module per medium: ``md``, ``html`` with ``svg``, ``json``, ``junit``, ``terminal``, and ``history``
+for both media of a history) -> ``cli``. Of the runner only ``jobs.schema`` is read (the record
+schema, its units and their formatting); text is escaped by ``sudoku.display``. A test reads the
+imports and holds the package to this.
 """
 
 

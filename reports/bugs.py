@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from jobs.display import mark_in
+from sudoku.display import mark_in
 
 MAX_READ = 1 << 20  # bytes read of a reproducer's file; an input or output past this is shown cut
 

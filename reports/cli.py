@@ -109,9 +109,9 @@ def parser():
         sub.add_argument("--merge-unlike", action="store_true",
                          help="merge a directory of runs even when their configurations differ (their timings "
                               "then compare with nothing)")
+    for sub in (show, compare, history):
         sub.add_argument("--json", action="store_true", help="stdout: one JSON object (schema reports.%s, version 1)"
                          % sub.prog.split()[-1])
-    for sub in (show, compare, history):
         sub.add_argument("--md", metavar="FILE", help="write the whole Markdown report here ('-': to stdout)")
         sub.add_argument("--html", metavar="FILE", help="write a self-contained HTML report with plots")
         sub.add_argument("-q", "--quiet", action="store_true", help="nothing on stdout")
@@ -126,11 +126,11 @@ def write(path, text):
         raise ReportError(f"{path}: cannot write ({error.strerror or error})") from None
 
 
-def publish(args, markdown, html_of, blocks_of=None, json_of=None):
-    """stdout: the short summary (``reports.terminal``), or the Markdown with --md -, or JSON with --json;
-    Markdown to --md FILE and $GITHUB_STEP_SUMMARY; HTML to --html (each rendered only when asked).
-    Without ``blocks_of`` (history: its table is the summary) stdout gets the Markdown."""
-    from jobs.display import show
+def publish(args, markdown, html_of, blocks_of, json_of):
+    """stdout: the short summary (``reports.render.terminal``, ``reports.render.history``), or the
+    Markdown with --md -, or JSON with --json; Markdown to --md FILE and $GITHUB_STEP_SUMMARY; HTML to
+    --html (each rendered only when asked)."""
+    from sudoku.display import show
 
     if args.md and args.md != "-":  # the files first: the short summary names them
         write(args.md, markdown)
@@ -139,7 +139,7 @@ def publish(args, markdown, html_of, blocks_of=None, json_of=None):
     if not args.quiet:
         if getattr(args, "json", False):
             sys.stdout.write(json_of())
-        elif args.md == "-" or blocks_of is None:
+        elif args.md == "-":
             sys.stdout.write(markdown)
         else:
             show(blocks_of())
@@ -154,11 +154,11 @@ def publish(args, markdown, html_of, blocks_of=None, json_of=None):
 
 def run_show(args):
     from reports.load import load_run
-    from reports.render_html import summary_html
-    from reports.render_json import summary_json
-    from reports.render_md import summary_md
+    from reports.render.html import summary_html
+    from reports.render.json import summary_json
+    from reports.render.md import summary_md
     from reports.summary import summarize
-    from reports.terminal import summary_blocks
+    from reports.render.terminal import summary_blocks
 
     summary = summarize(load_run(args.run, merge_unlike=args.merge_unlike))
     publish(args, summary_md(summary), lambda: summary_html(summary), lambda: summary_blocks(summary, args),
@@ -169,11 +169,11 @@ def run_show(args):
 def run_compare(args):
     from reports import verdict
     from reports.load import load_run
-    from reports.render_html import comparison_html
-    from reports.render_json import comparison_json
-    from reports.render_junit import comparison_junit
-    from reports.render_md import comparison_md
-    from reports.terminal import comparison_blocks
+    from reports.render.html import comparison_html
+    from reports.render.json import comparison_json
+    from reports.render.junit import comparison_junit
+    from reports.render.md import comparison_md
+    from reports.render.terminal import comparison_blocks
 
     base = load_run(args.base, merge_unlike=args.merge_unlike)
     head = load_run(args.head, merge_unlike=args.merge_unlike)
@@ -191,10 +191,12 @@ def run_compare(args):
 
 def run_history(args):
     from reports.history import history_of, load_history
-    from reports.render_history import history_html, history_md
+    from reports.render.history import history_blocks, history_html, history_md
+    from reports.render.json import history_json
 
     found = history_of(load_history(args.runs), threshold=args.threshold, seed=args.seed)
-    publish(args, history_md(found), lambda: history_html(found))
+    publish(args, history_md(found), lambda: history_html(found), lambda: history_blocks(found, args),
+            lambda: history_json(found))
     return OK
 
 

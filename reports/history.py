@@ -3,7 +3,8 @@ step change happened.
 
 Vocabulary, beyond the package's:
 
-- **commit**: the runs of one git sha and one configuration, merged as its rounds; commits are
+- **commit**: the runs of one git sha and one configuration, merged as its rounds (a *point* of the
+  series of that configuration; ``History.commit_count`` counts shas, not points); commits are
   ordered by the earliest recorded start of their runs (``started`` in the manifest, else the run's
   name). A run without a git sha is a commit of its own, named by the run. Runs of a dirty tree
   (``git_dirty`` in the manifest) are a commit apart from the clean runs of their sha, labelled
@@ -41,6 +42,7 @@ class Commit:
     run: object    # reports.load.Run of its rounds
     configuration: dict
     dirty: bool = False  # run from a tree with changes to tracked files
+    tag: str = ""        # its configuration, when the history has several
 
     @property
     def label(self):
@@ -95,10 +97,19 @@ class Series:
 
 @dataclass
 class History:
-    commits: list   # every Commit, oldest first
+    commits: list   # every Commit (a sha in one configuration), oldest first
     series: list
     threshold: float
     notes: list = field(default_factory=list)
+
+    @property
+    def commit_count(self):
+        """Distinct commits (a sha, clean or dirty), whatever the configurations run on each."""
+        return len({(c.sha, c.dirty) for c in self.commits})
+
+    @property
+    def configuration_count(self):
+        return len({_key(c.configuration) for c in self.commits})
 
 
 def run_units(path):
@@ -226,7 +237,11 @@ def history_of(commits, *, threshold=THRESHOLD, seed=SEED):
     series = collect_series(commits)
     for s in series:
         s.steps = find_steps(s, threshold=threshold, seed=seed)
+    tags = configuration_tags(commits)
+    for commit in commits:
+        commit.tag = tags[_key(commit.configuration)]
     notes = [note for commit in commits for note in commit.run.notes]
-    if len(commits) < 2:
+    found = History(commits=commits, series=series, threshold=threshold, notes=notes)
+    if found.commit_count < 2:
         notes.append("one commit only: a history needs two or more to show a change")
-    return History(commits=commits, series=series, threshold=threshold, notes=notes)
+    return found

@@ -1,22 +1,13 @@
-"""Formatting helpers shared by the renderings: times, ratios, percentages; escaping of untrusted text
-comes from ``jobs.display`` (one escaping module for every renderer)."""
+"""Formatting helpers shared by the renderings: times, ratios, percentages. Times are scaled by the
+schema's ``fmt_time`` (the one unit scaling, which ``sudoku-jobs show`` uses too); escaping of untrusted
+text comes from ``sudoku.display`` (one escaping module for every renderer)."""
 
 import math
 
-from jobs.display import md_code, md_text
+from jobs.schema import fmt_time
+from sudoku.display import md_code, md_text
 
-
-def fmt_time(seconds):
-    """A time with a unit people read at a glance: '850 ns', '4.2 us', '12.3 ms', '1.50 s'."""
-    if seconds is None or (isinstance(seconds, float) and math.isnan(seconds)):
-        return "-"
-    if math.isinf(seconds):
-        return "inf"
-    for scale, unit in ((1, "s"), (1e-3, "ms"), (1e-6, "us"), (1e-9, "ns")):
-        if abs(seconds) >= scale or unit == "ns":
-            value = seconds / scale
-            return f"{value:.3g} {unit}" if value < 1000 else f"{value:.0f} {unit}"
-    return f"{seconds} s"
+__all__ = ["fmt_time", "fmt_ratio", "fmt_change", "fmt_size", "cell", "code"]
 
 
 def fmt_ratio(value):

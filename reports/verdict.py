@@ -58,12 +58,19 @@ class Metric:
     spread: float = 1.0     # largest ratio between two rounds of one side
     limit: float = None     # the threshold applied (larger with a single run on a side)
     floor: float = None     # the ratio an improvement must lie below
+    single: bool = False    # one run on a side: the larger factor applied
     reading: str = ""       # what is true of an unchanged metric, shown instead of 'unchanged' when set
 
     @property
     def name(self):
         size = "-" if self.size is None else f"{self.size}x{self.size}"
         return f"{self.phase}[{size},{self.case_set}]"
+
+    @property
+    def band(self):
+        """(floor, ceiling): the ratios the whole interval must lie below or above for a verdict, as
+        judged; None when not judged. Plots draw it and texts state it, so both show the rule applied."""
+        return None if self.limit is None else (self.floor, 1 + self.limit)
 
     @property
     def base_median(self):
@@ -165,7 +172,7 @@ def judge(metric, *, threshold, min_samples, rng, resamples, confidence, single_
     floor = 1 / (1 + limit) if single else 1 - threshold  # a single run: the same factor either way
     spread = max(stats.round_spread(base, base_rounds), stats.round_spread(head, head_rounds))
     within = 1 / spread <= r.point <= spread
-    metric.ratio, metric.spread, metric.limit, metric.floor = r, spread, limit, floor
+    metric.ratio, metric.spread, metric.limit, metric.floor, metric.single = r, spread, limit, floor, single
     metric.reading, metric.note = "", ""
     if r.low > 1 + limit and not within:
         metric.verdict = REGRESSION

@@ -4,6 +4,9 @@
   '329x slower' or '12x faster' once a side is twice the other.
 - ``verdict_text``: a metric's verdict, or for an unchanged one its reading ('faster, but not surely
   by 10 %'), with the note that qualifies it.
+- ``rule_text`` and ``band_text``: the rule a metric was judged by, as applied ('above 1.5 or below
+  0.667: one run on a side'), for the JUnit text and the caption of the plot's band; never the
+  nominal threshold alone, which a single run does not use.
 """
 
 import math
@@ -49,3 +52,30 @@ def verdict_text(metric):
         return metric.reading, metric.note
     return metric.verdict, metric.note
 
+
+
+def band_words(floor, ceiling, single):
+    """A band as people read it: 'x1.5 either way (one run on a side)' or '1 -10 % .. +10 %'."""
+    if single:
+        return f"x{ceiling:g} either way, {floor:.3g} .. {ceiling:.3g} (one run on a side)"
+    return f"{floor:.3g} .. {ceiling:.3g} ({(floor - 1) * 100:+.3g} % .. {(ceiling - 1) * 100:+.3g} %)"
+
+
+def rule_text(metric):
+    """The rule ``metric`` was judged by, as applied: where its whole interval had to lie for a verdict,
+    and the spread between rounds when that guard was wider; '' when it was not judged."""
+    if metric.band is None:
+        return ""
+    floor, ceiling = metric.band
+    text = (f"regression when the whole interval lies above {ceiling:.3g}, improvement below {floor:.3g}"
+            + (" (one run on a side: a factor either way)" if metric.single else ""))
+    if metric.spread > 1:
+        text += f", and the ratio past the spread between rounds of one side (x{metric.spread:.2f})"
+    return text
+
+
+def band_text(metrics):
+    """The caption of a plot's grey band over ``metrics``: the band of each judged metric, said once
+    when they share it."""
+    bands = dict.fromkeys((m.band, m.single) for m in metrics if m.band is not None)
+    return "; ".join(band_words(*band, single) for band, single in bands)

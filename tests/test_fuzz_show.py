@@ -1,10 +1,10 @@
 """The terminal block of one bug (fuzz.show) and the excerpt of a failing input it is built on
-(jobs.display.excerpt, mark_in): the input shown whole and visible, the failing cell marked, a long
+(sudoku.display.excerpt, mark_in): the input shown whole and visible, the failing cell marked, a long
 input cut to its start and length, the replay line last."""
 
 from fuzz.show import bug_lines
 from fuzz.triage import Saved
-from jobs.display import caret_lines, cell_span, excerpt, mark_in
+from sudoku.display import caret_lines, cell_span, excerpt, mark_in
 
 GRID = "\n".join("\t".join("0" * 9) for _ in range(8)) + "\r\n" + "0\t0\t5\t0\t0\t0\t0\t0\t0\n"
 REPLAY = "fuzz replay run/corpus/t/keeps_givens/abc --target ./sudoku"

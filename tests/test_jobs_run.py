@@ -184,12 +184,14 @@ def test_show_prints_totals_and_percentiles(reference):
     text = result.stdout
     assert f"{N} cases (ok {N}, failed 0, rejected 0)" in text
     assert f"seed {SEED}" in text and "complete" in text
-    assert re.search(r"phase\s+n\s+p50 ms\s+p90 ms\s+p99 ms\s+max ms", text)
+    assert re.search(r"phase\s+n\s+p50\s+p90\s+p99\s+max", text)
+    scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}  # each time carries its unit, as `reports show`
     for column in PHASES:
-        match = re.search(rf"^\s*{column}\s+(\d+)((?:\s+[\d.]+){{4}})$", text, re.M)
+        match = re.search(rf"^\s*{column}\s+(\d+)((?:\s+[\d.]+ (?:ns|us|ms|s)){{4}})$", text, re.M)
         assert match, f"no percentile row for {column}:\n{text}"
         assert int(match.group(1)) == N
-        p50, p90, p99, top = map(float, match.group(2).split())
+        values = re.findall(r"([\d.]+) (ns|us|ms|s)", match.group(2))
+        p50, p90, p99, top = (float(value) * scale[unit] for value, unit in values)
         assert p50 <= p90 <= p99 <= top
     assert "not ok" not in text
 

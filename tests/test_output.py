@@ -1,4 +1,4 @@
-"""What people and machines read: untrusted text escaped in every output (jobs.display), the short
+"""What people and machines read: untrusted text escaped in every output (sudoku.display), the short
 summaries on stdout (plain text in a pipe), ``--md -``, and the versioned ``--json`` of ``reports show``,
 ``reports compare`` and ``sudoku-jobs show``."""
 
@@ -11,7 +11,7 @@ from hypothesis import given, strategies as st
 
 from _jobs_support import small_batch
 from fake_targets import fuzz, spec
-from jobs.display import Table, markdown, md_block, md_code, md_text, plain, visible, xml_text
+from sudoku.display import Table, markdown, md_block, md_code, md_text, plain, visible, xml_text
 from test_reports_helpers import fuzz_records, records, run_reports, write_run
 
 HOSTILE = "\x00\x1b[31m<script>alert(1)</script>|<img src=x onerror=alert(2)>\ufffd\u200b`` |\x07\nnext line"
@@ -267,7 +267,7 @@ def test_the_plain_paths_never_import_rich(runs):
 
     from test_reports_helpers import REPO
 
-    code = ("import sys, io; from jobs.display import show, Table; from reports import cli; "
+    code = ("import sys, io; from sudoku.display import show, Table; from reports import cli; "
             "out = io.StringIO(); show(['x', Table(['a'], [[1]])], out); "
             "assert 'rich' not in sys.modules, 'rich imported'; import sudoku.cli; print(out.getvalue(), end='')")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)

@@ -12,9 +12,9 @@ from jobs.schema import SCHEMA_VERSION
 
 from reports import stats, verdict
 from reports.load import ReportError, load_run
-from reports.render_html import comparison_html, summary_html
-from reports.render_junit import comparison_junit
-from reports.render_md import comparison_md, summary_md
+from reports.render.html import comparison_html, summary_html
+from reports.render.junit import comparison_junit
+from reports.render.md import comparison_md, summary_md
 from reports.summary import summarize
 from reports.text import cell, fmt_time
 from test_reports_helpers import PHASES, fuzz_records, records, write_run

@@ -8,8 +8,8 @@ import re
 from html.parser import HTMLParser
 
 from reports.load import load_run
-from reports.render_html import summary_html
-from reports.render_md import summary_md
+from reports.render.html import summary_html
+from reports.render.md import summary_md
 from reports.summary import summarize
 from test_reports_helpers import fuzz_records, write_run
 
@@ -105,7 +105,7 @@ def test_reports_show_on_a_terminal_gives_each_bug_its_input_marked():
     from types import SimpleNamespace
 
     from reports.bugs import Bug
-    from reports.terminal import _input_lines
+    from reports.render.terminal import _input_lines
 
     bug = Bug({"signature": "keeps_givens:changed on solvable (exit 0)"}, text="0 0 5\n1 2 0\n", mark={"row": 2,
                                                                                                          "column": 1})

@@ -1,13 +1,14 @@
 """`reports history`: each metric over commits in time order, and the commit of a step change named
 by the verdict rule (which a flat series moved by machine load alone does not trip)."""
 
+import json
 import re
 
 import numpy as np
 import pytest
 
 from reports.history import history_of, load_history
-from reports.render_history import history_html, history_md
+from reports.render.history import history_html, history_md
 from test_reports_helpers import records, run_reports, write_run
 from test_reports_unlike import BATCH
 
@@ -75,8 +76,9 @@ def test_history_command_writes_md_and_html_and_refuses_what_it_cannot_read(tmp_
     html = tmp_path / "history.html"
     result = run_reports("history", tmp_path / "runs", "--html", html, "--md", tmp_path / "history.md")
     assert result.returncode == 0, result.stderr
-    assert "## History: 6 commit(s)" in result.stdout and re.search(r"\| 0303030303: 2\.\d+x slower \|", result.stdout)
-    assert html.read_text().count("<svg") == 4 and (tmp_path / "history.md").read_text() == result.stdout
+    md = run_reports("history", tmp_path / "runs", "--md", "-").stdout
+    assert "## History: 6 commit(s)" in md and re.search(r"\| 0303030303: 2\.\d+x slower \|", md)
+    assert html.read_text().count("<svg") == 4 and (tmp_path / "history.md").read_text() == md
     missing = run_reports("history", tmp_path / "nowhere")
     assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "nowhere: no such run directory" in \
         missing.stderr
@@ -96,5 +98,55 @@ def test_a_run_set_that_mixes_configurations_gives_a_series_each_instead_of_an_e
                                                                                             ("00", "py", 1)]
     result = run_reports("history", tmp_path / "runs")
     assert result.returncode == 0, result.stderr
-    assert "## History: 2 commit(s)" in result.stdout
+    assert "history: 1 commit(s) in 2 configurations" in result.stdout  # one sha, run in two configurations
     assert "{engine nb}" in result.stdout and "{engine py}" in result.stdout
+
+
+def test_history_counts_commits_not_configurations(tmp_path):
+    write_history(tmp_path / "nb", [1.0, 1.0], engine="nb")
+    write_history(tmp_path / "py", [1.0, 1.0], engine="py")  # the same two shas, another engine
+    history = history_of(load_history([tmp_path / "nb", tmp_path / "py"]))
+    assert len(history.commits) == 4 and history.commit_count == 2 and history.configuration_count == 2
+    assert history_md(history).startswith("## History: 2 commit(s) in 2 configurations, 8 metric(s)")
+    one = history_of(load_history([write_history(tmp_path / "one", [1.0], rounds=3)]))
+    assert one.commit_count == 1 and "3 round(s)" in history_md(one) and "1 commit(s)," in history_md(one)
+
+
+def test_history_prints_a_table_on_stdout_and_markdown_only_with_md(tmp_path):
+    write_history(tmp_path / "runs", [1.0, 1.0, 1.0, 2.5, 2.5, 2.5])
+    table = run_reports("history", tmp_path / "runs")
+    assert table.returncode == 0, table.stderr
+    assert table.stdout.startswith("history: 6 commit(s), 4 metric(s), 1 with a step change (1 slower)\n")
+    row = next(line for line in table.stdout.splitlines() if line.strip().startswith("solve_s[9x9,create]"))
+    assert re.search(r"0303030303: 2\.\d+x slower$", row)
+    assert "|" not in table.stdout and "\\" not in table.stdout and not re.search(r"^#", table.stdout, re.M)
+    md = run_reports("history", tmp_path / "runs", "--md", "-")
+    assert md.stdout.startswith("## History: 6 commit(s)") and "| `solve_s[9x9,create]` |" in md.stdout  # a code span: no escapes
+
+
+def test_history_json_is_versioned_like_the_other_reports(tmp_path):
+    write_history(tmp_path / "runs", [1.0, 1.0, 1.0, 2.5, 2.5, 2.5])
+    result = run_reports("history", tmp_path / "runs", "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert (data["schema"], data["version"], data["commits"], data["configurations"]) == ("reports.history", 1, 6, 1)
+    solve = next(s for s in data["series"] if s["phase"] == "solve_s")
+    assert len(solve["medians"]) == 6 and all(m["median_s"] > 0 for m in solve["medians"])
+    assert [(step["label"], step["verdict"]) for step in solve["steps"]] == [("0303030303", "regression")]
+    assert 2 < solve["steps"][0]["ratio"] < 3 and solve["steps"][0]["low"] <= solve["steps"][0]["ratio"]
+    assert run_reports("history", tmp_path / "runs", "--json", "--md", "-").returncode == 2
+
+
+def test_the_trends_of_a_history_share_one_scale(tmp_path):
+    # solve_s steps x2.5; the other metrics are flat: every plot spans the factor the widest one needs
+    history = history_of(load_history([write_history(tmp_path, [1.0, 1.0, 1.0, 2.5, 2.5, 2.5])]))
+    factors = [float(f) for f in re.findall(r"y axis: x([\d.]+) bottom to top", history_html(history))]
+    assert len(factors) == 4 and len(set(factors)) == 1 and factors[0] > 2.5
+    ticks = re.findall(r'<text x="[\d.]+" y="([\d.]+)"[^>]*text-anchor="end">([\d.]+ [mu]?s)</text>', svg_of(
+        history_html(history), "solve_s"))
+    assert ticks  # the step's plot has its time ticks
+
+
+def svg_of(html, name):
+    start = html.index(f"<title>{name}")
+    return html[html.rindex("<svg", 0, start):html.index("</svg>", start)]

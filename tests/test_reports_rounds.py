@@ -9,9 +9,9 @@ import pytest
 
 from reports import ReportError, stats, verdict
 from reports.load import ROUND, load_run
-from reports.render_html import comparison_html
-from reports.render_junit import comparison_junit
-from reports.render_md import comparison_md
+from reports.render.html import comparison_html
+from reports.render.junit import comparison_junit
+from reports.render.md import comparison_md
 from test_reports_helpers import PHASES, loaded_rounds, records, run_reports, write_rounds
 
 # Round-wide load factors as measured on the shared 2-core VM (bench/README.md): most rounds within

@@ -8,9 +8,9 @@ import pytest
 
 from reports import ReportError, verdict
 from reports.load import configuration, load_run
-from reports.render_html import comparison_html
-from reports.render_junit import comparison_junit
-from reports.render_md import comparison_md
+from reports.render.html import comparison_html
+from reports.render.junit import comparison_junit
+from reports.render.md import comparison_md
 from test_reports_helpers import fuzz_records, records, run_reports, write_run
 
 BATCH = {"kind": "batch", "size": 9, "engine": "nb", "check_engine": "band", "difficulty": None, "blanks": None,

@@ -1,6 +1,6 @@
 """Markdown renderings of a summary and of a comparison, fit for a pull-request comment or CI step summary."""
 
-from jobs.display import caret_lines, excerpt, md_block
+from sudoku.display import caret_lines, excerpt, md_block
 from reports.bugs import expected_parts
 from reports.summary import enough_cases, left_out_text
 from reports.text import cell, code, fmt_change, fmt_ratio, fmt_size, fmt_time

@@ -1,13 +1,15 @@
 """JUnit XML of a comparison, for CI dashboards: one test case per timing metric (a failure when it
-regressed and the A/A check holds, skipped when not comparable) and one ``correctness`` test case (a failure per failed case
+regressed and the A/A check holds, skipped when not comparable; its text states the rule applied, as
+``reports.wording.rule_text`` words it) and one ``correctness`` test case (a failure per failed case
 of the current run, listed in its message). Every text goes through ``xml_text``, so the XML parses
 whatever a target printed."""
 
 import xml.etree.ElementTree as ET
 
-from jobs.display import xml_text
+from sudoku.display import xml_text
 from reports.text import fmt_ratio
 from reports.verdict import NOT_COMPARABLE, REGRESSION
+from reports.wording import rule_text
 
 
 def comparison_junit(comparison):
@@ -23,7 +25,7 @@ def comparison_junit(comparison):
     for m in c.metrics:
         case = ET.SubElement(suite, "testcase", classname="reports.timing", name=m.name)
         detail = (f"ratio of medians {fmt_ratio(m.ratio.point)}, {c.confidence:.0%} interval "
-                  f"{fmt_ratio(m.ratio.low)} .. {fmt_ratio(m.ratio.high)}, threshold {c.threshold:g}"
+                  f"{fmt_ratio(m.ratio.low)} .. {fmt_ratio(m.ratio.high)}; rule applied: {rule_text(m)}"
                   if m.ratio else m.note)
         if m.verdict == REGRESSION and c.timing_reliable:
             ET.SubElement(case, "failure", type="timing", message=f"regression: {detail}").text = detail

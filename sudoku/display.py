@@ -1,5 +1,7 @@
 """Text that reaches people: untrusted text escaped for each medium, and tables for terminals, pipes and
-Markdown files. Every renderer of ``jobs``, ``fuzz`` and ``reports`` goes through here.
+Markdown files. Every renderer of ``jobs``, ``fuzz`` and ``reports`` goes through here; it lives on the
+ground floor, beside the ``sudoku`` command line, so that ``reports`` escapes text the same way without
+reading the runner. It is an edge module: no module of the library imports it.
 
 Untrusted text is anything a target or an input file wrote (a fuzz case's output, a reason quoting it, an
 input line): it may hold NUL, ESC, ``<script>``, ``|`` or bytes that are not UTF-8. For each medium:

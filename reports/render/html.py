@@ -2,14 +2,14 @@
 
 from html import escape as _escape
 
-from jobs.display import excerpt, visible
-from reports import svg
+from sudoku.display import excerpt, visible
+from reports.render import svg
 from reports.bugs import expected_parts
 from reports.summary import enough_cases, left_out_text
-from reports.render_md import aa_text, headline, method_text
+from reports.render.md import aa_text, headline, method_text
 from reports.text import fmt_ratio, fmt_size, fmt_time
 from reports.verdict import IMPROVEMENT, NOT_COMPARABLE, REGRESSION, UNCHANGED
-from reports.wording import change_text, verdict_text
+from reports.wording import band_text, change_text, verdict_text
 
 FAILURES_SHOWN = 200
 ROWS, WIDTH = 40, 200  # an input or output longer than this is shown as its start and its length
@@ -228,9 +228,10 @@ def comparison_html(comparison):
                            "n base / current", "verdict"], rows, numeric=(1, 2, 3)))
         if any(m.ratio for m in metrics):  # not comparable everywhere: no ratio to draw
             rows = [(m.name, m.ratio.point if m.ratio else None, m.ratio.low if m.ratio else None,
-                     m.ratio.high if m.ratio else None, m.verdict) for m in metrics]
-            body.append(svg.intervals(f"ratio of medians, current / baseline (grey band: 1 \u00b1 "
-                                      f"{c.threshold * 100:g} %)", rows, threshold=c.threshold, width=760))
+                     m.ratio.high if m.ratio else None, m.verdict, m.band) for m in metrics]
+            body.append(svg.intervals("ratio of medians, current / baseline", rows, width=760,
+                                      caption=f"grey band, the rule applied (a verdict needs the whole interval "
+                                              f"past it): {band_text(metrics)}"))
         body += correctness_html(c)
         body.append("<h2>Distributions</h2><div class=\"plots\">")
         for m in metrics:

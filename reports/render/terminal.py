@@ -1,10 +1,10 @@
 """The short terminal view of a summary (``reports show``) and a comparison (``reports compare``): what a
 user acts on (counts, failures with the line that reproduces them, the verdict per metric, where the
-full report is), as ``jobs.display`` blocks: rich tables on a terminal, aligned plain text in a pipe.
+full report is), as ``sudoku.display`` blocks: rich tables on a terminal, aligned plain text in a pipe.
 The whole report is the Markdown (``--md FILE`` or ``--md -``) and the HTML (``--html FILE``)."""
 
-from jobs.display import Table, caret_lines, excerpt
-from reports.render_md import describe_run, headline
+from sudoku.display import Table, caret_lines, excerpt
+from reports.render.md import describe_run, headline
 from reports.text import fmt_ratio, fmt_size, fmt_time
 from reports.verdict import IMPROVEMENT, NOT_COMPARABLE, REGRESSION, UNCHANGED
 from reports.wording import change_text, verdict_text

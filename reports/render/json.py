@@ -1,5 +1,6 @@
-"""JSON of a summary (``reports show --json``) and of a comparison (``reports compare --json``): one
-object, ``{"schema": "reports.show" | "reports.compare", "version": 1, ...}``, with snake_case keys and
+"""JSON of a summary (``reports show --json``), a comparison (``reports compare --json``) and a history
+(``reports history --json``): one object, ``{"schema": "reports.show" | "reports.compare" |
+"reports.history", "version": 1, ...}``, with snake_case keys and
 times in seconds (``_s``), as ``sudoku check --json`` writes. ``VERSION`` goes up on any change of
 shape; the README lists the keys. Numbers that are not numbers (NaN, inf) are ``null``."""
 
@@ -50,7 +51,7 @@ def summary_json(summary):
 
 
 def comparison_json(comparison):
-    from reports.render_md import headline
+    from reports.render.md import headline
 
     c = comparison
     metrics = []
@@ -71,6 +72,29 @@ def comparison_json(comparison):
         "counter_changes": [{"counter": ch.counter, "case": ch.case, "case_set": ch.case_set, "size": ch.size,
                              "base": ch.base, "head": ch.head} for ch in c.counter_changes],
         "warnings": list(c.warnings)})
+
+
+def _ratio(r):
+    return {"ratio": r.point, "low": r.low, "high": r.high}
+
+
+def history_json(history):
+    """The history: its commits (a sha in one configuration each, oldest first; ``commits`` counts
+    shas), and each series with its median per commit and its step changes."""
+    from reports.render.history import headline
+
+    h = history
+    return _dump({
+        "schema": "reports.history", "version": VERSION, "headline": headline(h), "commits": h.commit_count,
+        "configurations": h.configuration_count, "threshold": h.threshold, "notes": list(h.notes),
+        "points": [{"git_sha": c.run.manifest.get("git_sha"), "label": c.label, "dirty": c.dirty,
+                    "configuration": {k.replace(" ", "_"): v for k, v in c.configuration.items()}, "tag": c.tag, "started": c.started or None,
+                    "rounds": c.run.rounds, "cases": len(c.run.records)} for c in h.commits],
+        "series": [{"name": s.name, "phase": s.phase, "size": s.size, "case_set": s.case_set, "tag": s.tag,
+                    "medians": [{"label": c.label, "median_s": m, "p25_s": q[0], "p75_s": q[1]}
+                                for c, m, q in zip(s.commits, s.medians, s.quartiles())],
+                    "steps": [{"label": step.commit.label, "verdict": step.verdict, **_ratio(step.ratio)}
+                              for step in s.steps]} for s in h.series]})
 
 
 def _dump(obj):

@@ -3,11 +3,14 @@
 - ``distributions``: one horizontal box per sample set (box p25..p75, median bar, whiskers p5..p95)
   over a strip of the samples, on a log time axis; given which samples failed, the points are
   coloured passed or failed, with a legend.
-- ``intervals``: one row per metric: the ratio of medians with its confidence interval, over a band
-  of 1 +- threshold, coloured by verdict, on a log axis; each point labelled with its ratio, and the
-  axis ticks thinned (``thin_labels``) so that no two labels touch.
+- ``intervals``: one row per metric: the ratio of medians with its confidence interval, over the
+  band its verdict was judged by (the whole interval past it is a verdict: x1.5 either way with one
+  run on a side, 1 +- threshold with rounds), coloured by verdict, on a log axis; each point labelled
+  with its ratio where the line at 1 does not cross the label, and the axis ticks thinned
+  (``thin_labels``) so that no two labels touch.
 - ``trend``: one metric over commits (``reports history``): medians joined by a line, p25..p75 bars,
-  a labelled dashed line at each step change.
+  a labelled dashed line at each step change; the trends of one history share one factor from bottom
+  to top, written under each axis, so +21 % never looks like +91 %.
 """
 
 import math
@@ -15,7 +18,7 @@ from html import escape as _escape
 
 import numpy as np
 
-from jobs.display import visible
+from sudoku.display import visible
 from reports.text import fmt_time
 
 
@@ -138,27 +141,51 @@ def thin_labels(candidates, *, low, high):
     return kept
 
 
-def ratio_ticks(lo, hi, threshold):
-    """Candidate ticks of a ratio axis from ``lo`` to ``hi``, by priority: 1, 1 -+ threshold, then 1, 2, 5
-    times each power of ten (the caller thins them to those that fit)."""
+def ratio_ticks(lo, hi, edges):
+    """Candidate ticks of a ratio axis from ``lo`` to ``hi``, by priority: 1, the bands' ``edges``, then
+    1, 2, 5 times each power of ten (the caller thins them to those that fit)."""
     nice = sorted({m * 10.0 ** d for d in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1)
                    for m in (1, 2, 5)}, key=lambda t: abs(math.log(t)))
-    ticks = [1.0, 1 - threshold, 1 + threshold] + [t for t in nice if t not in (1.0,)]
+    ticks = [1.0, *edges] + [t for t in nice if t not in (1.0,)]
     return [t for t in ticks if lo <= t <= hi]
 
 
-def intervals(title, rows, *, threshold, width=640):
-    """Ratio-interval plot on a log axis: ``rows`` of (label, point, low, high, verdict); point None =
-    not comparable. Every point is labelled with its ratio ('1.05', '329x', '1/12x') beside its interval;
-    axis ticks are thinned so no two labels touch."""
+def _tick_text(value):
+    return f"{value:.3g}"
+
+
+def place_label(text, *, low, high, point, mid, left, right, avoid):
+    """Where a point's label goes: (x, y, anchor), the first of right of its interval, left of it, just
+    above the point, or above it beside a line to avoid, that lies within ``left``..``right`` and clear
+    of every x in ``avoid`` (the line at 1); if none is clear, the first that fits."""
+    width = text_width(text)
+    spots = [(high + 8, mid + 4, "start", high + 8, high + 8 + width),
+             (low - 8, mid + 4, "end", low - 8 - width, low - 8),
+             (point + 6, mid - 3, "start", point + 6, point + 6 + width),
+             (point - 6, mid - 3, "end", point - 6 - width, point - 6)]
+    for line in avoid:
+        spots += [(line + 5, mid - 3, "start", line + 5, line + 5 + width),
+                  (line - 5, mid - 3, "end", line - 5 - width, line - 5)]
+    fits = [spot for spot in spots if spot[3] >= left and spot[4] <= right]
+    clear = [spot for spot in fits if not any(spot[3] - 2 <= x <= spot[4] + 2 for x in avoid)]
+    x, y, anchor, _, _ = (clear or fits or spots[2:])[0]
+    return x, y, anchor
+
+
+def intervals(title, rows, *, caption="", width=640):
+    """Ratio-interval plot on a log axis: ``rows`` of (label, point, low, high, verdict, band); point
+    None = not comparable; ``band`` (floor, ceiling) is the rule the metric was judged by, drawn grey
+    behind its row (None: not judged), and ``caption`` says so under the title. Every point is labelled with its ratio ('1.05', '329x', '1/12x')
+    beside its interval, clear of the line at 1; axis ticks are thinned so no two labels touch."""
     from reports.wording import ratio_label
 
-    finite = [v for _, p, lo, hi, _ in rows if p is not None for v in (p, lo, hi) if math.isfinite(v) and v > 0]
-    lo = max(min([1 - 2 * threshold, *finite]) / 1.1, 1e-6)
-    hi = max([1 + 2 * threshold, *finite]) * 1.1
+    finite = [v for _, p, lo, hi, _, _ in rows if p is not None for v in (p, lo, hi) if math.isfinite(v) and v > 0]
+    edges = sorted({edge for *_, band in rows if band for edge in band})
+    lo = max(min([0.8, *edges, *finite]) / 1.1, 1e-6)
+    hi = max([1.25, *edges, *finite]) * 1.1
     log_lo, log_hi = math.log(lo), math.log(hi)
-    left, right, row, top = _label_room([label for label, *_ in rows], 230), 20, 22, 22
-    width = max(width, left + 410)
+    left, right, row, top = _label_room([label for label, *_ in rows], 230), 20, 22, 22 + (14 if caption else 0)
+    width = max(width, left + 410, left + text_width(title), left + text_width(caption))
     height = top + row * max(1, len(rows)) + 30
     span = width - left - right
 
@@ -167,35 +194,39 @@ def intervals(title, rows, *, threshold, width=640):
         return left + (math.log(value) - log_lo) / (log_hi - log_lo) * span
 
     axis_y = top + row * len(rows) + 4
-    body = [f'<text x="{left}" y="14" {FONT} font-weight="bold">{escape(title)}</text>',
-            f'<rect x="{x(1 - threshold):.1f}" y="{top}" width="{x(1 + threshold) - x(1 - threshold):.1f}" '
-            f'height="{axis_y - top}" fill="#f2f2f2"/>']
-    ticks = thin_labels([(x(t), f"{t:g}") for t in ratio_ticks(lo, hi, threshold)], low=left - 20, high=width)
+    body = [f'<text x="{left}" y="14" {FONT} font-weight="bold">{escape(title)}</text>']
+    if caption:
+        body.append(f'<text x="{left}" y="29" {FONT}>{escape(caption)}</text>')
+    for index, (label, *_, band) in enumerate(rows):  # each row over the band of its own rule
+        if band:
+            floor, ceiling = band
+            body.append(f'<rect class="band" x="{x(floor):.1f}" y="{top + row * index}" '
+                        f'width="{x(ceiling) - x(floor):.1f}" height="{row}" fill="#ebebeb">'
+                        f'<title>{escape(label)}: no verdict unless the whole interval lies past '
+                        f'{_tick_text(floor)} .. {_tick_text(ceiling)}</title></rect>')
+    ticks = thin_labels([(x(t), _tick_text(t)) for t in ratio_ticks(lo, hi, edges)], low=left - 20, high=width)
     for px, text in sorted(ticks):
         one = text == "1"
         body.append(f'<line x1="{px:.1f}" y1="{top}" x2="{px:.1f}" y2="{axis_y}" stroke="'
                     f'{"#333" if one else "#ccc"}" stroke-dasharray="{"" if one else "3,3"}"/>')
         body.append(f'<text x="{px:.1f}" y="{axis_y + 14}" {FONT} text-anchor="middle">{text}</text>')
     body.append(f'<line x1="{left}" y1="{axis_y}" x2="{width - right}" y2="{axis_y}" stroke="#333"/>')
-    for index, (label, point, low, high, verdict) in enumerate(rows):
+    for index, (label, point, low, high, verdict, _) in enumerate(rows):
         mid = top + row * index + row / 2
         colour = COLOURS.get(verdict, "#555")
         body.append(f'<text x="{left - 6}" y="{mid + 4:.1f}" {FONT} text-anchor="end">{escape(label)}</text>')
         if point is None:
-            body.append(f'<text x="{left + 4}" y="{mid + 4:.1f}" {FONT} fill="{colour}">not comparable</text>')
+            at = x(1) + 6 if x(1) - left < 100 else left + 4  # clear of the line at 1
+            body.append(f'<text x="{at:.1f}" y="{mid + 4:.1f}" {FONT} fill="{colour}">not comparable</text>')
             continue
         body.append(f'<line x1="{x(low):.1f}" y1="{mid:.1f}" x2="{x(high):.1f}" y2="{mid:.1f}" stroke="{colour}" '
                     f'stroke-width="3"/>')
         body.append(f'<circle cx="{x(point):.1f}" cy="{mid:.1f}" r="4" fill="{colour}"><title>{escape(label)}: '
                     f'{point:.3f} [{low:.3f}, {high:.3f}] {escape(verdict)}</title></circle>')
         text = ratio_label(point)
-        if x(high) + 8 + text_width(text) <= width:  # beside the interval: right of it, else left of it,
-            body.append(f'<text x="{x(high) + 8:.1f}" y="{mid + 4:.1f}" {FONT} fill="{colour}">{text}</text>')
-        elif x(low) - 8 - text_width(text) >= left:
-            body.append(f'<text x="{x(low) - 8:.1f}" y="{mid + 4:.1f}" {FONT} fill="{colour}" '
-                        f'text-anchor="end">{text}</text>')
-        else:  # else just above the point (an interval as wide as the axis)
-            body.append(f'<text x="{x(point) + 6:.1f}" y="{mid - 3:.1f}" {FONT} fill="{colour}">{text}</text>')
+        tx, ty, anchor = place_label(text, low=x(low), high=x(high), point=x(point), mid=mid, left=left,
+                                     right=width, avoid=[x(1)])
+        body.append(f'<text x="{tx:.1f}" y="{ty:.1f}" {FONT} fill="{colour}" text-anchor="{anchor}">{text}</text>')
     return _svg(width, height, body, title)
 
 
@@ -205,10 +236,15 @@ def _time_ticks(lo, hi):
             for m in (1, 2, 5) if lo <= m * 10.0 ** d <= hi]
 
 
-def trend(title, labels, medians, quartiles, *, steps=(), width=520):
+TREND_MARGIN = 1.15  # room above and below a trend's values, as a factor
+
+
+def trend(title, labels, medians, quartiles, *, steps=(), factor=None, width=520):
     """A metric over commits: the median per commit joined by a line, its p25..p75 as a bar, on a log
     time axis; ``steps`` (index, text) draw a dashed line before that commit, labelled. Commit labels
-    and time ticks are thinned so none touch; the first and last commit and every step keep theirs."""
+    and time ticks are thinned so none touch; the first and last commit and every step keep theirs.
+    ``factor`` fixes the axis's range (top over bottom) around the values, so that plots drawn with one
+    factor show one change as one height; the range is written under the axis either way."""
     left, right, top, plot_h, inset = 70, 30, 34, 120, 12
     height = top + plot_h + 40
     values = [v for pair in quartiles for v in pair if math.isfinite(v) and v > 0] + \
@@ -217,10 +253,11 @@ def trend(title, labels, medians, quartiles, *, steps=(), width=520):
     if not values:
         body.append(f'<text x="{left}" y="{top + 20}" {FONT}>no positive samples</text>')
         return _svg(width, height, body, title)
-    lo, hi = min(values) / 1.15, max(values) * 1.15
-    if hi / lo < 2:  # a flat series still gets an axis of a factor of two around it
+    lo, hi = min(values) / TREND_MARGIN, max(values) * TREND_MARGIN
+    wanted = max(factor or 2, hi / lo)  # the shared factor; alone, a flat series still gets a factor of two
+    if hi / lo < wanted:
         centre = math.sqrt(lo * hi)
-        lo, hi = centre / math.sqrt(2), centre * math.sqrt(2)
+        lo, hi = centre / math.sqrt(wanted), centre * math.sqrt(wanted)
     span = width - left - right - 2 * inset
     count = len(medians)
 
@@ -232,6 +269,8 @@ def trend(title, labels, medians, quartiles, *, steps=(), width=520):
 
     bottom = top + plot_h
     body.append(f'<line x1="{left}" y1="{bottom}" x2="{width - right}" y2="{bottom}" stroke="#333"/>')
+    body.append(f'<text class="scale" x="{width - right}" y="{bottom + 32}" {FONT} fill="#555" text-anchor="end">'
+                f'y axis: x{hi / lo:.3g} bottom to top</text>')
     body.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{bottom}" stroke="#333"/>')
     ticks = _time_ticks(lo, hi)
     if len(ticks) < 2:  # a narrow range: label its ends too
