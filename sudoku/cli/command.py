@@ -482,11 +482,11 @@ def _read_save(path):
 
 
 def run_play(args):
-    """The game (sudoku.play, Textual: loaded only here); saves on quit. 0 once saved."""
+    """The game (sudoku.cli.play, Textual: loaded only here); saves on quit. 0 once saved."""
     from sudoku.play_state import BadSave, Game, Unplayable
 
     try:
-        from sudoku import play
+        from sudoku.cli import play
     except ImportError as error:
         if (error.name or "").split(".")[0] not in ("textual", "rich"):
             raise
