@@ -1,8 +1,7 @@
 """The ``fuzz`` command: run cases against a target, shrink and save failures, replay a corpus.
 
-Exit codes: 0 no failure; 1 failures found (or a replayed reproducer still fails); 2 bad usage or a
-target that cannot start; 3 an I/O error; 4 a worker or the backend failed mid-run; 130 interrupted
-(finished chunks are kept: resume with --resume DIR).
+Exit codes: ``EXIT_CODES`` (run), ``REPLAY_EXIT_CODES`` and ``PROBE_EXIT_CODES``, from the table every
+tool shares (``sudoku.cli.scaffold``).
 """
 
 import argparse
@@ -13,32 +12,37 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from fuzz.engine import Usage
-from jobs.entry import FAILED, INTERRUPTED, OK, USAGE, dispatch
+from jobs.entry import dispatch
+from sudoku.cli.scaffold import (FAILED, INTERRUPTED, IO_ERROR, LOST, OK, USAGE, Parser, add_version_option,
+                                  exit_codes)
 from sudoku.grid import MADE_SIDES
 
-EXIT_CODES = """exit codes:
-  0    no failure
-  1    failures found (reproducers saved to the corpus)
-  2    bad usage, or a target that cannot start
-  3    an I/O error (disk full, read-only, ...); finished chunks are kept (resume with --resume DIR)
-  4    a worker or the backend failed mid-run; finished chunks are kept (resume with --resume DIR)
-  130  interrupted (143 by SIGTERM, 129 by SIGHUP); finished chunks are kept (resume with --resume DIR)"""
-REPLAY_EXIT_CODES = """exit codes:
-  0    every reproducer passes now
-  1    a reproducer still fails
-  2    bad usage, no reproducer under PATH, or a target or reference that cannot start
-  130  interrupted (143 by SIGTERM, 129 by SIGHUP)"""
+KEPT = "finished chunks are kept (resume with --resume DIR)"
+EXIT_CODES = exit_codes({
+    OK: "no failure",
+    FAILED: "failures found (reproducers saved to the corpus)",
+    USAGE: "a target that cannot start",
+    IO_ERROR: f"disk full, read-only, ...; {KEPT}",
+    LOST: KEPT,
+    INTERRUPTED: KEPT,
+})
+REPLAY_EXIT_CODES = exit_codes({
+    OK: "every reproducer passes now",
+    FAILED: "a reproducer still fails",
+    USAGE: "no reproducer under PATH, or a target or reference that cannot start",
+    INTERRUPTED: None,
+})
+PROBE_EXIT_CODES = exit_codes({
+    OK: "a way to create and to solve was found",
+    FAILED: "none was found for one of them",
+    USAGE: None,
+    INTERRUPTED: None,
+})
 DEFAULT_CORPUS = ".fuzz-corpus"
 MAX_TARGETS = 1000  # each target costs a pre-flight (two calls) before the run starts
 MAX_TARGETS_BYTES = 1 << 20  # a --targets file of a thousand long commands is well under this
 
 
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        print(f"{self.prog}: {message} (see {self.prog} --help)", file=sys.stderr)
-        sys.exit(USAGE)
 
 
 def _three_words(text):
@@ -87,23 +91,19 @@ def _target_options(parser, *, many=False):
 
 
 def _parser():
-    parser = _Parser(prog="fuzz", description="Fuzz a `sudoku` program (create/solve contract): find bugs, "
+    parser = Parser(prog="fuzz", description="Fuzz a `sudoku` program (create/solve contract): find bugs, "
                      "shrink them to minimal reproducers.",
                      epilog="examples:\n  fuzz run -n 10000\n  fuzz run -n 500 --target cli\n"
                             "  fuzz run -n 500 --target ./their/sudoku\n"
                             "  fuzz run -n 500 --target 'python3 their.py' --create-args 'create easy' --format header\n"
-                            "  fuzz replay runs/fuzz-1/corpus --target ./their/sudoku\n\n" + EXIT_CODES,
-                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    from sudoku.version import add_version_option
-
+                            "  fuzz replay runs/fuzz-1/corpus --target ./their/sudoku\n\n" + EXIT_CODES)
     add_version_option(parser, "fuzz")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     run = sub.add_parser("run", help="generate cases, judge the target, shrink and save failures",
                          description="Replay the target's saved reproducers, then ask it N cases (each family of "
                                      "the contract), judge every answer, group the failures into bugs, shrink "
                                      "each to a minimal input and save it to the corpus.",
-                         epilog="example:\n  fuzz run -n 500 --target ./their/sudoku\n\n" + EXIT_CODES,
-                         formatter_class=argparse.RawDescriptionHelpFormatter)
+                         epilog="example:\n  fuzz run -n 500 --target ./their/sudoku\n\n" + EXIT_CODES)
     run.add_argument("-n", type=int, default=1000, help="cases to run (default 1000), against each target")
     _target_options(run, many=True)
     run.add_argument("--mode", choices=("solve", "check"), default="solve",
@@ -136,9 +136,7 @@ def _parser():
     probe = sub.add_parser("probe", help="find the arguments and text format that make a program work",
                            description="Try the usual spellings of create and solve (and the input formats) "
                                        "on a program and print the `fuzz run` options that it understands.",
-                           epilog="example:\n  fuzz probe --target ./their/sudoku\n\nexit codes:\n  0    a way "
-                                  "to create and to solve was found\n  1    none was found for one of them\n"
-                                  "  2    bad usage", formatter_class=argparse.RawDescriptionHelpFormatter)
+                           epilog="example:\n  fuzz probe --target ./their/sudoku\n\n" + PROBE_EXIT_CODES)
     probe.add_argument("--target", required=True, help="the program, e.g. ./sudoku or 'python3 their.py'")
     probe.add_argument("--timeout", type=float, default=5.0, help="a call's limit (default 5): seconds of CPU while it computes, of wall time while it "
                         "sits blocked; a busy machine never makes a hang (20x the limit in wall time bounds both)")
@@ -147,8 +145,7 @@ def _parser():
                                         "a run directory) against a target, judged as the run judged them: after a "
                                         "fix, each should pass.",
                             epilog="example:\n  fuzz replay runs/fuzz-1/corpus --target ./their/sudoku\n\n"
-                                   + REPLAY_EXIT_CODES,
-                            formatter_class=argparse.RawDescriptionHelpFormatter)
+                                   + REPLAY_EXIT_CODES)
     replay.add_argument("corpus", metavar="PATH", help="reproducers to replay: a corpus, a target's, oracle's or "
                         "bug's folder in it, or a run directory")
     _target_options(replay)
@@ -308,11 +305,8 @@ def probe(args):
 
 
 def _print(text):
-    """Print to stdout; a reader that went away (``fuzz run ... | head``) is not an error."""
-    try:
-        print(text, flush=True)
-    except BrokenPipeError:
-        sys.stdout = open(os.devnull, "w")
+    """Print to stdout, flushed (a reader that goes away, ``fuzz run ... | head``, is the scaffold's)."""
+    print(text, flush=True)
 
 
 def main(argv=None):

@@ -1,61 +1,52 @@
 """The ``sudoku-jobs`` command: run a batch (create or --input), resume it, show it.
 
-Exit codes (``EXIT_CODES``): 0 every case ok; 1 some case failed a check; 2 bad usage, bad input or
-a run directory that cannot be used as asked; 3 an I/O error; 4 a worker or the backend failed
-mid-run; 128+n interrupted by signal n (130 SIGINT, 143 SIGTERM, 129 SIGHUP). After 3, 4 and an
-interrupt, finished chunks are kept: resume with --resume DIR.
+Exit codes: ``EXIT_CODES``, from the table every tool shares (``sudoku.cli.scaffold``). After 3, 4
+and an interrupt, finished chunks are kept: resume with --resume DIR.
 """
 
-import argparse
 import os
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
 from sudoku import DIFFICULTIES, engines, new_seed
+from sudoku.cli.scaffold import (FAILED, INTERRUPTED, IO_ERROR, LOST, OK, USAGE, Parser, add_version_option,
+                                  exit_codes)
 from sudoku.grid import MADE_SIDES, box_of_side
 
 from jobs import BATCH_CHUNK_SIZE, CASE_CHUNK_SIZE, backends
-from jobs.entry import FAILED, INTERRUPTED, OK, USAGE, dispatch
+from jobs.entry import dispatch
 from jobs.inputs import InputError, read_input
 
-EXIT_CODES = """exit codes:
-  0    every case ok
-  1    some case failed a check (see `sudoku-jobs show DIR`)
-  2    bad usage or input; a run directory that cannot be used as asked (exists, in use,
-       not made by this tool, or --resume of a run whose plan or input file changed)
-  3    an I/O error: disk full, file size limit, read-only, a path that cannot be written;
-       finished chunks are kept (resume with --resume DIR once it can be written)
-  4    a worker or the backend failed mid-run; finished chunks are kept (resume with --resume DIR)
-  130  interrupted (143 by SIGTERM, 129 by SIGHUP); finished chunks are kept (resume with
-       --resume DIR)"""
+KEPT = "finished chunks are kept (resume with --resume DIR)"
+EXIT_CODES = exit_codes({
+    OK: "every case ok",
+    FAILED: "some case failed a check (see `sudoku-jobs show DIR`)",
+    USAGE: "a run directory that cannot be used as asked (exists, in use, not made by this tool, or "
+           "--resume of a run whose plan or input file changed)",
+    IO_ERROR: f"disk full, file size limit, read-only, a path that cannot be written; {KEPT} once it can be "
+              "written",
+    LOST: KEPT,
+    INTERRUPTED: KEPT,
+})
 
 
 class Usage(Exception):
     pass
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        print(f"{self.prog}: {message} (see {self.prog} --help)", file=sys.stderr)
-        sys.exit(USAGE)
-
-
 def _parser():
-    parser = _Parser(prog="sudoku-jobs", description="Create, check and solve puzzles in parallel; "
+    parser = Parser(prog="sudoku-jobs", description="Create, check and solve puzzles in parallel; "
                      "record per-puzzle timings to Parquet and CSV.",
                      epilog="examples:\n  sudoku-jobs run -n 10000 --out runs/today\n"
                             "  sudoku-jobs run --input ../shared/data/top1465.txt.gz --out runs/top\n"
-                            "  sudoku-jobs run --resume runs/today\n  sudoku-jobs show runs/today\n\n" + EXIT_CODES,
-                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    from sudoku.version import add_version_option
-
+                            "  sudoku-jobs run --resume runs/today\n  sudoku-jobs show runs/today\n\n" + EXIT_CODES)
     add_version_option(parser, "sudoku-jobs")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     run = sub.add_parser("run", help="run a batch", description="Run a batch: create (or read) puzzles, "
                          "check uniqueness and blanks, solve them back, record everything.",
                          epilog="example:\n  sudoku-jobs run -n 2000 --size 16 --seed 42 --workers 2 --out runs/s16\n\n"
-                         + EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+                         + EXIT_CODES)
     run.add_argument("-n", type=int, default=1000, help="puzzles to create (default 1000)")
     run.add_argument("--size", type=int, choices=MADE_SIDES, default=9, help="grid side (default 9)")
     run.add_argument("--seed", type=int, help="run seed (default: a fresh one, recorded in the manifest)")
@@ -82,8 +73,7 @@ def _parser():
     show = sub.add_parser("show", help="totals, failures and timing percentiles of a run",
                           description="Show a run: its status, cases saved (a run not complete is counted from "
                                       "its saved parts), failures and timing percentiles per phase.",
-                          epilog="example:\n  sudoku-jobs show runs/today\n\n" + EXIT_CODES,
-                          formatter_class=argparse.RawDescriptionHelpFormatter)
+                          epilog="example:\n  sudoku-jobs show runs/today\n\n" + EXIT_CODES)
     show.add_argument("dir", help="run directory")
     show.add_argument("--json", action="store_true", help="one JSON object (schema sudoku-jobs.show, version 1)")
     show.add_argument("--md", metavar="FILE", help="write the summary as Markdown here ('-': to stdout instead)")
@@ -214,13 +204,10 @@ def show(args):
             Path(args.md).write_text(markdown(summary_blocks(data)))
         except OSError as error:
             raise WriteError(f"cannot write {args.md}: {error.strerror or error}") from None
-    if args.json or args.md == "-":
-        try:
-            sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n" if args.json
-                             else markdown(summary_blocks(data)))
-            sys.stdout.flush()
-        except BrokenPipeError:  # `show --json | head` ends quietly
-            sys.stdout = open(os.devnull, "w")
+    if args.json or args.md == "-":  # a reader that goes away (`show --json | head`): the scaffold's
+        sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n" if args.json
+                         else markdown(summary_blocks(data)))
+        sys.stdout.flush()
     else:
         show_blocks(summary_blocks(data))
     return FAILED if data["totals"]["failed"] else OK

@@ -20,7 +20,7 @@ Vocabulary:
   ratio of medians (current over baseline) and its block-bootstrap confidence interval; never
   within the **spread** between rounds of one side.
 - **configuration** of a run: what shapes its timing (engines, size, difficulty, data set, schema
-  version, mode, fuzz target); runs whose configurations differ are **not comparable** (exit 4).
+  version, mode, fuzz target); runs whose configurations differ are **not comparable** (exit 5).
 - **history**: each metric over **commits** (the runs of one git sha, merged as rounds), with the
   **step** changes named (``history``, ``render.history``).
 - **A/A check**: the current run's first half of rounds against its second half; a change there

@@ -1,8 +1,9 @@
 """The ``reports`` command: ``show`` one run, ``compare`` a current run with a baseline.
 
-Exit codes: 0 no regression (show: no failed case), 1 regression (show: a failed case), 2 bad usage
-or an unreadable run, 4 (compare) not comparable: the runs' configurations differ, so no timing was
-compared (a failed case still gives 1); errors are one line on stderr.
+Exit codes (``EXIT_CODES``, from the table every tool shares, ``sudoku.cli.scaffold``): 0 no regression
+(show: no failed case), 1 regression (show: a failed case), 2 bad usage or an unreadable run, 5
+(compare) not comparable: the runs' configurations differ, so no timing was compared (a failed case
+still gives 1); errors are one line on stderr.
 """
 
 import argparse
@@ -11,13 +12,21 @@ import sys
 from pathlib import Path
 
 from reports import ReportError, settings
+from sudoku.cli.scaffold import (FAILED, INTERRUPTED, NOT_COMPARABLE, OK, USAGE, Parser, add_version_option,
+                                  exit_codes, main as run_as_command, say)
 
-OK, REGRESSION, USAGE, NOT_COMPARABLE = 0, 1, 2, 4
-EPILOG = """exit codes: 0 no regression (show: no failed case); 1 regression: a failed case in the current run,
-or (compare) a metric whose whole confidence interval lies above 1 + threshold, unless the A/A check of the
-current run's rounds marks the timing verdicts unreliable; 2 bad usage or an unreadable run; 4 (compare) not
-comparable: the runs' configurations differ (engines, size, difficulty, data set, schema version, mode,
-target), so no timing was compared, and no case failed (--fail-on none: 0).
+REGRESSION = FAILED
+EXIT_CODES = exit_codes({
+    OK: "no regression (show: no failed case)",
+    FAILED: "a regression: a failed case in the current run, or (compare) a metric whose whole confidence "
+            "interval lies above 1 + threshold, unless the A/A check of the current run's rounds marks the "
+            "timing verdicts unreliable",
+    USAGE: "an unreadable run",
+    NOT_COMPARABLE: "(compare) the runs' configurations differ (engines, size, difficulty, data set, schema "
+                    "version, mode, target), so no timing was compared, and no case failed (--fail-on none: 0)",
+    INTERRUPTED: None,
+})
+EPILOG = EXIT_CODES + """
 A RUN is a run directory (manifest.json, parts/*.parquet) or a directory of run directories (rounds of one
 configuration; --merge-unlike merges any), read as one run; rounds and chunks are resampled as blocks, and
 one run per side needs a change of 1.5x either way.
@@ -28,17 +37,13 @@ stdout: a short summary (aligned tables; boxed on a terminal); --md - puts the w
 HISTORY_EPILOG = """Each metric's median per commit, oldest first (runs ordered by their recorded start time; the
 runs of one commit merged as its rounds), one series per configuration. A step change is named where the
 commits after a point differ from those before by the rule of `compare` (the whole interval past the
-threshold, and past the spread between commits). exit codes: 0 the history was written; 2 bad usage or an
-unreadable run."""
+threshold, and past the spread between commits).
+
+""" + exit_codes({OK: "the history was written", USAGE: "an unreadable run", INTERRUPTED: None})
 
 
 class UsageError(Exception):
     pass
-
-
-class Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise UsageError(message)
 
 
 def fraction(text):
@@ -64,9 +69,7 @@ def positive(text):
 
 def parser():
     top = Parser(prog="reports", description="Summaries and regression verdicts of record runs (Parquet).",
-                 epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    from sudoku.version import add_version_option
-
+                 epilog=EPILOG)
     add_version_option(top, "reports")
     commands = top.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
@@ -74,13 +77,13 @@ def parser():
                                description="Summarise one run (a batch or a fuzz run): counts, failures and "
                                            "distinct bugs, timing percentiles, the slowest cases; as text, "
                                            "Markdown, HTML or JSON.",
-                               epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+                               epilog=EPILOG)
     show.add_argument("run", metavar="RUN", help="run directory")
     compare = commands.add_parser("compare", help="verdict per metric of a current run against a baseline",
                                   description="Compare a current run with a baseline, metric by metric: a "
                                               "regression only when the whole confidence interval of the ratio "
                                               "of medians lies past the threshold; any failed case is one.",
-                                  epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+                                  epilog=EPILOG)
     compare.add_argument("base", metavar="BASE", help="baseline run directory")
     compare.add_argument("head", metavar="HEAD", help="current run directory")
     compare.add_argument("--threshold", type=fraction, default=settings.THRESHOLD,
@@ -99,7 +102,7 @@ def parser():
                                   description="Follow each metric over the commits of many runs (runs of one "
                                               "commit are rounds; a dirty tree is kept apart) and name the "
                                               "commit where it stepped.",
-                                  epilog=HISTORY_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+                                  epilog=HISTORY_EPILOG)
     history.add_argument("runs", metavar="RUN", nargs="+",
                          help="run directories, or directories of them; runs of one commit are merged as rounds")
     history.add_argument("--threshold", type=fraction, default=settings.THRESHOLD,
@@ -200,29 +203,29 @@ def run_history(args):
     return OK
 
 
-def main(argv=None):
-    import signal
-
-    from sudoku.interrupts import Interrupts, exit_code
-
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `reports show RUN | head` ends quietly
+def run(argv=None):
+    """The command without process-wide set-up: parse ``argv``, act, return the exit code; every expected
+    error is one line on stderr, and an unexpected one too (named, so it can be reported), never a
+    traceback."""
+    args = parser().parse_args(argv)
     try:
-        args = parser().parse_args(argv)
         if getattr(args, "json", False) and args.md == "-":
             raise UsageError("--json and --md - both want stdout: write the Markdown to a file")
-        with Interrupts():  # SIGTERM and SIGHUP end a report as Ctrl-C does (exit 128+n)
-            return {"show": run_show, "compare": run_compare, "history": run_history}[args.command](args)
+        return {"show": run_show, "compare": run_compare, "history": run_history}[args.command](args)
     except UsageError as error:
-        print(f"reports: {error} (see reports --help)", file=sys.stderr)
+        say("reports", f"{error} (see reports --help)")
         return USAGE
     except ReportError as error:
-        print(f"reports: {error}", file=sys.stderr)
+        say("reports", error)
         return USAGE
-    except KeyboardInterrupt as error:
-        print("reports: interrupted", file=sys.stderr)
-        return exit_code(error)
-    except BrokenPipeError:
-        return OK
+    except (KeyboardInterrupt, BrokenPipeError):  # the scaffold's
+        raise
     except Exception as error:  # never a traceback; name the error so it can be reported
-        print(f"reports: unexpected error ({type(error).__name__}: {error})", file=sys.stderr)
+        say("reports", f"unexpected error ({type(error).__name__}: {error})")
         return USAGE
+
+
+def main(argv=None):
+    """The console entry point: ``run`` as the process's command (``sudoku.cli.scaffold.main``): SIGTERM
+    and SIGHUP end a report as Ctrl-C does (exit 128+n), a reader that went away quietly (141)."""
+    return run_as_command(lambda: run(argv))

@@ -16,7 +16,7 @@ Vocabulary, used throughout:
   ``sudoku.formats``.
 
 The library never prints, reads files or touches global random state; the ``sudoku`` command
-(``sudoku.cli``) is the edge that does.
+(``sudoku.cli``, the edge package) is where that happens.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from __future__ import annotations
 # `check` is bound now: as a lazy name, loading the submodule sudoku.check would shadow it.
 from sudoku.check import Verdict, check  # noqa: E402
 
-# Other names are loaded on first use (PEP 562), so `import sudoku.cli` pays only for what it needs.
+# Other names are loaded on first use (PEP 562), so `import sudoku.cli.command` pays only for what it needs.
 _EXPORTS = {
     "Answer": "sudoku.engines",
     "Budget": "sudoku.budget",

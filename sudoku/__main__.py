@@ -2,6 +2,6 @@
 
 import sys
 
-from sudoku.cli import main
+from sudoku.cli.command import main
 
 sys.exit(main())

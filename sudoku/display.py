@@ -6,7 +6,8 @@ reading the runner. It is an edge module: no module of the library imports it.
 Untrusted text is anything a target or an input file wrote (a fuzz case's output, a reason quoting it, an
 input line): it may hold NUL, ESC, ``<script>``, ``|`` or bytes that are not UTF-8. For each medium:
 
-- ``visible(text)``: for terminals and plain text. Every character that does not print (controls, ESC,
+- ``visible(text)`` (from ``sudoku.untrusted``, where every command line's error lines use it too): for
+  terminals and plain text. Every character that does not print (controls, ESC,
   NUL, surrogates from undecodable bytes) is shown as its escape (``\\x1b``, ``\\x00``, ``\\udcff``),
   so no byte of a target ever reaches the terminal raw. Bytes are decoded with ``backslashreplace``.
 - ``xml_text(text)``: the ``visible`` text, checked against XML 1.0's character set: XML forbids most
@@ -32,28 +33,10 @@ import sys
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from sudoku.untrusted import as_text as _as_text, escape as _escape, visible
+
 # Characters XML 1.0 allows (https://www.w3.org/TR/xml/#charsets); the rest are shown as escapes.
 _XML_FORBIDDEN = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-
-
-def _as_text(text):
-    if text is None:
-        return ""
-    if isinstance(text, (bytes, bytearray)):
-        return bytes(text).decode("utf-8", "backslashreplace")
-    return str(text)
-
-
-def _escape(ch):
-    """A non-printing character as Python writes it in a string: '\\x1b', '\\x00', '\\t', '\\u200b'."""
-    return repr(ch)[1:-1]
-
-
-def visible(text, *, newlines=True):
-    """``text`` with every non-printing character shown as its escape; line breaks kept when
-    ``newlines`` (as ``\\n`` otherwise). Printable text, any script, passes unchanged."""
-    text = _as_text(text)
-    return "".join(ch if ch.isprintable() or (newlines and ch == "\n") else _escape(ch) for ch in text)
 
 
 def xml_text(text):

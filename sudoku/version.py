@@ -4,21 +4,21 @@ The version is the package's (``sudoku.__version__``, the same as pyproject's); 
 checkout's HEAD when the code runs from a git checkout (or worktree), found by reading
 ``.git/HEAD`` and the ref it names (loose or packed), with ``git rev-parse`` (1 s timeout) only if
 those files cannot be read. An installed copy with no checkout around it prints no sha. Nothing here
-runs until ``--version`` is asked.
+runs until ``--version`` is asked (the option itself is ``sudoku.cli.scaffold``'s).
 
 This is the code base's one git reader: run manifests record ``git_sha`` and ``git_dirty`` from here
-(``jobs.runner``), so a run of edited code is never filed under the clean commit it started from.
+(``jobs.runner``), so a run of edited code is never filed under the clean commit it started from. That is why it sits
+beside the library rather than in the edge (``sudoku.cli``): the runner is no command module, and no
+module but a command's imports the edge. It only reads files, and only when asked.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 
 TYPE_CHECKING = False  # typing costs ~3 ms at start-up; only the type checker needs these
 if TYPE_CHECKING:
     from pathlib import Path
-    from typing import Any, Sequence
 
 import sudoku
 
@@ -113,22 +113,3 @@ def _sha_from_git(root: Path) -> str | None:
     sha = done.stdout.strip()
     return sha if done.returncode == 0 and _is_sha(sha) else None
 
-
-class _VersionAction(argparse.Action):
-    """``--version``: print ``describe(name)`` on stdout and exit 0; the sha is looked up only then."""
-
-    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, *, name: str,
-                 **kwargs: Any) -> None:
-        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
-                         help="print the name, version and git sha, then exit", **kwargs)
-        self.name = name
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
-                 option_string: str | None = None) -> None:
-        print(describe(self.name))
-        parser.exit(0)
-
-
-def add_version_option(parser: argparse.ArgumentParser, name: str) -> None:
-    """Give ``parser`` a ``--version`` that prints ``describe(name)``."""
-    parser.add_argument("--version", action=_VersionAction, name=name)

@@ -23,7 +23,7 @@ from helpers import REPO, TESTS, random_puzzle, run_cli  # noqa: E402
 from sudoku import cli  # noqa: E402
 from sudoku.formats import parse_line  # noqa: E402
 from sudoku.hint import hint  # noqa: E402
-from sudoku.play import CELL, PlayApp, save_path  # noqa: E402
+from sudoku.cli.play import CELL, PlayApp, save_path  # noqa: E402
 from sudoku.play_state import Game  # noqa: E402
 
 PUZZLE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
@@ -395,7 +395,7 @@ def test_without_textual_play_says_how_to_install_it():
 @pytest.mark.parametrize("command", [["create", "--seed", "1"], ["solve"], ["check"]])
 def test_create_solve_and_check_never_import_textual(command):
     code = ("import sys\nfrom sudoku.cli import main\ncode = main(sys.argv[1:])\n"
-            "loaded = [m for m in sys.modules if m.split('.')[0] in ('textual', 'rich') or m.startswith('sudoku.play')]\n"
+            "loaded = [m for m in sys.modules if m.split('.')[0] in ('textual', 'rich') or m.startswith(('sudoku.play', 'sudoku.cli.play'))]\n"
             "print('LOADED', loaded, file=sys.stderr)\n")
     done = subprocess.run([sys.executable, "-c", code, *command], input=PUZZLE + "\n", capture_output=True,
                           text=True, cwd=REPO, timeout=60)
@@ -433,7 +433,7 @@ def test_play_saves_on_quit_and_resume_brings_the_game_back(tmp_path, monkeypatc
         played.append(game)
 
     terminal = _Terminal()
-    monkeypatch.setattr("sudoku.play.PlayApp.run", fake_run)
+    monkeypatch.setattr("sudoku.cli.play.PlayApp.run", fake_run)
     monkeypatch.setattr(sys, "stdin", terminal)
     monkeypatch.setattr(sys, "stdout", terminal)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
@@ -451,7 +451,7 @@ def test_play_saves_on_quit_and_resume_brings_the_game_back(tmp_path, monkeypatc
 
 
 def test_a_save_that_cannot_be_written_exits_3(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr("sudoku.play.PlayApp.run", lambda app: None)
+    monkeypatch.setattr("sudoku.cli.play.PlayApp.run", lambda app: None)
     terminal = _Terminal()
     monkeypatch.setattr(sys, "stdin", terminal)
     monkeypatch.setattr(sys, "stdout", terminal)

@@ -13,20 +13,21 @@ from functools import lru_cache
 from sudoku import engines, formats
 from sudoku.budget import Budget, BudgetExceeded
 from sudoku.check import check
+from sudoku.cli.scaffold import (FAILED, INTERRUPTED, IO_ERROR, OK, TIME_LIMIT, USAGE, Parser,
+                                  add_version_option, exit_codes, main as run_as_command, say)
 from sudoku.generate import ATTEMPTS, DIFFICULTIES, GenerationFailed, create, derive_seed, new_seed
 from sudoku.grid import MADE_SIDES as SIZES, InvalidPuzzle, box_of_side, find_clash
-from sudoku.version import add_version_option
 
-OK, FAILED, USAGE, IO_ERROR, TIME_LIMIT = 0, 1, 2, 3, 124
 MAX_LINE = 65536
 
-EXIT_CODES = """exit codes:
-    0  success
-    1  no solution, a check that fails, or a puzzle that could not be made
-    2  bad usage or malformed input, an input file that cannot be opened
-    3  an input file that fails while it is read (an I/O error)
-  124  a time limit reached (--timeout), as `timeout` uses
-  130  interrupted (128+n for signal n: 143 SIGTERM, 129 SIGHUP)"""
+EXIT_CODES = exit_codes({
+    OK: None,
+    FAILED: "no solution, a check that fails, or a puzzle that could not be made",
+    USAGE: "malformed input, an input file that cannot be opened",
+    IO_ERROR: "an input file that fails while it is read, a save that cannot be written",
+    TIME_LIMIT: "--timeout, as `timeout` uses",
+    INTERRUPTED: None,
+})
 
 
 class Usage(Exception):
@@ -45,35 +46,14 @@ class _TimeLimit(Exception):
     """A --timeout reached: exit 124 with one line naming the limit."""
 
 
-class _Formatter(argparse.RawDescriptionHelpFormatter):
-    """Help text as written, as wide as the terminal; asking ``os`` directly spares every command the
-    import of ``shutil`` (and through it bz2 and lzma) that argparse makes for the width."""
-
-    def __init__(self, prog):
-        try:
-            width = os.get_terminal_size(sys.stdout.fileno()).columns
-        except (OSError, ValueError, AttributeError):
-            width = int(os.environ.get("COLUMNS", "0") or 0) or 100
-        super().__init__(prog, width=max(40, width) - 2)
-
-
-class _Parser(argparse.ArgumentParser):
-    """An argument parser whose usage errors are one line on stderr, exit 2."""
-
-    def error(self, message):
-        print(f"{self.prog}: {message} (see {self.prog} --help)", file=sys.stderr)
-        sys.exit(USAGE)
-
-
 @lru_cache(maxsize=None)
 def _parser():
     """The argument parser, built once per process (in-process callers run many commands)."""
-    parser = _Parser(
+    parser = Parser(
         prog="sudoku",
         description="Create, solve and check Sudoku puzzles (4x4 up to 81x81).",
         epilog="examples:\n  sudoku create --seed 7 | sudoku solve\n  sudoku create -n 100 --format line"
         " > puzzles.txt\n  sudoku solve --count < puzzles.txt\n\n" + EXIT_CODES,
-        formatter_class=_Formatter,
     )
     add_version_option(parser, "sudoku")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -84,7 +64,6 @@ def _parser():
             help=help,
             description=help,
             epilog=f"example:\n  {example}\n\n{EXIT_CODES}",
-            formatter_class=_Formatter,
         )
 
     create_p = command(
@@ -213,7 +192,7 @@ def _write(text):
 
 
 def _warn(text):
-    print(f"sudoku: {text}", file=sys.stderr)
+    say("sudoku", text)
 
 
 def run_create(args):
@@ -494,11 +473,11 @@ def _read_save(path):
 
 
 def run_play(args):
-    """The game (sudoku.play, Textual: loaded only here); saves on quit. 0 once saved."""
+    """The game (sudoku.cli.play, Textual: loaded only here); saves on quit. 0 once saved."""
     from sudoku.play_state import BadSave, Game, Unplayable
 
     try:
-        from sudoku import play
+        from sudoku.cli import play
     except ImportError as error:
         if (error.name or "").split(".")[0] not in ("textual", "rich"):
             raise
@@ -590,15 +569,7 @@ def run(argv=None):
 
 
 def main(argv=None):
-    """The console entry point. SIGINT, SIGTERM and SIGHUP end a command alike: quietly, with exit
-    128+n, after the ``finally`` blocks on the way have run (so a forked solve child is killed)."""
-    import signal
-
-    from sudoku.interrupts import Interrupts, exit_code
-
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `sudoku create -n 1000 | head` ends quietly
-    try:
-        with Interrupts():
-            return run(argv)
-    except KeyboardInterrupt as error:
-        return exit_code(error)
+    """The console entry point: ``run`` as the process's command (``sudoku.cli.scaffold.main``).
+    SIGINT, SIGTERM and SIGHUP end a command alike: quietly, with exit 128+n, after the ``finally``
+    blocks on the way have run (so a forked solve child is killed)."""
+    return run_as_command(lambda: run(argv))

@@ -1,0 +1,142 @@
+"""What every command line of the toolkit does the same way (``sudoku``, ``sudoku-jobs``, ``fuzz``,
+``reports``): one exit-code table, one-line usage errors, ``--version``, and the process-wide part of a
+command (stop signals, a reader that went away).
+
+Each code means one thing in every tool (DESIGN.md, CLI conventions); a tool documents the codes it can
+return with ``exit_codes``, which writes the table's meaning first and the tool's own detail after it,
+so the help cannot drift from the table (``tests/test_exit_codes.py`` reads every help). A tool that
+needs a new outcome adds a code here, never reuses one.
+
+Nothing heavy is imported: ``--help`` and ``--version`` of every tool go through here before any
+command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+TYPE_CHECKING = False  # typing costs ~2 ms at start-up; only the type checker needs these
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+    from typing import Any, NoReturn
+
+OK, FAILED, USAGE, IO_ERROR, LOST, NOT_COMPARABLE, TIME_LIMIT, INTERRUPTED = 0, 1, 2, 3, 4, 5, 124, 130
+SIGPIPE = 13  # signal.SIGPIPE on every POSIX system; a literal spares `import signal` for --help
+
+# The one table: code -> its meaning in every tool.
+EXIT_CODES = {
+    OK: "success",
+    FAILED: "a failure found",
+    USAGE: "bad usage or input",
+    IO_ERROR: "an I/O error",
+    LOST: "a worker or the backend failed mid-run",
+    NOT_COMPARABLE: "not comparable",
+    TIME_LIMIT: "a time limit reached",
+    INTERRUPTED: "interrupted by signal n, exit 128+n (143 SIGTERM, 129 SIGHUP, 141 stdout closed)",
+}
+
+
+def exit_codes(details: Mapping[int, str | None], *, width: int = 100) -> str:
+    """The ``exit codes:`` block of a help epilog: each code of ``details`` (in the table's order) with
+    the table's meaning, then the tool's detail (None: the meaning alone), wrapped to ``width``."""
+    import textwrap
+
+    lines = ["exit codes:"]
+    for code in sorted(details):
+        detail = details[code]
+        text = f"{EXIT_CODES[code]}: {detail}" if detail else EXIT_CODES[code]
+        lines += textwrap.wrap(text, width, initial_indent=f"  {code:<4} ", subsequent_indent=" " * 7)
+    return "\n".join(lines)
+
+
+class Formatter(argparse.RawDescriptionHelpFormatter):
+    """Help text as written, as wide as the terminal; asking ``os`` directly spares every command the
+    import of ``shutil`` (and through it bz2 and lzma) that argparse makes for the width."""
+
+    def __init__(self, prog: str, **kwargs: Any) -> None:
+        try:
+            width = os.get_terminal_size(sys.stdout.fileno()).columns
+        except (OSError, ValueError, AttributeError):
+            width = int(os.environ.get("COLUMNS", "0") or 0) or 100
+        super().__init__(prog, width=max(40, width) - 2)
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr, exit 2, and whose help keeps the
+    epilog's lines (subcommand parsers made by ``add_subparsers`` are Parsers too)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", Formatter)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        say(self.prog, f"{message} (see {self.prog} --help)")
+        sys.exit(USAGE)
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: print ``sudoku.version.describe(name)`` on stdout and exit 0; the git sha is
+    looked up only then."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, *, name: str,
+                 **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="print the name, version and git sha, then exit", **kwargs)
+        self.name = name
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        from sudoku.version import describe
+
+        print(describe(self.name))
+        parser.exit(0)
+
+
+def add_version_option(parser: argparse.ArgumentParser, name: str) -> None:
+    """Give ``parser`` a ``--version`` that prints ``NAME VERSION (git SHA)``."""
+    parser.add_argument("--version", action=_VersionAction, name=name)
+
+
+def say(prog: str, message: object) -> None:
+    """One line on stderr, ``PROG: MESSAGE``, every control character escaped: a message may quote an
+    untrusted file (a puzzle, a command from a targets file, a corpus folder's name)."""
+    from sudoku.untrusted import visible
+
+    print(f"{prog}: {visible(message, newlines=False)}", file=sys.stderr)
+
+
+def main(command: Callable[[], int]) -> int:
+    """Run ``command()`` as a process's command and return its exit code.
+
+    SIGINT, SIGTERM and SIGHUP are one interrupt (``sudoku.interrupts``): a command stopped by one, or
+    one that returns INTERRUPTED after catching it (the runner saves what was finished and says how to
+    resume), ends with 128+n for the signal received (130, 143, 129). A reader of stdout that went
+    away (``sudoku create -n 1000 | head``) ends the command quietly with 141, as SIGPIPE would."""
+    from sudoku.interrupts import Interrupts, exit_code
+
+    interrupts = Interrupts()
+    try:
+        with interrupts:
+            code = command()
+    except KeyboardInterrupt as error:
+        return exit_code(error)
+    except BrokenPipeError:
+        _silence_stdout()
+        return exit_code(signum=SIGPIPE)
+    if code == INTERRUPTED and interrupts.signum is not None:
+        return exit_code(signum=interrupts.signum)
+    return code
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so the flush at exit does not fail on the closed pipe again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a file of its own (an in-process caller's stream)
+        sys.stdout = open(os.devnull, "w")
+    finally:
+        os.close(devnull)
+

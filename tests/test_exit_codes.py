@@ -1,0 +1,149 @@
+"""One exit-code table for the four tools (``sudoku.cli.scaffold``): every help documents only codes of
+the table, each with the table's meaning; and the scaffold's process-wide part (signals, a closed
+stdout, one-line errors) in-process."""
+
+import argparse
+import io
+import re
+import signal
+import sys
+
+import pytest
+
+from sudoku.cli import scaffold
+from sudoku.cli.scaffold import EXIT_CODES, exit_codes
+from sudoku.interrupts import Interrupted
+
+
+def parsers():
+    """Every tool's parser and each of its subcommand parsers, by their prog."""
+    from fuzz import cli as fuzz_cli
+    from jobs import cli as jobs_cli
+    from reports import cli as reports_cli
+    from sudoku.cli import command
+
+    found = {}
+    for top in (command._parser(), jobs_cli._parser(), fuzz_cli._parser(), reports_cli.parser()):
+        found[top.prog] = top
+        for action in top._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                found.update({sub.prog: sub for sub in action.choices.values()})
+    return found
+
+
+def documented(help_text):
+    """``{code: text}`` of the ``exit codes:`` block of a help (continuation lines joined)."""
+    block = help_text.split("exit codes:\n", 1)[1]
+    codes, last = {}, None
+    for line in block.splitlines():
+        if match := re.match(r"  (\d+)\s+(.*)", line):
+            last = int(match[1])
+            codes[last] = match[2]
+        elif line.startswith(" " * 7) and last is not None:
+            codes[last] += " " + line.strip()
+        else:
+            break
+    return codes
+
+
+PARSERS = parsers()
+
+
+def test_every_tool_and_subcommand_is_seen():
+    assert {"sudoku", "sudoku-jobs", "fuzz", "reports"} <= set(PARSERS)
+    assert {"sudoku solve", "sudoku play", "sudoku-jobs run", "fuzz replay", "fuzz probe", "reports compare",
+            "reports history"} <= set(PARSERS)
+
+
+@pytest.mark.parametrize("prog", sorted(PARSERS))
+def test_help_documents_the_tables_codes_with_the_tables_meanings(prog):
+    help_text = PARSERS[prog].format_help()
+    assert "exit codes:" in help_text, f"{prog} --help documents no exit codes"
+    codes = documented(help_text)
+    assert codes and {0, 2} <= set(codes)
+    for code, text in codes.items():
+        assert code in EXIT_CODES, f"{prog}: code {code} is not in the table"
+        assert text.startswith(EXIT_CODES[code]), f"{prog}: {code} documented as {text!r}"
+
+
+def test_one_meaning_per_code_and_the_tools_use_the_tables_numbers():
+    from fuzz import cli as fuzz_cli
+    from jobs import cli as jobs_cli
+    from reports import cli as reports_cli
+
+    assert len(set(EXIT_CODES.values())) == len(EXIT_CODES)
+    assert reports_cli.NOT_COMPARABLE == scaffold.NOT_COMPARABLE == 5 and scaffold.LOST == 4
+    assert jobs_cli.FAILED == fuzz_cli.FAILED == reports_cli.REGRESSION == scaffold.FAILED
+
+
+def test_exit_codes_orders_codes_and_wraps_details():
+    text = exit_codes({scaffold.INTERRUPTED: None, scaffold.OK: "word " * 40}, width=60)
+    lines = text.splitlines()
+    assert lines[0] == "exit codes:" and lines[1].startswith("  0    success: word")
+    assert all(len(line) <= 60 for line in lines) and lines[2].startswith(" " * 7 + "word")
+    assert documented(text)[0] == "success: " + ("word " * 40).strip()
+
+
+def test_a_usage_error_is_one_line_naming_the_help(capsys):
+    with pytest.raises(SystemExit) as caught:
+        PARSERS["fuzz run"].parse_args(["--bogus"])
+    err = capsys.readouterr().err
+    assert caught.value.code == scaffold.USAGE and err.count("\n") == 1
+    assert err.startswith("fuzz run: unrecognized arguments: --bogus") and err.endswith("(see fuzz run --help)\n")
+
+
+def test_say_escapes_control_characters(capsys):
+    scaffold.say("tool", "bad \x1b[31mred\x1b[0m\nsecond line")
+    assert capsys.readouterr().err == "tool: bad \\x1b[31mred\\x1b[0m\\nsecond line\n"
+
+
+@pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_main_ends_an_interrupted_command_with_128_plus_n(signum, code):
+    def command():
+        raise Interrupted(signum)
+
+    assert scaffold.main(command) == code
+
+
+def test_main_turns_interrupted_into_the_signal_the_command_caught():
+    def command():  # as the runner does: it catches the signal, saves, and returns INTERRUPTED
+        signal.raise_signal(signal.SIGTERM)
+        return scaffold.INTERRUPTED
+
+    def caught():
+        try:
+            command()
+        except Interrupted:
+            return scaffold.INTERRUPTED
+
+    assert scaffold.main(caught) == 143
+    assert scaffold.main(lambda: scaffold.INTERRUPTED) == 130  # no signal seen: the code as it is
+    assert scaffold.main(lambda: scaffold.FAILED) == 1
+
+
+def test_main_ends_quietly_with_141_when_stdouts_reader_went_away(monkeypatch):
+    monkeypatch.setattr(sys, "stdout", io.StringIO())
+
+    def command():
+        raise BrokenPipeError
+
+    assert scaffold.main(command) == 141
+    assert sys.stdout.write("more") == 4  # the rest of the process writes to nowhere
+
+
+def test_help_and_version_of_every_tool_import_nothing_heavy():
+    import subprocess
+    from pathlib import Path
+
+    code = ("import contextlib, io, sys\n"
+            "from sudoku.cli import command\nfrom jobs import cli as jobs\nfrom fuzz import cli as fuzz\n"
+            "from reports import cli as reports\n"
+            "for main in (command.main, jobs.main, fuzz.main, reports.main):\n"
+            "    for flag in ('--help', '--version'):\n"
+            "        with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+            "            main([flag])\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'numpy', 'numba', 'pyarrow', 'pandas', 'rich',"
+            " 'textual', 'distributed'}))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 0 and done.stdout == "[]\n", done.stdout + done.stderr
