@@ -22,6 +22,7 @@ valid and keeping the givens, and equal wherever the puzzle has one solution.
 """
 
 import argparse
+import contextlib
 import ctypes
 import gzip
 import hashlib
@@ -162,8 +163,10 @@ def resolve_source(given):
         got = None
     if got is None or got.returncode:
         shutil.rmtree(clone, ignore_errors=True)
-        why = "timed out" if got is None else got.stderr.strip().splitlines()[-1:] or ["failed"]
-        raise Skip(f"no tdoku source: git clone {URL} {why if isinstance(why, str) else why[0]}; "
+        with contextlib.suppress(OSError):
+            src.parent.rmdir()  # only if empty: leave nothing behind for a failed clone
+        why = "timed out after 300 s" if got is None else (got.stderr.strip().splitlines() or ["failed"])[-1]
+        raise Skip(f"no tdoku source: git clone {URL} failed ({why}); "
                    "pass --tdoku-src DIR_OR_GITDIR (or set TDOKU_SRC)")
     try:
         extract(clone, PINNED, src)
