@@ -89,8 +89,9 @@ def compilers():
         want = os.environ.get(var)
         path = shutil.which(want) if want else next((shutil.which(n) for n in names if shutil.which(n)), None)
         if not path:
-            raise Skip(f"no {'C' if var == 'CC' else 'C++'} compiler ({var}={want!r})" if want
-                       else f"no {'C' if var == 'CC' else 'C++'} compiler on PATH (tried {', '.join(names)}; set {var})")
+            what = "C" if var == "CC" else "C++"
+            raise Skip(f"no {what} compiler ({var}={want!r} is not found)" if want
+                       else f"no {what} compiler on PATH (tried {', '.join(names)}; set {var})")
         found.append(path)
     return tuple(found)
 
