@@ -63,7 +63,10 @@ class _Expired(BaseException):
     """``call_main``'s time is up."""
 
 
-def call_main(main, args, *, input=b"", timeout=None):
+SIGNALS_SET_BY_MAIN = ("SIGPIPE", "SIGINT", "SIGTERM", "SIGHUP")
+
+
+def call_main(main, args, *, input=b"", timeout=None, env=None):
     """Call a command's ``main(argv)`` (or ``run(argv)``) in this process, as ``python -m TOOL ARGS``
     would run it: ``input`` (bytes or str) on stdin, stdout and stderr captured, a ``SystemExit``
     (argparse's usage errors, ``--help``) taken as the exit code, and an exception that escapes
@@ -73,7 +76,10 @@ def call_main(main, args, *, input=b"", timeout=None):
     CompletedProcess, with stdout and stderr as text.
 
     The streams are byte buffers under text wrappers, so a command that writes ``sys.stdout.buffer``
-    or reads ``sys.stdin.buffer`` sees what it would in a pipe (not a terminal)."""
+    or reads ``sys.stdin.buffer`` sees what it would in a pipe (not a terminal). ``env`` sets (a
+    value) or removes (None) environment variables for the call. What a ``main`` sets for its whole
+    process (SIGPIPE to its default, handlers for SIGINT, SIGTERM and SIGHUP) is put back after it,
+    so the test process is as it was."""
     import io
     import signal
     import traceback
@@ -90,9 +96,13 @@ def call_main(main, args, *, input=b"", timeout=None):
         raise _Expired  # a BaseException: no ``except Exception`` of the command's can take it
 
     saved = sys.stdin, sys.stdout, sys.stderr
+    handlers = {signum: signal.getsignal(signum)
+                for signum in (getattr(signal, name) for name in SIGNALS_SET_BY_MAIN if hasattr(signal, name))}
+    environ = {name: os.environ.get(name) for name in env or {}}
     alarm = signal.signal(signal.SIGALRM, expired) if timeout else None
     sys.stdin, sys.stdout, sys.stderr = stdin, stdout, stderr
     try:
+        _set_environ(env or {})
         if timeout:
             signal.setitimer(signal.ITIMER_REAL, timeout)
         try:
@@ -116,10 +126,21 @@ def call_main(main, args, *, input=b"", timeout=None):
         if timeout:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, alarm)
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
+        _set_environ(environ)
         sys.stdin, sys.stdout, sys.stderr = saved
     return subprocess.CompletedProcess(
         ["main", *argv], code or 0, out.getvalue().decode("utf-8", "replace"),
         err.getvalue().decode("utf-8", "replace"))
+
+
+def _set_environ(changes):
+    for name, value in changes.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 def run_cli(*args, input=b"", timeout=60):
