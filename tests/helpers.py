@@ -66,7 +66,7 @@ class _Expired(BaseException):
 SIGNALS_SET_BY_MAIN = ("SIGPIPE", "SIGINT", "SIGTERM", "SIGHUP")
 
 
-def call_main(main, args, *, input=b"", timeout=None, env=None):
+def call_main(main, args, *, input=b"", timeout=None, env=None, cwd=None):
     """Call a command's ``main(argv)`` (or ``run(argv)``) in this process, as ``python -m TOOL ARGS``
     would run it: ``input`` (bytes or str) on stdin, stdout and stderr captured, a ``SystemExit``
     (argparse's usage errors, ``--help``) taken as the exit code, and an exception that escapes
@@ -77,7 +77,7 @@ def call_main(main, args, *, input=b"", timeout=None, env=None):
 
     The streams are byte buffers under text wrappers, so a command that writes ``sys.stdout.buffer``
     or reads ``sys.stdin.buffer`` sees what it would in a pipe (not a terminal). ``env`` sets (a
-    value) or removes (None) environment variables for the call. What a ``main`` sets for its whole
+    value) or removes (None) environment variables for the call, ``cwd`` is its working directory. What a ``main`` sets for its whole
     process (SIGPIPE to its default, handlers for SIGINT, SIGTERM and SIGHUP) is put back after it,
     so the test process is as it was."""
     import io
@@ -99,10 +99,13 @@ def call_main(main, args, *, input=b"", timeout=None, env=None):
     handlers = {signum: signal.getsignal(signum)
                 for signum in (getattr(signal, name) for name in SIGNALS_SET_BY_MAIN if hasattr(signal, name))}
     environ = {name: os.environ.get(name) for name in env or {}}
+    here = os.getcwd()
     alarm = signal.signal(signal.SIGALRM, expired) if timeout else None
     sys.stdin, sys.stdout, sys.stderr = stdin, stdout, stderr
     try:
         _set_environ(env or {})
+        if cwd is not None:
+            os.chdir(cwd)
         if timeout:
             signal.setitimer(signal.ITIMER_REAL, timeout)
         try:
@@ -129,6 +132,7 @@ def call_main(main, args, *, input=b"", timeout=None, env=None):
         for signum, handler in handlers.items():
             signal.signal(signum, handler)
         _set_environ(environ)
+        os.chdir(here)
         sys.stdin, sys.stdout, sys.stderr = saved
     return subprocess.CompletedProcess(
         ["main", *argv], code or 0, out.getvalue().decode("utf-8", "replace"),
