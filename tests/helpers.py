@@ -1,4 +1,5 @@
-"""Helpers shared by the tests: the known-puzzles file, random puzzles, and running the CLI."""
+"""Helpers shared by the tests: the known-puzzles file, random puzzles, and running the CLIs (in this
+process, or as a real subprocess for the smoke tests)."""
 
 import os
 import random
@@ -58,9 +59,106 @@ def assert_agrees_with_py(engine, puzzle, limit):
         assert ours.solution == reference.solution
 
 
+class _Expired(BaseException):
+    """``call_main``'s time is up."""
+
+
+SIGNALS_SET_BY_MAIN = ("SIGPIPE", "SIGINT", "SIGTERM", "SIGHUP")
+
+
+def call_main(main, args, *, input=b"", timeout=None, env=None, cwd=None):
+    """Call a command's ``main(argv)`` (or ``run(argv)``) in this process, as ``python -m TOOL ARGS``
+    would run it: ``input`` (bytes or str) on stdin, stdout and stderr captured, a ``SystemExit``
+    (argparse's usage errors, ``--help``) taken as the exit code, and an exception that escapes
+    shown as a traceback on stderr with exit 1, as the interpreter would show it. A call still
+    going after ``timeout`` seconds is stopped by SIGALRM with ``subprocess.TimeoutExpired``, as
+    ``subprocess.run`` would end it (a test of a hang fails rather than waits). The
+    CompletedProcess, with stdout and stderr as text.
+
+    The streams are byte buffers under text wrappers, so a command that writes ``sys.stdout.buffer``
+    or reads ``sys.stdin.buffer`` sees what it would in a pipe (not a terminal). ``env`` sets (a
+    value) or removes (None) environment variables for the call, ``cwd`` is its working directory. What a ``main`` sets for its whole
+    process (SIGPIPE to its default, handlers for SIGINT, SIGTERM and SIGHUP) is put back after it,
+    so the test process is as it was."""
+    import io
+    import signal
+    import traceback
+
+    if isinstance(input, str):
+        input = input.encode()
+    argv = [str(arg) for arg in args]
+    stdin = io.TextIOWrapper(io.BytesIO(input), encoding="utf-8")
+    out, err = io.BytesIO(), io.BytesIO()
+    stdout = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
+    stderr = io.TextIOWrapper(err, encoding="utf-8", errors="backslashreplace", write_through=True)
+
+    def expired(signum, frame):
+        raise _Expired  # a BaseException: no ``except Exception`` of the command's can take it
+
+    saved = sys.stdin, sys.stdout, sys.stderr
+    handlers = {signum: signal.getsignal(signum)
+                for signum in (getattr(signal, name) for name in SIGNALS_SET_BY_MAIN if hasattr(signal, name))}
+    environ = {name: os.environ.get(name) for name in env or {}}
+    here = os.getcwd()
+    alarm = signal.signal(signal.SIGALRM, expired) if timeout else None
+    sys.stdin, sys.stdout, sys.stderr = stdin, stdout, stderr
+    try:
+        _set_environ(env or {})
+        if cwd is not None:
+            os.chdir(cwd)
+        if timeout:
+            signal.setitimer(signal.ITIMER_REAL, timeout)
+        try:
+            code = main(argv)
+        except _Expired:
+            raise subprocess.TimeoutExpired(argv, timeout) from None
+        except SystemExit as exit:
+            code = exit.code
+            if isinstance(code, str):
+                print(code, file=sys.stderr)
+                code = 1
+        except Exception:  # noqa: BLE001 - what the interpreter would print, for the test to see
+            traceback.print_exc(file=sys.stderr)
+            code = 1
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except ValueError:  # closed by the command
+                pass
+    finally:
+        if timeout:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, alarm)
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
+        _set_environ(environ)
+        os.chdir(here)
+        sys.stdin, sys.stdout, sys.stderr = saved
+    return subprocess.CompletedProcess(
+        ["main", *argv], code or 0, out.getvalue().decode("utf-8", "replace"),
+        err.getvalue().decode("utf-8", "replace"))
+
+
+def _set_environ(changes):
+    for name, value in changes.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+
+
 def run_cli(*args, input=b"", timeout=60):
-    """Run ``python -m sudoku ARGS`` with ``input`` (bytes or str) on stdin; the CompletedProcess,
-    with stdout and stderr as text."""
+    """``sudoku ARGS`` in this process (``sudoku.cli.run`` through ``call_main``): parsing, output and
+    exit codes as a user sees them, without an interpreter's start. Real process behaviour (signals,
+    SIGPIPE, what a fresh interpreter imports) needs ``run_cli_process``."""
+    from sudoku import cli
+
+    return call_main(cli.run, args, input=input, timeout=timeout)
+
+
+def run_cli_process(*args, input=b"", timeout=60):
+    """Run ``python -m sudoku ARGS`` as a real subprocess with ``input`` (bytes or str) on stdin;
+    the CompletedProcess, with stdout and stderr as text."""
     if isinstance(input, str):
         input = input.encode()
     paths = [str(REPO)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]

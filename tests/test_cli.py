@@ -1,5 +1,8 @@
-"""The ``sudoku`` command, run as a real subprocess (``python -m sudoku``) the way users and the
-fuzz harness run it: output shapes, exit codes, and one clean stderr line for every error."""
+"""The ``sudoku`` command: output shapes, exit codes, and one clean stderr line for every error.
+
+Most tests call ``sudoku.cli.run(argv)`` in this process (``helpers.run_cli``), with their own stdin,
+stdout and stderr; the ``smoke`` tests run ``python -m sudoku`` as a real subprocess, the way users
+and the fuzz harness run it, and so do the checks of what a fresh interpreter imports."""
 
 import json
 import subprocess
@@ -9,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import PUZZLE, REPO, SOLUTION, TESTS, run_cli
+from helpers import PUZZLE, REPO, SOLUTION, TESTS, run_cli, run_cli_process
 from sudoku.engines import dlx, py
 from sudoku.generate import min_blanks
 from sudoku.formats import parse, parse_line, render
@@ -21,6 +24,10 @@ LINE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5
 HARD = "..53.....8......2..7..1.5..4....53...1..7...6..32...8..6.5....9..4....3......97.."
 EMPTY_4 = "0 0 0 0\n" * 4
 DEAD_END = ".12345678" + "9" + "." * 71  # no unit repeats a digit, yet r1c1 has no candidate
+# a valid 49x49 grid outside the pattern family with half its cells blanked (bench/bigset.py's
+# filled_grid and blanked, random.Random(4950)): the phase transition of quasigroup completion, where
+# CaDiCaL gives no answer in 30 s (a shuffled pattern grid would not do: the pattern match solves those)
+PHASE_TRANSITION_49 = (TESTS / "data" / "phase_transition_49x49.txt").read_text()
 
 
 def grid_of(text):
@@ -46,7 +53,7 @@ def rows_of(text):
 
 
 def test_create_prints_a_9x9_grid_with_40_blanks_and_a_unique_solution():
-    done = run_cli("create")
+    done = run_cli_process("create")  # smoke: a real process
     assert done.returncode == 0 and done.stderr == ""
     assert done.stdout.endswith("\n")
     rows = rows_of(done.stdout)
@@ -194,7 +201,7 @@ def test_create_refusals(args, code):
 
 
 def test_solve_prints_the_solution_keeping_the_givens():
-    done = run_cli("solve", input=PUZZLE)
+    done = run_cli_process("solve", input=PUZZLE)  # smoke: a real process
     assert done.returncode == 0 and done.stderr == ""
     assert done.stdout == SOLUTION
     assert is_solution(grid_of(PUZZLE), grid_of(done.stdout))
@@ -401,6 +408,14 @@ def test_malformed_input_error_names_the_place(name, where):
     assert where in run_cli("solve", input=MALFORMED[name]).stderr
 
 
+@pytest.mark.parametrize("args, input, code", [(["solve"], MALFORMED["binary"], 2), (["--bogus"], b"", 2),
+                                               (["solve", "--timeout", "0.5"], PHASE_TRANSITION_49, 124)])
+def test_smoke_a_real_process_keeps_the_error_contract(args, input, code):
+    """The in-process tests' error contract holds in a real ``python -m sudoku``: the exit code,
+    nothing on stdout, one line on stderr (a time limit kills the forked solver and says so)."""
+    assert_clean_error(run_cli_process(*args, input=input, timeout=60), code)
+
+
 def test_a_36x36_grid_has_no_line_output():
     big = "6\n" + ("0 " * 35 + "0\n") * 36
     assert_clean_error(run_cli("solve", "--to", "line", input=big), 2)
@@ -430,10 +445,6 @@ def test_engine_that_does_not_support_the_size_is_bad_usage():
 
 # --- --timeout: exit 124, one line naming the limit, nothing on stdout -------------------------------
 
-# a valid 49x49 grid outside the pattern family with half its cells blanked (bench/bigset.py's
-# filled_grid and blanked, random.Random(4950)): the phase transition of quasigroup completion, where
-# CaDiCaL gives no answer in 30 s (a shuffled pattern grid would not do: the pattern match solves those)
-PHASE_TRANSITION_49 = (TESTS / "data" / "phase_transition_49x49.txt").read_text()
 
 
 @pytest.mark.parametrize("extra", [[], ["--count"], ["--count", "--limit", "5"]])
@@ -637,46 +648,42 @@ def test_help_shows_an_example_and_the_exit_codes(command):
 HEAVY = ("numpy", "numba", "pandas", "dask", "pyarrow", "pysat", "pysolvers")  # pysolvers: the sat engine's import
 
 
-@pytest.mark.parametrize("command, stdin", [("create --seed 1", ""), ("solve", PUZZLE), ("check", PUZZLE)])
-def test_cli_loads_no_heavy_module(command, stdin):
-    """A single create, solve or check starts in milliseconds: no numpy, numba, pandas, Dask, Arrow or python-sat."""
-    code = (
-        "import sys, sudoku.cli\n"
-        f"code = sudoku.cli.main({command.split()!r})\n"
-        f"heavy = sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r})\n"
-        "print('HEAVY', heavy, file=sys.stderr)\n"
-        "sys.exit(3 if heavy else 0)\n"
-    )
+# One fresh interpreter for all the import checks (modules only accumulate, so a command that loads
+# one is caught at its step): the steps that must not load typing come first.
+_FRESH_IMPORTS = """\
+import io, json, sys
+import sudoku, sudoku.cli, sudoku.engines
+HEAVY = set(sys.argv[1].split())
+
+def loaded(step, code=None):
+    heavy = sorted(m for m in sys.modules if m.split(".")[0] in HEAVY)
+    print("LOADED", json.dumps({"step": step, "code": code, "heavy": heavy, "typing": "typing" in sys.modules}),
+          flush=True)
+
+loaded("import sudoku, sudoku.cli, sudoku.engines")
+for step in json.loads(sys.argv[2]):
+    sys.stdin = io.TextIOWrapper(io.BytesIO(step["stdin"].encode()))
+    code = sudoku.cli.main(step["command"].split())
+    loaded(step["command"], code)
+"""
+
+
+def test_a_fresh_cli_call_loads_no_heavy_module_and_a_9x9_call_no_typing():
+    """A single create, solve or check starts in milliseconds: no numpy, numba, pandas, Dask, Arrow or
+    python-sat. typing costs ~2 ms of a ~30 ms call (issue 17: a 9x9 solve starts within 4x `python -c
+    pass`), so the sudoku package keeps its type-only imports behind ``TYPE_CHECKING = False``."""
+    no_typing = [("solve", PUZZLE), ("solve --timeout 9", PUZZLE), ("check", SOLUTION)]
+    steps = no_typing + [("check", PUZZLE), ("create --seed 1", "")]
     done = subprocess.run(
-        [sys.executable, "-c", code], input=stdin.encode(), capture_output=True, cwd=REPO, timeout=60
+        [sys.executable, "-c", _FRESH_IMPORTS, " ".join(HEAVY),
+         json.dumps([{"command": command, "stdin": stdin} for command, stdin in steps])],
+        capture_output=True, text=True, cwd=REPO, timeout=60,
     )
-    assert done.returncode == 0, done.stderr.decode()
-    assert b"HEAVY []" in done.stderr
-
-
-@pytest.mark.parametrize("command, stdin", [("solve", PUZZLE), ("solve --timeout 9", PUZZLE), ("check", SOLUTION)])
-def test_a_9x9_call_never_imports_typing(command, stdin):
-    """typing costs ~2 ms of a ~30 ms call (issue 17: a 9x9 solve starts within 4x `python -c pass`), so
-    the sudoku package keeps its type-only imports behind ``TYPE_CHECKING = False``."""
-    code = (
-        "import sys, sudoku.cli\n"
-        f"code = sudoku.cli.main({command.split()!r})\n"
-        "sys.exit(3 if 'typing' in sys.modules else code)\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], input=stdin.encode(), capture_output=True, cwd=REPO, timeout=60
-    )
-    assert done.returncode == 0, done.stderr.decode()
-
-
-def test_importing_sudoku_cli_loads_no_heavy_module():
-    code = (
-        "import sys, sudoku, sudoku.cli, sudoku.engines\n"
-        f"print(sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r}))\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=60)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "[]"
+    seen = [json.loads(line.split(" ", 1)[1]) for line in done.stdout.splitlines() if line.startswith("LOADED ")]
+    assert [row["step"] for row in seen] == ["import sudoku, sudoku.cli, sudoku.engines"] + [c for c, _ in steps]
+    assert all(row["heavy"] == [] for row in seen), seen
+    assert all(not row["typing"] and row["code"] == 0 for row in seen[1 : 1 + len(no_typing)]), seen
 
 
 # --- no input makes the command crash (hypothesis) -------------------------------------------------

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from fake_targets import fuzz, spec
+from fake_targets import fuzz, fuzz_process, spec
 from fuzz.cases import from_text
 
 COMMON = ("--workers", 2, "--chunk-size", 30, "--timeout", 10)
@@ -20,7 +20,8 @@ def records_of(out):
 
 
 def test_a_correct_target_yields_no_failure(tmp_path):
-    done = fuzz("run", "-n", 150, "--seed", 3, *COMMON, "--out", tmp_path / "run", "--corpus", tmp_path / "corpus",
+    # smoke: `python -m fuzz` as a real process (the other tests call fuzz.cli.main in-process)
+    done = fuzz_process("run", "-n", 150, "--seed", 3, *COMMON, "--out", tmp_path / "run", "--corpus", tmp_path / "corpus",
                 "--target", spec("correct"), cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     rows = records_of(tmp_path / "run")
@@ -116,12 +117,14 @@ def test_replay_with_a_missing_target_is_exit_2(tmp_path):
 
 
 def test_an_existing_out_needs_force(tmp_path):
+    # real processes: a run holds its directory's lock for its process's life, so a second run over it
+    # in the same process would find it in use
     args = ("run", "-n", 5, "--seed", 1, "--workers", 1, "--target", "engine", "--corpus", tmp_path / "corpus",
             "--out", tmp_path / "run")
-    assert fuzz(*args, cwd=tmp_path).returncode == 0
-    again = fuzz(*args, cwd=tmp_path)
+    assert fuzz_process(*args, cwd=tmp_path).returncode == 0
+    again = fuzz_process(*args, cwd=tmp_path)
     assert again.returncode == 2 and "--force" in again.stderr and "Traceback" not in again.stderr
-    assert fuzz(*args, "--force", cwd=tmp_path).returncode == 0
+    assert fuzz_process(*args, "--force", cwd=tmp_path).returncode == 0
 
 
 def test_force_replaces_a_run_with_its_reproducers_but_never_what_no_run_wrote(tmp_path):
@@ -129,12 +132,12 @@ def test_force_replaces_a_run_with_its_reproducers_but_never_what_no_run_wrote(t
     --force replaces a run that saved reproducers; a file no run writes still stops it."""
     args = ("run", "-n", 40, "--seed", 2, *COMMON, "--no-shrink", "--target", spec("changes_given"),
             "--corpus", tmp_path / "corpus", "--out", tmp_path / "run")
-    assert fuzz(*args, cwd=tmp_path).returncode == 1
+    assert fuzz_process(*args, cwd=tmp_path).returncode == 1
     assert list((tmp_path / "run" / "corpus").glob("*/*/*/case.json"))
-    again = fuzz(*args, "--force", cwd=tmp_path)
+    again = fuzz_process(*args, "--force", cwd=tmp_path)
     assert again.returncode == 1 and "Traceback" not in again.stderr, again.stderr
     (tmp_path / "run" / "corpus" / "notes.txt").write_text("mine")
-    refused = fuzz(*args, "--force", cwd=tmp_path)
+    refused = fuzz_process(*args, "--force", cwd=tmp_path)
     assert refused.returncode == 2 and "holds what no run writes (corpus/notes.txt)" in refused.stderr
     assert (tmp_path / "run" / "corpus" / "notes.txt").read_text() == "mine"
 

@@ -1,4 +1,5 @@
-"""The ``reports`` command through real subprocesses: outputs, files written and exit codes."""
+"""The ``reports`` command: outputs, files written and exit codes, through ``reports.cli.main`` in this
+process, and as a real subprocess in the smoke test and the CI scripts."""
 
 import json
 import re
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from test_reports_helpers import REPO, fuzz_records, records, run_reports, write_run
+from test_reports_helpers import REPO, fuzz_records, records, run_reports, run_reports_process, write_run
 
 
 @pytest.fixture(scope="module")
@@ -34,8 +35,8 @@ def one_error_line(result):
 
 def test_compare_identical_runs_exits_0_and_writes_md_html_junit(runs, tmp_path):
     md, html, junit = tmp_path / "summary.md", tmp_path / "report.html", tmp_path / "junit.xml"
-    result = run_reports("compare", runs["base"], runs["same"], "--md", md, "--html", html, "--junit", junit)
-    assert result.returncode == 0, result.stderr
+    result = run_reports_process("compare", runs["base"], runs["same"], "--md", md, "--html", html, "--junit", junit)
+    assert result.returncode == 0, result.stderr  # smoke: a real process
     assert result.stdout.startswith("benchmark comparison: no regression")  # the short summary; Markdown in --md
     assert f"full report: Markdown {md}, HTML {html}, JUnit {junit}" in result.stdout
     assert md.read_text().startswith("## Benchmark comparison: no regression")

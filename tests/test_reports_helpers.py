@@ -1,6 +1,7 @@
 """Synthetic run directories for the ``reports`` tests, written the way the runner writes them
-(``jobs.schema.table`` into ``parts/chunk-NNNNNN.parquet``, plus ``manifest.json``), and a helper
-that runs ``python -m reports`` as a real subprocess. No tests here."""
+(``jobs.schema.table`` into ``parts/chunk-NNNNNN.parquet``, plus ``manifest.json``), and helpers
+that run ``reports`` in this process (``run_reports``) or as a real subprocess (``run_reports_process``).
+No tests here."""
 
 import json
 import os
@@ -118,7 +119,16 @@ def loaded_rounds(loads, *, noise_seed, scale=None, n=200):
 
 
 def run_reports(*args, env=None, timeout=120):
-    """``python -m reports ARGS`` as a subprocess, with the repo root on PYTHONPATH."""
+    """``reports ARGS`` in this process (``reports.cli.main`` through ``helpers.call_main``), with
+    GITHUB_STEP_SUMMARY unset unless ``env`` sets it; a CompletedProcess with text stdout and stderr."""
+    from helpers import call_main
+    from reports.cli import main
+
+    return call_main(main, args, timeout=timeout, env={"GITHUB_STEP_SUMMARY": None, **(env or {})})
+
+
+def run_reports_process(*args, env=None, timeout=120):
+    """``python -m reports ARGS`` as a real subprocess, with the repo root on PYTHONPATH."""
     paths = [str(REPO)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
     full_env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
     full_env.pop("GITHUB_STEP_SUMMARY", None)

@@ -36,7 +36,17 @@ def spec(name):
 
 
 def fuzz(*args, cwd, timeout=180):
-    """Run ``python -m fuzz ARGS`` in ``cwd``; the CompletedProcess, stdout and stderr as text."""
+    """``fuzz ARGS`` in this process (``fuzz.cli.main``, through ``helpers.call_main``) in ``cwd``; the
+    CompletedProcess, stdout and stderr as text. The targets it drives are real programs still."""
+    from fuzz.cli import main
+    from helpers import call_main
+
+    return call_main(main, args, cwd=cwd, timeout=timeout)
+
+
+def fuzz_process(*args, cwd, timeout=180):
+    """Run ``python -m fuzz ARGS`` as a real subprocess in ``cwd``; the CompletedProcess, stdout and
+    stderr as text."""
     paths = [str(REPO)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
     return subprocess.run([sys.executable, "-m", "fuzz", *map(str, args)], capture_output=True, text=True,
