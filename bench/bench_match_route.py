@@ -1,10 +1,11 @@
-"""The figures behind the default solve's pattern-match route (``solve_default``, ``sat.solve``'s
-shortcut, ``pattern.may_fit``), each from this one script:
+"""The figures behind the pattern match on dense grids (now the opt-in engine ``pattern``; until
+1384f8c the default solve's route through ``sat.solve``'s shortcut), and ``pattern.may_fit``:
 
 1. how often ``may_fit`` passes givens drawn from no grid (``bigset.random_givens``) at 5-20 % of
    the cells: how well the filter keeps other grids off the match;
 2. per random instance of ``bigset.py`` (seeds 2, 36x36 and 49x49): the conflicts CaDiCaL needs for
-   a first solution of the settled grid (capped), which ``SHORTCUT_AFTER`` is chosen against;
+   a first solution of the settled grid (capped), against which the old route's wait
+   (``SHORTCUT_AFTER``, 200 conflicts) was chosen;
 3. for the pattern-family ones: the match's seconds, then the seconds and conflicts CaDiCaL needs
    for a second solution once the match's is blocked and its phases set (what ``sudoku solve``
    pays to warn of several solutions).

@@ -3,11 +3,12 @@
 Givens are placed at random cells with random digits that clash with no given already placed (so
 they come from no particular grid, least of all the pattern family), ``side / 2``, ``side`` and
 ``2 * side`` of them per size. Per row: fits out of draws, and the median and worst seconds of a
-``match`` call (limit 2), each fit verified. ``solve_default`` tries the match for grids with at
-most ``side`` givens; the ``2 * side`` rows show why it stops there. (Denser grids are matched only
+``match`` call (limit 2), each fit verified. The default route (``auto``) tries the match for grids
+with at most ``side`` givens; the ``2 * side`` rows show why it stops there. (Denser grids are matched only
 where ``pattern.may_fit`` passes, which givens from no grid of the family fail at once beyond a
 few per box.) ``--family``: givens from shuffled pattern grids (a member always fits), 2, 5 and 10 %
-of the cells, the sparse grids the default solve matches after ``py``'s quick try.
+of the cells, the sparse grids that the engine ``pattern`` matches (until 1384f8c the default
+solve did, after ``py``'s quick try).
 
     PYTHONPATH=. python bench/bench_pattern.py --draws 5
 """

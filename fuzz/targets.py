@@ -99,8 +99,8 @@ class EngineTarget:
             return self
         sized = EngineTarget(side=side)
         one = EngineTarget(sized.engines[index % len(sized.engines)], side=side)
-        # the maker turns over once per round of engines, so cases that meet one engine (every 20th
-        # case is a create, and 20 is a multiple of the engine count) still meet every maker
+        # the maker turns over once per round of engines, so the cases that meet one engine still
+        # meet every maker
         one.makers = [sized.makers[(index // len(sized.engines)) % len(sized.makers)]]
         return one
 

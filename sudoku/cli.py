@@ -127,7 +127,7 @@ def _parser():
     solve_p.add_argument("--limit", type=int, default=2, help="count solutions up to this (default 2)")
     solve_p.add_argument("--to", choices=formats.OUTPUT_FORMATS, help="output format (default: the input's)")
     solve_p.add_argument("--engine", choices=engines.names(),
-                         help="solver engine (default py up to 9x9, big from 16x16)")
+                         help="solver engine (default auto: py up to 9x9, a route over sat, big and py from 16x16)")
     solve_p.add_argument("-q", "--quiet", action="store_true", help="do not mention several solutions")
     solve_p.add_argument("-v", "--verbose", action="store_true", help="say guesses and nodes on stderr")
     _timeout_option(solve_p, "the whole input")
@@ -267,7 +267,7 @@ def run_solve(args):
         # writes them); a puzzle with no solution gets an empty block, so block k answers puzzle k
         gap = "\n" if out_fmt not in formats.BATCH_FORMATS and number > 1 else ""
         prefix = f"puzzle {number}: " if batch else ""
-        engine = args.engine or engines.default_for(puzzle.box)
+        engine = args.engine or "auto"
         if not engines.supports(engine, puzzle.box):
             raise Usage(f"engine {engine!r} does not solve {puzzle.side}x{puzzle.side} grids")
         if out_fmt == "line" and puzzle.box > formats.LINE_MAX_BOX and not args.count:
@@ -276,10 +276,8 @@ def run_solve(args):
         try:
             if clash is not None:
                 answer = None
-            elif args.engine:
+            else:
                 answer = engines.solve(puzzle, limit=limit, engine=engine, budget=budget)
-            else:  # from 16x16 up: py's quick try, then big (engines.solve_default)
-                answer = engines.solve_default(puzzle, limit=limit, budget=budget)
         except BudgetExceeded as error:
             doing = "counting" if args.count else "solving"
             which = prefix.rstrip(": ") if batch else f"the {puzzle.side}x{puzzle.side} puzzle"

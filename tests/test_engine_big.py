@@ -254,7 +254,7 @@ def test_counting_a_big_grid_that_stalls_one_engine_ends_by_the_other():
 
     text = (TESTS / "data" / "multiple_25x25.txt").read_text()
     puzzle = next(parse(text.splitlines()))
-    assert engines.solve_default(puzzle, limit=2).count == 2
+    assert engines.solve(puzzle, limit=2, engine="auto").count == 2
     done = run_cli("solve", "--timeout", "100", input=text, timeout=200)
     assert done.returncode == 0 and done.stderr == "sudoku: several solutions; printing one\n", done.stderr
-    assert engines.solve_default(puzzle, limit=1).count == 1
+    assert engines.solve(puzzle, limit=1, engine="auto").count == 1

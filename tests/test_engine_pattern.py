@@ -1,6 +1,8 @@
-"""Near-empty grids matched to the pattern family (``sudoku.engines.pattern``): every answer it gives
-is a verified solution that keeps the givens, its counts are proven ones, it steps aside (None) when
-it cannot prove them, and the default solve and `sudoku solve` use it for grids with few givens."""
+"""Grids matched to the pattern family (``sudoku.engines.pattern``): every answer ``match`` gives is
+a verified solution that keeps the givens, its counts are proven ones, it steps aside (None) when it
+cannot prove them, and the default route (``auto``) and `sudoku solve` use it for grids with few
+givens only. The opt-in engine ``pattern`` matches dense grids of the family too and leaves the
+rest to ``sat``."""
 
 import random
 from pathlib import Path
@@ -80,24 +82,25 @@ def test_a_count_it_cannot_prove_is_left_to_search():
 def test_provable_counts():
     empty = Grid(4, [0] * 256)
     assert pattern.match(empty, limit=1000).count == 1000  # 16! relabellings
-    assert engines.solve_default(empty, limit=5).count == 5
+    assert engines.solve(empty, limit=5, engine="auto").count == 5
 
 
-def test_the_default_solve_uses_it_for_few_givens(monkeypatch):
+def test_the_default_route_uses_it_for_few_givens(monkeypatch):
     rng = random.Random(3)
     puzzle = few_givens(py.fill(5, rng), 20, rng)
     calls = []
     real = pattern.match
     monkeypatch.setattr(pattern, "match", lambda *a, **k: calls.append(1) or real(*a, **k))
-    answer = engines.solve_default(puzzle)
+    answer = engines.solve(puzzle, engine="auto")
     assert calls and answer.count == 1 and is_solution(puzzle, answer.solution)
 
 
-def test_the_default_solve_keeps_the_callers_deadline():
+@pytest.mark.parametrize("engine", ["auto", "pattern"])
+def test_a_match_keeps_the_callers_deadline(engine):
     cells = [0] * 81 * 81
     cells[0] = 1
     with pytest.raises(BudgetExceeded):
-        engines.solve_default(Grid(9, cells), budget=Budget(seconds=1e-6))
+        engines.solve(Grid(9, cells), engine=engine, budget=Budget(seconds=1e-6))
 
 
 def test_cli_solves_a_near_empty_81x81_grid():
@@ -169,80 +172,67 @@ def test_match_skips_the_solver_when_the_conditions_fail(monkeypatch):
     assert pattern.match(puzzle) is None
 
 
-@pytest.mark.parametrize("box,blank", [(5, 0.5), (6, 0.6), (6, 0.45)])
-def test_the_default_solve_matches_dense_grids_of_the_family(monkeypatch, box, blank):
-    """Grids from a shuffled pattern grid (how many generators make big grids): with the match tried
-    before the solver (SHORTCUT_AFTER 0), it gives the first solution and counting goes on from it."""
-    from sudoku.engines import sat
+def spy_on_member(monkeypatch):
+    """The calls of ``pattern._member`` (the family's SAT problem), recorded in the list returned."""
+    calls = []
+    real = pattern._member
+    monkeypatch.setattr(pattern, "_member", lambda *a, **k: calls.append(1) or real(*a, **k))
+    return calls
 
+
+@pytest.mark.parametrize("box,blank", [(5, 0.5), (6, 0.6), (6, 0.45)])
+def test_the_engine_matches_dense_grids_of_the_family(monkeypatch, box, blank):
+    """Grids from a shuffled pattern grid (how many generators make big grids): the match gives the
+    first solution, and ``sat`` counts on from it (``known``) to the second."""
     rng = random.Random(box)
     full = family_member(box, rng)
     puzzle = few_givens(full, round((1 - blank) * len(full.cells)), rng)
-    monkeypatch.setattr(sat, "SHORTCUT_AFTER", 0)
-    calls = []
-    real = pattern.match
-    monkeypatch.setattr(pattern, "match", lambda *a, **k: calls.append(1) or real(*a, **k))
-    one = engines.solve_default(puzzle)
+    calls = spy_on_member(monkeypatch)
+    one = pattern.solve(puzzle)
     assert one.count == 1 and is_solution(puzzle, one.solution)
-    two = engines.solve_default(puzzle, limit=2)
+    two = pattern.solve(puzzle, limit=2)
     assert two.count == 2 and is_solution(puzzle, two.solution)
     assert len(calls) == 2
 
 
-def test_grids_outside_the_family_never_pause_the_solver(monkeypatch):
-    from sudoku.engines import sat
+def test_the_default_route_leaves_dense_grids_of_the_family_to_sat(monkeypatch):
+    """The dense match is opt-in: ``auto`` never builds the family's SAT problem for a grid with more
+    than ``side`` givens, and still counts it."""
+    rng = random.Random(5)
+    full = family_member(5, rng)
+    puzzle = few_givens(full, round(0.5 * len(full.cells)), rng)
+    monkeypatch.setattr(pattern, "_member", lambda *a, **k: pytest.fail("matched a dense grid"))
+    answer = engines.solve(puzzle, limit=2, engine="auto")
+    assert answer.count == 2 and is_solution(puzzle, answer.solution)
 
-    rng = random.Random(7)
-    puzzle = few_givens(py.fill(4, rng), 110, rng)
-    monkeypatch.setattr(sat, "SHORTCUT_AFTER", 0)
-    monkeypatch.setattr(pattern, "match", lambda *a, **k: pytest.fail("matched a grid outside the family"))
-    answer = engines.solve_default(puzzle, limit=2)
-    assert answer.count == py.solve(puzzle, limit=2).count
 
-
-@settings(max_examples=40, deadline=None)
-@given(st.integers(0, 2**32), st.integers(1, 6), st.floats(0.4, 0.75))
-def test_counting_from_a_known_solution_counts_as_from_scratch(seed, limit, blank):
-    """sat's count from a shortcut's solution (blocked, phases from it) is the count py finds."""
-    from sudoku.engines import sat
-
+@pytest.mark.parametrize("seed", range(3))
+def test_the_engine_leaves_grids_outside_the_family_to_sat(monkeypatch, seed):
+    """``may_fit`` rules them out, so the family's SAT problem is never built, and the count is py's."""
     rng = random.Random(seed)
-    full = py.fill(3, rng)
-    puzzle = few_givens(full, round((1 - blank) * 81), rng)
-    expected = py.solve(puzzle, limit=limit).count
-    calls = []
-
-    def shortcut(settled, inner):
-        calls.append(settled)
-        return engines.Answer(1, full, engines.Counters(0, 1))
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sat, "SHORTCUT_AFTER", 0)
-        answer = sat.solve(puzzle, limit=limit, shortcut=shortcut)
-    assert answer.count == expected
+    puzzle = few_givens(py.fill(4, rng), 110, rng)
+    monkeypatch.setattr(pattern, "_fit", lambda *a: pytest.fail("matched a grid outside the family"))
+    answer = pattern.solve(puzzle, limit=2)
+    assert answer.count == py.solve(puzzle, limit=2).count
     assert is_solution(puzzle, answer.solution)
-    if calls:  # propagation and py's short search finish some grids before the solver is asked
-        assert all(is_solution(calls[0], full) for _ in calls) and len(calls) == 1
 
 
 PATTERN_49 = (Path(__file__).parent / "data" / "pattern_49x49_half_blank.txt").read_text()
 
 
-def test_the_default_solve_matches_the_hard_band_after_the_solvers_try(monkeypatch):
-    """The half-blank 49x49 grid of the family: CaDiCaL has no answer after SHORTCUT_AFTER conflicts
-    (nor in minutes), the match has one, and the second solution comes from the solver."""
+def test_the_engine_matches_the_hard_band(monkeypatch):
+    """The half-blank 49x49 grid of the family: CaDiCaL alone has no answer in minutes, the match has
+    one, and the second solution comes from the solver counting on from it."""
     puzzle = next(iter(parse(PATTERN_49.splitlines(keepends=True))))
-    calls = []
-    real = pattern.match
-    monkeypatch.setattr(pattern, "match", lambda *a, **k: calls.append(1) or real(*a, **k))
-    answer = engines.solve_default(puzzle, limit=2, budget=Budget(nodes=100_000))  # no deadline: here, not forked
+    calls = spy_on_member(monkeypatch)
+    answer = pattern.solve(puzzle, limit=2, budget=Budget(nodes=100_000))  # no deadline: here, not forked
     assert answer.count == 2 and is_solution(puzzle, answer.solution) and calls == [1]
 
 
-def test_cli_solves_a_half_blank_49x49_grid_of_the_family():
+def test_cli_solves_a_half_blank_49x49_grid_of_the_family_with_the_engine():
     """A shuffled 49x49 pattern grid, half blank: the phase transition, where CaDiCaL gives no answer
-    in 20 s; the match answers, and the second solution behind the warning comes from it."""
-    done = run_cli("solve", "--timeout", "60", input=PATTERN_49, timeout=120)
+    in 20 s; ``--engine pattern`` answers, and the second solution behind the warning comes from it."""
+    done = run_cli("solve", "--engine", "pattern", "--timeout", "60", input=PATTERN_49, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stderr == "sudoku: several solutions; printing one\n"
     puzzle = next(iter(parse(PATTERN_49.splitlines(keepends=True))))
@@ -271,14 +261,12 @@ def test_a_fit_of_some_givens_is_checked_against_all(monkeypatch, seed):
         assert all(found.cells[r * side + c] == d for r, c, d in givens)
 
 
-def test_the_default_solve_matches_sparse_grids_of_the_family_after_pys_try(monkeypatch):
-    """More than ``side`` givens but too few for sat (64x64 at 6 %): py's quick try does not fill it
-    (nor ``big`` in 30 s, measured), the match does."""
+def test_the_engine_matches_sparse_grids_of_the_family(monkeypatch):
+    """More than ``side`` givens but too few for sat (64x64 at 6 %): py's search does not fill it in
+    0.3 s (nor ``big`` in 30 s, measured), the match does."""
     rng = random.Random(1)
     full = family_member(8, rng)
     puzzle = few_givens(full, 250, rng)
-    calls = []
-    real = pattern.match
-    monkeypatch.setattr(pattern, "match", lambda *a, **k: calls.append(1) or real(*a, **k))
-    answer = engines.solve_default(puzzle, budget=Budget(nodes=50_000_000))  # no deadline: here, not forked
+    calls = spy_on_member(monkeypatch)
+    answer = pattern.solve(puzzle, budget=Budget(nodes=50_000_000))  # no deadline: here, not forked
     assert calls == [1] and answer.count == 1 and is_solution(puzzle, answer.solution)

@@ -1,8 +1,9 @@
 """The SAT engine ``sat`` (python-sat's CaDiCaL after py's propagation) against ``py``: the same
 counts on random 4x4, 9x9 and 16x16 puzzles (several solutions and none included), the contract's
-limits and clashes, budgets that stop it (a forked child killed at the deadline), and the default
-solve handing big grids to it. (The known-puzzles file runs against it too, in test_engines.py.)"""
+limits and clashes, budgets that stop it (a forked child killed at the deadline), and counting on
+from a solution found elsewhere. (The known-puzzles file runs against it too, in test_engines.py.)"""
 
+import random
 import sys
 import time
 
@@ -160,12 +161,26 @@ def test_the_child_runner_answers_or_is_killed():
     assert time.perf_counter() - start < 10
 
 
-def test_the_default_solve_counts_big_grids_with_it():
-    """From 16x16 up, what py's quick try leaves goes to sat (counting included): a near-empty
-    16x16 grid has many solutions, counted to the limit."""
-    grid = Grid.empty(4).with_cell(0, 1)
-    answer = engines.solve_default(grid, limit=3, budget=Budget(seconds=60))
-    assert answer.count == 3 and is_solution(grid, answer.solution)
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.integers(1, 6), st.floats(0.4, 0.75))
+def test_counting_from_a_known_solution_counts_as_from_scratch(seed, limit, blank):
+    """sat's count from a solution found elsewhere (``known``: blocked, phases from it) is py's count."""
+    puzzle, full = random_puzzle(3, seed, blank)
+    expected = py.solve(puzzle, limit=limit)
+    answer = sat.solve(puzzle, limit=limit, known=full)
+    assert answer.count == expected.count
+    assert is_solution(puzzle, answer.solution)
+    if expected.count == 1 < limit:  # unique: the known solution is the one
+        assert answer.solution == full
+
+
+def test_a_known_solution_that_is_none_is_refused():
+    puzzle, full = random_puzzle(3, 4, 0.5)
+    wrong = full.with_cell(next(i for i, v in enumerate(puzzle.cells) if v), 0)
+    other = py.fill(3, random.Random(99))  # complete and valid, but not keeping the givens
+    for known in (wrong, other):
+        with pytest.raises(ValueError, match="known is not a solution"):
+            sat.solve(puzzle, limit=2, known=known)
 
 
 @pytest.mark.slow

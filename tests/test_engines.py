@@ -36,8 +36,9 @@ def known_cases():
         for case in KNOWN:
             if engines.supports(name, case.puzzle.box):
                 side = case.puzzle.side
-                # sat encodes a near-empty 25x25 grid in ~1 s a call (its default solve leaves those to search)
-                slow = name == "sat" and side >= 25 and case.puzzle.blanks > 0.85 * side * side
+                # sat encodes a near-empty 25x25 grid in ~1 s a call, and pattern hands it to sat; auto leaves
+                # it to search, where the one without solutions takes py and big seconds to rule out
+                slow = name in ("sat", "pattern", "auto") and side >= 25 and case.puzzle.blanks > 0.85 * side * side
                 yield pytest.param(name, case, id=f"{name}-line{case.number}-{side}x{side}-count{case.count}",
                                    marks=[pytest.mark.slow] if slow else [])
 
@@ -107,6 +108,18 @@ def test_registry_names_and_default():
         info = engines.info(name)
         assert info.name == name
         assert {"solve", "count"} <= info.capabilities
+
+
+def test_the_registry_module_holds_no_routing():
+    """The contract and the registry only: the route of a solve that names no engine is the engine
+    ``auto``, listed like any other (what it picks is tested in test_engine_auto.py)."""
+    import inspect
+
+    functions = {name for name, value in vars(engines).items()
+                 if inspect.isfunction(value) and value.__module__ == engines.__name__}
+    assert functions == {"default_for", "names", "info", "load", "supports", "solve", "bounded"}
+    assert "auto" in engines.names() and engines.load("auto").__name__ == "sudoku.engines.auto"
+    assert {"solve", "count", "budget"} <= engines.info("auto").capabilities
 
 
 @pytest.mark.parametrize("name", engines.names())

@@ -11,6 +11,9 @@ and/or seconds) and raises ``BudgetExceeded`` past it, never a wrong count.
 not an error: it has count 0. Engines are imported lazily by name, so asking for ``py`` never loads a
 compiled engine.
 
+The registry holds no policy: the route a solve takes when no engine is named (which engine, in what
+order, with what share of the budget) is the engine ``auto`` (``sudoku.engines.auto``).
+
 Optional capabilities, named in the registry:
 
 - ``fill``: ``fill(box, rng) -> Grid``, a random complete grid drawn with ``rng`` (a ``random.Random``).
@@ -106,7 +109,7 @@ ENGINES = {
         frozenset({"solve", "count", "fill", "other", "generate", "graded", "budget"}),
         "numba, 16x16 to 81x81: multi-word bitsets, naked and hidden singles, locked candidates, "
         "fewest-candidates branching, resumable slices for budgets, restarts when finding one solution; "
-        "compiled puzzle creation; the default from 16x16 up (imports numba: ~0.6 s with a warm cache)",
+        "compiled puzzle creation; the default maker from 16x16 up (imports numba: ~0.6 s with a warm cache)",
     ),
     "sat": EngineInfo(
         "sat",
@@ -116,6 +119,22 @@ ENGINES = {
         "python-sat (CaDiCaL 1.9.5): py's propagation, then the open cells' candidates as CNF; counts by "
         "blocking clauses; a time budget runs the solver in a forked child (imports python-sat's C module: ~3-11 ms)",
     ),
+    "auto": EngineInfo(
+        "auto",
+        "sudoku.engines.auto",
+        range(2, 10),
+        frozenset({"solve", "count", "budget"}),
+        "the default route, no engine of its own: py up to 9x9; from 16x16 sat, near-empty grids filled from a "
+        "transformed pattern grid, py then big for the rest (the `sudoku solve` engine when none is named)",
+    ),
+    "pattern": EngineInfo(
+        "pattern",
+        "sudoku.engines.pattern",
+        range(2, 10),
+        frozenset({"solve", "count", "budget"}),
+        "opt-in, for grids made by blanking a shuffled pattern grid: their givens matched to one by a small SAT "
+        "problem, then sat counts on from that solution (other grids: sat alone, after a ~1 ms check)",
+    ),
 }
 
 DEFAULT = "py"
@@ -124,95 +143,10 @@ BIG_FROM_BOX = 4  # 16x16 up: numba's ~1 s load is small beside a solve there; 9
 
 
 def default_for(box: int) -> str:
-    """The engine a single call on a grid of ``box`` uses when none is named: ``big`` (compiled)
-    from 16x16 up, ``py`` below, where a call must start in milliseconds and numba is never loaded."""
+    """The engine that makes a grid of ``box`` when none is named (``sudoku.generate.create``), and
+    the one the ``auto`` route searches with: ``big`` (compiled) from 16x16 up, ``py`` below, where a
+    call must start in milliseconds and numba is never loaded."""
     return BIG if box >= BIG_FROM_BOX else DEFAULT
-
-
-QUICK_SECONDS = 0.3  # py's first try on a near-empty big grid, before the compiled engine is loaded
-SAT = "sat"
-SAT_MAX_LITERALS = 150_000  # blanks x side: above it (near-empty 64x64 and up) encoding in Python takes 8 s and more
-SAT_MAX_BLANK = 0.85  # near-empty grids are fills: CaDiCaL needs ~4,000 decisions and 2.3 s for an empty 25x25 grid
-
-
-def _suits_sat(puzzle: Grid) -> bool:
-    """Whether the default solve hands ``puzzle`` to ``sat`` (see solve_default)."""
-    return puzzle.blanks <= SAT_MAX_BLANK * len(puzzle.cells) and puzzle.blanks * puzzle.side <= SAT_MAX_LITERALS
-
-
-def solve_default(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None) -> Answer:
-    """Solve with the engine of a call that names none (``default_for``, ``sat`` from 16x16 up).
-
-    From 16x16 up, a grid goes to ``sat`` (CaDiCaL, which learns from its dead ends: 36x36 and
-    49x49 random grids at 45-70 % blank that depth-first search does not finish in 10 s), for one
-    solution and for counting (blocking clauses); it propagates with py's rules first, so a typical
-    generated puzzle is done in milliseconds without loading pysat. (A quick try of ``py``'s search
-    before it only delayed the grids that need search: `sudoku solve` on 36x36 at 45 % blank took
-    0.5 s with it, 0.2 s without.) Where CaDiCaL has no solution after ``sat.SHORTCUT_AFTER``
-    conflicts and the grid may come from a transformed pattern grid (``pattern.may_fit``), it is
-    matched to one (``pattern``), and counting goes on in the solver from that solution: a 49x49
-    grid of the family at half blank in under a second, where CaDiCaL gives none in minutes. A
-    grid with at most ``side`` givens is first matched too (an 81x81 grid with 3 or 40 givens in
-    well under a second, where search and CDCL give no answer in minutes), and one with more, up to
-    15 %, after ``py``'s quick try (64x64 and 81x81 grids of the family at 5-10 % givens: 0.5-2.8 s,
-    where ``big`` gave none in 30 s; at 2 % the match often runs out of conflicts; on other grids
-    ``may_fit`` passes only below ~3 givens per box, and saying no took up to 5 s there, where
-    ``big`` gave none in 30 s either). A near-empty grid it does not fit (``SAT_MAX_BLANK``: a fill,
-    where encoding costs more than search) or one too big to encode quickly (``SAT_MAX_LITERALS``)
-    first gets ``py`` for QUICK_SECONDS, since loading ``big`` costs a second or more; then ``big``
-    with its restarts finds one solution, and counting takes turns between ``py`` and ``big`` with a
-    doubling time slice (each one's complete search can stall where the other's does not). Counts
-    are the same either way; which of several solutions comes first may differ. The caller's
-    ``budget`` covers every try (bench/README.md has the figures).
-    """
-    engine = default_for(puzzle.box)
-    if engine == DEFAULT:
-        return solve(puzzle, limit=limit, budget=budget)
-    from sudoku.budget import Budget, BudgetExceeded  # here, not at the top: 9x9 solves never need it
-
-    if _suits_sat(puzzle):  # sat propagates first itself: a grid that singles fill never loads pysat
-        from sudoku.engines import pattern
-
-        match = (lambda settled, inner: _pattern_match(settled, 1, inner)) if pattern.may_fit(puzzle) else None
-        answer: Answer = load(SAT).solve(puzzle, limit=limit, budget=budget, shortcut=match)
-        return answer
-    if puzzle.clues <= puzzle.side:
-        found = _pattern_match(puzzle, limit, budget)
-        if found is not None:
-            return found
-    seconds = QUICK_SECONDS
-    turns = [DEFAULT, engine] if limit >= 2 else [DEFAULT]
-    matched = puzzle.clues <= puzzle.side
-    while True:
-        for name in turns:
-            left = None if budget is None else budget.remaining()
-            if budget is not None and left is not None and left <= 0:
-                budget.charge(0)  # past the caller's deadline: its BudgetExceeded
-            quick = Budget(seconds=seconds if left is None else min(seconds, left))
-            try:
-                return solve(puzzle, limit=limit, engine=name, budget=quick)
-            except BudgetExceeded:
-                if budget is not None:
-                    budget.charge(quick.spent)
-        if not matched:  # the quick tries did not do: a sparse grid of the family, more than side givens
-            matched = True
-            found = _pattern_match(puzzle, limit, budget)
-            if found is not None:
-                return found
-        if limit < 2:
-            return solve(puzzle, limit=limit, engine=engine, budget=budget)
-        seconds *= 2
-
-
-def _pattern_match(puzzle: Grid, limit: int, budget: Budget | None) -> Answer | None:
-    """``pattern.match`` within the caller's budget (``sudoku.budget.within``: the SAT solver it
-    uses cannot be interrupted, so under a time cap it runs in a forked child, as ``sat`` does)."""
-    from sudoku.budget import within
-    from sudoku.engines import pattern
-
-    if not pattern.may_fit(puzzle):  # ~1 ms here, where a forked child costs more
-        return None
-    return within(budget, lambda inner: pattern.match(puzzle, limit=limit, budget=inner))
 
 
 def names() -> list[str]:

@@ -30,43 +30,11 @@ Contract: ``solve(puzzle, *, limit=1) -> Answer``, and for batch paths
   0-2 %, and the per-puzzle times add up to 99 % of the call's wall time.
 - ``warm()``: compile, or load from numba's cache, every kernel.
 
-Measurements: counting to 2 (``limit=2``), the ratio of band's puzzles/s to nb's ``solve_batch`` in
-the same run, rounds alternating between the two (``PYTHONPATH=. python3 bench/bench_checker.py
---quick``; 2-core AMD EPYC VM, load average 0.8-3.4 from other jobs; ratios move by about +-5 %).
-"generated" = minimal puzzles from ``nb.generate_batch(minimal=True)``. Guesses per puzzle are
-for hardest1106 / top1465 / 17clue.
-
-| idea (each row adds to the one above)                             | hardest1106 | top1465 | kaggle | serg | 17clue | generated | guesses |
-|-------------------------------------------------------------------|------:|------:|------:|------:|------:|------:|---------------|
-| boards, mini-row patterns, row singles, naked singles; first two-candidate cell | 1.02 | 0.82 | 1.07 | 2.11 | 0.46 | 1.07 | 825 / 88 / 30 |
-| + column rules (hidden singles, claiming, pointing), run only when the rest stalls | 1.19 | 1.04 | 1.01 | 1.33 | 1.13 | 1.07 | 572 / 38 / 1.8 |
-| + branch on the pair whose row, column and box hold most open cells | 1.38 | 1.21 | 1.00 | 1.25 | 1.20 | 1.08 | 346 / 24 / 1.3 |
-| + dirty boards visited by their lowest bit (llvm.cttz), not a scan of 27 | 1.63 | 1.41 | 1.03 | 1.28 | 1.42 | 1.21 | 346 / 24 / 1.3 |
-| + ``_shrink`` inlined into ``_settle``                                  | 1.70 | 1.49 | 1.09 | 1.36 | 1.56 | 1.30 | 346 / 24 / 1.3 |
-| + claiming and pointing along columns as the band rule turned 90 degrees: ``FITS`` on each stack's mini-columns | 1.91 | 1.70 | 1.16 | 1.55 | 1.71 | 1.43 | 346 / 24 / 1.3 |
-
-The last row was also measured head to head against the row above it (both kernels loaded in one
-process, alternating rounds, each order once): 1.04-1.05 on hardest1106, 1.07-1.28 on the others.
-
-Tried and dropped, as the algorithm: exact cover with dancing links in flat numpy arrays (Knuth's
-Algorithm X, narrowest column first; a numba prototype, not kept) counted to 2 at 0.10 / 0.10 /
-0.10 / 0.21 / 0.10 / 0.16 of the build before the last row, in one process with alternating
-rounds (at load 6: 203 hardest1106 puzzles/s, 14,658 generated minimal puzzles/s), with the same
-counts. Within this build: the column rules after every drain of dirty boards instead of last
-(kaggle 399,000 -> 187,000/s in a one-off script); column rules before naked singles (1.47 / 0.99
-/ 1.03 / 1.19 / 1.29 / 1.08); branching on a pair in the band with the fewest open cells (1.11
-hardest, 642 guesses) or the most (1.25, 428 guesses); int32 states instead of int64 (1.60 / 1.39
-/ 0.96); naked singles only in bands whose boards changed (1.56 / 1.38 / 1.02); inlining naked
-singles and the column rules too (no change). Ablation of the build before the last row: without
-claiming and pointing along columns (hidden singles in columns kept) 1.63 / 1.23 / 1.12 / 1.44 /
-1.24 / 1.34, 401 / 38 / 4.5 guesses: a little faster on easy sets, slower on hard ones; kept. Not
-tried: tdoku's SIMD layout (numba has no portable way to it), guessing on a digit's two places in
-a row instead of a cell's two digits.
-
-Final build, full run (7 rounds, all of each set, 5,000 of 17clue and generated): see
-``bench/README.md``. Counting generated minimal puzzles runs at ~200,000/s on one core, 48 times
-the ~4,100/s at which ``nb.generate_batch(minimal=True)`` makes them, so counting is not the
-bottleneck of a batch.
+Why these rules and this branch: each went in with its ratio to nb's ``solve_batch`` in the same
+run, and exact cover with dancing links was tried as the algorithm and dropped (a tenth of the
+speed). The tables and what was dropped are in docs/engines.md (section ``band``, from
+``bench/bench_checker.py``); counting runs far faster than ``nb`` makes minimal puzzles, so it is
+not a batch's bottleneck.
 """
 
 import time

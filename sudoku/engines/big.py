@@ -13,17 +13,9 @@ search first, then runs with randomised branching (random cell among the fewest-
 random digit order, seeded by the puzzle) and a doubling node budget. Counting (``limit >= 2``)
 never restarts, so its counts are those of one complete search.
 
-Tried for the thrash on half-blank-ish 36x36 grids and not kept (``bench/bench_big.py`` set, one
-process per run, alternating, cap 5 s, 2026-11-23 on a shared 2-core VM at load 11-15):
-
-- branching on a unit's digit with two places left when the best cell has more than two digits
-  (the "dual" view of quasigroup completion): no instance moved from >5 s to solved; 12 of 15 within
-  +-20 % of plain; one 70 % instance 0.43 s against >10 s in one run, the other way on another.
-- Luby restarts (16 nodes per side x 1 1 2 1 1 2 4 ...) instead of doubling: 1 of 12 instances
-  moved (4.25 s against >5 s); 45 % ones 5-15 % faster, within noise.
-
-Neither changes the picture: at 60 % blank nothing here finishes in 5-10 s where CaDiCaL takes
-~6 s; it learns clauses and this search does not.
+Against the thrash on half-blank-ish 36x36 grids, a dual branching rule and Luby restarts were
+tried and not kept (docs/engines.md, section ``big``): CaDiCaL learns clauses and this search does
+not, so those grids go to ``sat`` on the ``auto`` route.
 
 Making puzzles (``fill``, ``has_other``, ``generate``): a random fill is the randomised search on
 the empty grid; ``generate`` then removes clues in a kernel, keeping a blank while singles still
@@ -33,7 +25,8 @@ search), all in compiled code: ~5x py's rate at 16x16 and ~50x at 25x25
 names a puzzle (its own seed space: not ``py``'s puzzle for that seed).
 
 Importing this module imports numba and numpy (about a second with a warm cache): only batch paths
-and big-grid CLI calls load it (it is the default engine from 16x16 up; 9x9 calls never load it).
+and big-grid CLI calls load it (it makes puzzles from 16x16 up, and the ``auto`` route searches with
+it there; 9x9 calls never load it).
 """
 
 import time

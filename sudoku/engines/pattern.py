@@ -19,18 +19,19 @@ that agrees with the givens:
   dropped: depth-first search over the same choices, most constrained given first: the 81x81
   fits in milliseconds, but none of the 64x64 ones with 64 givens in 20,000 nodes (10 s).
 
-When nothing fits, ``match`` returns None and the caller goes on with a complete engine. So it is
-no engine of its own: it never proves that a grid has no solution, nor that it has exactly one.
+When nothing fits, ``match`` returns None, so alone it is no engine: it never proves that a grid
+has no solution, nor that it has exactly one. The default route (``auto``) uses it for grids with at
+most ``side`` givens, which it fits whatever grid they came from.
 
-Dense grids too: many generators make big puzzles by blanking a shuffled pattern grid, and there
-a match exists at any number of givens. Every member shares two partitions of its digits (see
+Dense grids too, opt-in: many generators make big puzzles by blanking a shuffled pattern grid, and
+there a match exists at any number of givens. Every member shares two partitions of its digits (see
 ``_partitions_fit``) that givens from any other grid break at once when there are a few per box,
 so ``may_fit`` rules the family out in about a millisecond and the SAT problem is only built for
-grids that may fit; and it is built from a few givens first (``_fit_some``). The default solve
-tries the match on grids CaDiCaL does not solve at once (its settled grid, ``sat.solve``'s
-shortcut): 36x36 and 49x49 grids of the family at 30-70 % blank, the hard band at half blank
-included, are matched in 0.06-0.15 s, one in 0.52 s (0.1-1.2 s from all givens), where CaDiCaL
-alone takes seconds to minutes (bench/bench_match_route.py, bench/README.md).
+grids that may fit; and it is built from a few givens first (``_fit_some``). That is the engine
+``pattern`` (``solve``, ``--engine pattern``): the match, then ``sat`` for the count it does not
+prove, or alone where nothing fits. It is off the default route because it helps only that
+family, which our own ``create`` does not make; on it, the hard band included, it answers where
+CaDiCaL alone takes seconds to minutes (docs/engines.md, section ``pattern``).
 
 Counting: a match is a solution; others follow from it without search. Permuting the digits no
 given shows moves every cell that holds one (``free``! solutions), and permuting the given-free
@@ -288,6 +289,15 @@ def match(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None, conflic
     count = _provable_count(puzzle, limit)
     if count < limit:
         return None
+    found, spent = _member(puzzle, budget=budget, conflicts=conflicts)
+    if found is None:
+        return None
+    return Answer(count, found, Counters(guesses=spent, nodes=spent + 1))
+
+
+def _member(puzzle: Grid, *, budget: Budget | None = None, conflicts: int = CONFLICTS) -> tuple[Grid | None, int]:
+    """(a member of the family that agrees with ``puzzle``'s givens, or None; the solver's conflicts),
+    the untransposed family tried first. ``budget`` as in ``match``."""
     side = puzzle.side
     givens = [(i // side, i % side, v) for i, v in enumerate(puzzle.cells) if v]
     spent = 0
@@ -303,5 +313,33 @@ def match(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None, conflic
         if found is not None:
             if transposed:
                 found = Grid(puzzle.box, [found.cells[c * side + r] for r in range(side) for c in range(side)])
+            return found, spent
+    return None, spent
+
+
+def solve(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None) -> Answer:
+    """The engine contract, for grids made by blanking a transformed pattern grid (opt-in, ``--engine
+    pattern``): the givens matched to a member of the family first, then ``sat`` for what the match
+    does not prove. A member is a solution; when more follow from it than ``limit`` (``match``), that
+    is the answer; otherwise ``sat`` counts on from it (``known``), and where no member fits,
+    ``sat`` solves the grid alone. So counts are exact on any grid; only the family's grids gain
+    (36x36 and 49x49 at any rate blank, the hard band included, in about a second where ``sat``
+    alone can take minutes: docs/engines.md), and other grids pay ``may_fit``'s millisecond.
+    ``budget`` covers both steps (the match in a forked child under a time cap, as ``sat``)."""
+    if limit < 1:
+        raise ValueError(f"limit must be at least 1, not {limit}")
+    from sudoku.budget import within
+    from sudoku.engines import sat
+
+    found, spent = None, 0
+    if may_fit(puzzle):  # ~1 ms, where a forked child costs more
+        found, spent = within(budget, lambda inner: _member(puzzle, budget=inner))
+    if found is None:
+        answer: Answer = sat.solve(puzzle, limit=limit, budget=budget)
+    else:
+        count = _provable_count(puzzle, limit)
+        if count >= limit:
             return Answer(count, found, Counters(guesses=spent, nodes=spent + 1))
-    return None
+        answer = sat.solve(puzzle, limit=limit, budget=budget, known=found)
+    guesses, nodes = answer.counters
+    return Answer(answer.count, answer.solution, Counters(guesses + spent, nodes + spent))

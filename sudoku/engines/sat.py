@@ -24,69 +24,10 @@ used as it is; the encoding and the way it reaches the solver are ours:
   search: 36x36 at 60 % blank went from 4 s to over 60 s with ~50 ms slices, 11 s with doubling
   ones).
 
-Measured to choose (one process per run, seconds with propagation and encoding, cap 20 s, the
-``bench/bigset.py`` instances, 2026-11-24 on the shared 2-core VM at load ~7; one run each, and
-CDCL times scatter, so only the large gaps count):
-
-| instance | pairwise <= 6, seqcounter | pairwise (all) | pairwise <= 6, ladder | pairwise <= 12, seqcounter |
-|---|---:|---:|---:|---:|
-| 36x36 60 % | 10.27 | 5.21 | 8.10 | 5.47 |
-| 36x36 70 % | 1.77 | 2.10 | 4.76 | 8.53 |
-| 49x49 60 % | >20 | 3.24 | >20 | >20 |
-| 49x49 70 % | >20 | 5.99 | 6.23 | >20 |
-
-Pairwise needs more clauses (405,204 against 155,811 at 36x36 70 %; encoding 0.8 s against 0.7 s)
-but CaDiCaL needs far fewer decisions with it; above 49 literals (near-empty 64x64 and up) it
-would be millions of clauses, so a sequential counter there. Solvers on 36x36 60 %: glucose4 30 s,
-CaDiCaL 1.9.5 4-5 s (so CaDiCaL). On an empty 25x25 grid a sequential counter above 10 literals
-wins (0.9 s against 2.3 s): near-empty grids are left to search by the default solve.
-
-Where `sudoku solve` spends its time (``bench/profile_sat.py``: each phase timed in a fresh
-process, seconds, the same instances; "before" is the engine as it was on main at 631f0e6, load
-0.9-1.2; "after" this file, load 4.8-5.0, two rounds, so the spread):
-
-| instance | imports (CLI, solver) | settle | encode | load | solve | total with start-up |
-|---|---:|---:|---:|---:|---:|---:|
-| 36x36 45 %, before | 0.03, 0.02 | 0.04 | 0.02 | 0.02 | 0.00 | 0.16 |
-| 36x36 45 %, after | 0.03-0.05, 0.00-0.01 | 0.04-0.06 | 0.01 | 0.01-0.02 | 0.01 | 0.12-0.19 |
-| 36x36 60 %, before | 0.03, 0.02 | 0.01 | 0.11 | 0.09 | 1.61 | 1.89 |
-| 36x36 60 %, after | 0.02, 0.01 | 0.01 | 0.03-0.06 | 0.07-0.10 | 1.20-2.50 | 1.37-2.76 |
-| 36x36 70 %, before | 0.02, 0.02 | 0.01 | 0.25 | 0.31 | 0.09 | 0.73 |
-| 36x36 70 %, after | 0.02-0.03, 0.00-0.01 | 0.00-0.01 | 0.06-0.12 | 0.14-0.24 | 0.07-0.08 | 0.33-0.53 |
-| 49x49 60 %, before | 0.03, 0.02 | 0.02 | 0.39 | 0.35 | 0.54 | 1.38 |
-| 49x49 60 %, after | 0.02-0.05, 0.00 | 0.02-0.03 | 0.09-0.17 | 0.19-0.35 | 0.47-0.81 | 0.82-1.44 |
-| 49x49 70 %, before | 0.02, 0.01 | 0.01 | 0.93 | 0.80 | 0.81 | 2.62 |
-| 49x49 70 %, after | 0.02-0.04, 0.00 | 0.01 | 0.15-0.29 | 0.44-0.79 | 0.95-1.15 | 1.60-2.33 |
-
-(encode and load are timed apart there; the engine streams the clauses in as it makes them, 20-30 %
-less than the two phases' sum at 49x49 70 %. Start-up, ``python -c pass``, is 0.02-0.06 s.)
-
-What changed, each measured with ``bench/profile_sat.py`` or ``bench/bench_big.py``:
-
-- Clauses: the pairwise ones are ``itertools.combinations`` over the negated literals (tuples made
-  in C), each unit's literals per digit come from one pass over its open cells' candidates, and
-  they stream into the solver as they are made (``encode``'s ``sink``, ``loader``): at 49x49 70 %
-  1.24 M clauses were 0.93 s of encoding and 0.80 s of ``bootstrap_with``, now ~0.2 s and ~0.4 s.
-- Loading: python-sat's C entry point for CaDiCaL (``pysolvers.cadical195_add_cl``) mapped over
-  the clauses; ``Solver.add_clause`` mapped took 1.12 s for the same 1.24 M clauses, since each
-  call goes through a Python method. The engine drives CaDiCaL through ``pysolvers`` alone
-  (``_Cadical``): importing ``pysat.solvers`` took 34-74 ms, ``pysolvers`` 3-11 ms.
-- Kept as they were, measured: ``py``'s propagation (5-45 ms, naked singles alone 3-18 ms; without
-  it, 36x36 45 % has 3,074 variables instead of 2,060, at 60-70 % nearly the same). CaDiCaL's solve
-  on the 16 instances at 60 and 70 % of ``bigset.instances(seeds=4)``, summed over two runs in
-  alternating order: settled 26.6 / 24.9 s, from the givens' eliminations only 23.2 / 24.2 s, the
-  plain encoding of ``bench/sat_cadical.py`` 23.7 / 22.5 s, with the instances split both ways
-  (36x36-60pct-2: 1.2-1.4 s settled, 0.4 s without; 49x49-60pct-1: 3.3-3.5 s settled, 7.9-9.6 s
-  without): no large gap, and propagation is what lets a grid that singles fill, or nearly, skip
-  the solver. The full
-  encoding (without the cells' at-most-one, CaDiCaL took 7.7 s instead of 1.5 s at 36x36 60 % and
-  335 s instead of 0.5 s at 49x49 60 %; leaving out the box pairs that a row or column already
-  has cuts 9 % of the clauses but the solve times moved both ways, 0.5 -> 3.7 s and 2.9 -> 0.7 s);
-  CaDiCaL's defaults (on the 16 instances at 60 and 70 % of ``bigset.instances(seeds=4)``, two
-  rounds, summed: default 30.2 s, subsume=0 31.3, walk=0 33.7, both 29.6; phase=0, the ``sat``
-  configuration, elim=0, probe=0 and lucky=0 each lost or won by less than one instance's
-  scatter, stabilize=0 lost by 10x). The solve itself is CaDiCaL's: on the same formula its time
-  is steady, across instances and seeds it scatters 0.5-10 s at 49x49 60 %.
+Why these choices (pairwise at-most-one up to ``PAIRWISE_UP_TO`` literals, CaDiCaL 1.9.5 with its
+defaults, clauses streamed through python-sat's C entry point, py's propagation kept): the tables
+and what was measured and dropped are in docs/engines.md (section ``sat``, from
+``bench/profile_sat.py`` and ``bench/bench_big.py``).
 
 Counters: ``guesses`` are the solver's decisions, ``nodes`` one more (a propagation after each, and
 the first); a node budget caps the solver's conflicts.
@@ -97,13 +38,12 @@ from itertools import combinations
 from sudoku.budget import within
 from sudoku.engines import Answer, Counters
 from sudoku.engines import py as _py
-from sudoku.grid import geometry
+from sudoku.grid import geometry, is_solution
 
 BOXES = range(2, 10)
 SOLVER = "cadical195"
 PAIRWISE_UP_TO = 49  # at-most-one over more literals (64x64 up): a sequential counter (measured, see bench/README.md)
 AMO = "seqcounter"
-SHORTCUT_AFTER = 200  # conflicts without a first solution before ``solve``'s shortcut is tried (measured, see solve)
 PY_NODES = 16  # py's search on a state with at most ``side`` open cells: past this many nodes, the solver
 
 
@@ -251,7 +191,7 @@ class _Cadical:
         return self._c.cadical195_acc_stats(self.handle)
 
 
-def solve(puzzle, *, limit=1, budget=None, solver=SOLVER, pairwise_up_to=PAIRWISE_UP_TO, amo=AMO, shortcut=None):
+def solve(puzzle, *, limit=1, budget=None, known=None, solver=SOLVER, pairwise_up_to=PAIRWISE_UP_TO, amo=AMO):
     """The engine contract: count solutions up to ``limit``, return the first, with counters.
 
     ``budget`` (a sudoku.budget.Budget) bounds the work: its nodes cap the solver's conflicts, and a
@@ -259,21 +199,15 @@ def solve(puzzle, *, limit=1, budget=None, solver=SOLVER, pairwise_up_to=PAIRWIS
     ``solver``, ``pairwise_up_to`` and ``amo`` choose the python-sat solver and the at-most-one
     encoding (for measuring; the defaults are the measured best).
 
-    ``shortcut(settled, inner)``, when given, is tried once the solver has spent ``SHORTCUT_AFTER``
-    conflicts without a first solution: ``settled`` is a Grid of the cells propagation fixed (a
-    solution of it is one of ``puzzle``, whose fixed cells every solution shares), ``inner`` the
-    budget to charge (``sudoku.budget.within``). It returns an Answer or None. Its solution is then
-    the first one, blocked by a clause, and the solver's phases start from it, so a second solution
-    near it is found in a conflict or two (the pattern grids of ``bench/bigset.py``: at most one
-    conflict and 0.01 s of solving, ``bench/bench_match_route.py``; finding a first one took
-    CaDiCaL up to 12,743 conflicts, or more than 20,000). The default solve passes the
-    pattern match (``solve_default``). Why wait 200 conflicts: CaDiCaL solves the easiest grids in
-    fewer (97-152 on 36x36 at 45 % blank, 0.00-0.01 s), where the match takes 0.06-0.15 s; the
-    others took 330-11,739 (36x36 and 49x49 at 60-70 %, the band far more), where the match is
-    the quicker. Measured with the pattern grids of ``bench/bigset.py``.
+    ``known``, when given, is a solution of ``puzzle`` found some other way (``pattern``'s match):
+    it counts as the first, blocked by a clause, and the solver's phases start from it, so a second
+    solution near it takes a conflict or two where a first one can take the solver thousands
+    (docs/engines.md). ValueError if it is not a solution of ``puzzle``.
     """
     if limit < 1:
         raise ValueError(f"limit must be at least 1, not {limit}")
+    if known is not None and not is_solution(puzzle, known):
+        raise ValueError("known is not a solution of the puzzle")
     geo = geometry(puzzle.box)
     if budget is not None:
         budget.charge()
@@ -289,17 +223,13 @@ def solve(puzzle, *, limit=1, budget=None, solver=SOLVER, pairwise_up_to=PAIRWIS
         if count >= 0:
             grid = _py._to_grid(puzzle.box, first) if first is not None else None
             return Answer(count, grid, Counters(tally.guesses, tally.nodes))
-    settled = None
-    if shortcut is not None:
-        settled = _py._to_grid(puzzle.box, [0 if mask & (mask - 1) else mask for mask in cands])
     conflicts = None
     if budget is not None and budget.nodes is not None:
         conflicts = max(1, budget.nodes - budget.spent)
 
     def work(inner):  # conflicts, capped above, are charged below: what a node cap bounds
-        pause = None if shortcut is None else lambda: shortcut(settled, inner)
         return _count(cands, geo, limit, solver=solver, conflicts=conflicts, pairwise_up_to=pairwise_up_to, amo=amo,
-                      shortcut=pause)
+                      known=known)
 
     count, first, stats = within(budget, work)
     if count < 0:  # the conflict cap ran out: past the node cap, the caller's BudgetExceeded
@@ -310,40 +240,30 @@ def solve(puzzle, *, limit=1, budget=None, solver=SOLVER, pairwise_up_to=PAIRWIS
     return Answer(count, grid, Counters(stats[0], stats[0] + 1))
 
 
-def _count(cands, geo, limit, *, solver, conflicts, pairwise_up_to, amo, shortcut=None):
+def _count(cands, geo, limit, *, solver, conflicts, pairwise_up_to, amo, known=None):
     """Solutions of the settled state up to ``limit``: (count, first solution's bitsets or None,
     (decisions, conflicts)); count -1 when ``conflicts`` (a cap, or None) ran out first.
 
-    ``shortcut`` (a function of no arguments returning an Answer or None, see ``solve``) is called
-    once, if the solver has no first solution after ``SHORTCUT_AFTER`` conflicts; its solution
-    then counts as the first, blocked by a clause, and the solver's phases start from it."""
+    ``known`` (a solution Grid, see ``solve``) counts as the first, blocked by a clause, with the
+    solver's phases set from it."""
     count = 0
     first = None
     with new_solver(solver) as sat:  # here, not at the top: a grid that singles fill never loads the solver
         _, _, meaning = encode(cands, geo, pairwise_up_to=pairwise_up_to, amo=amo, sink=loader(sat))
+        if known is not None:
+            first = [1 << (digit - 1) for digit in known.cells]
+            chosen = [v if first[cell] == bit else -v for v, (cell, bit) in enumerate(meaning[1:], 1)]
+            sat.set_phases(chosen)
+            sat.add_clause([-lit for lit in chosen if lit > 0])
+            count = 1
         while count < limit:
             spent = sat.accum_stats().get("conflicts", 0)
             cap = None if conflicts is None else conflicts - spent
-            pause = shortcut is not None and not count and (cap is None or SHORTCUT_AFTER < cap)
-            if pause:
-                cap = SHORTCUT_AFTER
-            if pause and cap <= 0:  # the shortcut first (the tests' setting)
-                result = None
-            elif cap is None:
+            if cap is None:
                 result = sat.solve()
             else:
                 sat.conf_budget(max(1, cap))
                 result = sat.solve_limited()
-            if result is None and pause:  # the shortcut's turn, once
-                found, shortcut = shortcut(), None
-                if found is None:
-                    continue
-                known = [1 << (digit - 1) for digit in found.solution.cells]
-                chosen = [v if known[cell] == bit else -v for v, (cell, bit) in enumerate(meaning[1:], 1)]
-                sat.set_phases(chosen)
-                sat.add_clause([-lit for lit in chosen if lit > 0])
-                count, first = 1, known
-                continue
             if result is None:
                 count = -1
                 break
