@@ -282,7 +282,7 @@ def run(config=None, *, resume=None, force=False, verbose=False, shrink=True, sh
             replayed, still = replayed + entries, still + failing
         phases = {"replaying saved reproducers": time.monotonic() - started}
         specs = tasks.plan(config, [(number, spec) for number, spec, _ in targets])
-    manifest = runner.run_with_progress(run_dir, config, tasks.run_chunk, specs, resume=bool(resume),
+    manifest = runner.run_with_progress(run_dir, config, tasks.FUZZ, specs, resume=bool(resume),
                                         show_progress=show_progress)
     records = run_dir.read_table()
     saved = []

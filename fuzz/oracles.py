@@ -256,6 +256,8 @@ def _judge_one_create(result, side, header, check_engine, notes):
     if _contained(result, failed, notes):
         return failed, None, []
     reading = find_grid(result.stdout, side=side, header=header)
+    if "no_crash" in failed and result.exit_code != 0:  # a traceback and an exit: the crash is the bug,
+        return failed, None, reading.slips  # its missing puzzle a consequence, not a second bug
     if result.exit_code != 0 or reading.grid is None:
         failed["create_answers"] = Failure(_exit(result) + ("" if reading.grid else ", no grid on stdout"),
                                            "exit" if result.exit_code != 0 else "no_grid")

@@ -4,7 +4,7 @@ import logging
 import time
 from datetime import datetime, timezone
 
-from sudoku import render
+from sudoku import engines, render
 
 from fuzz import corpus as store
 from fuzz.cases import case_class, make_case, make_check_case, solve_after_create
@@ -13,7 +13,7 @@ from fuzz.reference import asks, expect
 from fuzz.targets import make_target
 from jobs.schema import SCHEMA_VERSION
 from jobs.task import Task
-from jobs.tasks import warm, worker_id
+from jobs.tasks import worker_id
 
 # The fuzz run's own config fields, checked when a manifest is read back (--resume).
 FIELDS = {
@@ -101,7 +101,7 @@ def run_chunk(spec):
     the targets' answers to each puzzle with one solution compared (the differential check)."""
     targets = [(number, target_of(options)) for number, options in spec["targets"]]
     reference = target_of(spec["reference"]) if spec.get("reference") else None
-    warm(spec["check_engine"], *{name for _, target in targets for name in getattr(target, "engines", ())})
+    engines.warm(*engines_of(spec))
     records = []
     start = time.perf_counter()
     for index in range(spec["first"], spec["first"] + spec["cases"]):
@@ -206,7 +206,18 @@ def plan(config, targets):
             for chunk, first in enumerate(range(0, n, size))]
 
 
-FUZZ = Task("fuzz", run_chunk, plan, fields=FIELDS, files=rf"summary\.md|corpus/(?:{store.OWNED_FILES})",
+def engines_of(spec):
+    """The engines a fuzz run's workers use (the checking engine and those of our own targets), from
+    a chunk spec: warmed in the parent before a local pool forks them, and by each worker (a no-op
+    there then)."""
+    names = [spec["check_engine"]]
+    for _, options in spec["targets"]:
+        names += [name for name in getattr(target_of(options), "engines", ()) if name not in names]
+    return names
+
+
+FUZZ = Task("fuzz", run_chunk, plan, engines=engines_of, fields=FIELDS,
+            files=rf"summary\.md|corpus/(?:{store.OWNED_FILES})",
             dirs=rf"corpus|corpus/(?:{store.OWNED_DIRS})")
 """The fuzz task: cases asked of every target; what it writes beside the runner's files is the run's
 own corpus of reproducers (``fuzz.corpus``'s layout) and the summary."""

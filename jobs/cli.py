@@ -155,7 +155,7 @@ def run(args):
         runner.setup_log(run_dir, verbose=args.verbose)
     total = sum(spec["count"] for spec in specs)
     try:
-        manifest = runner.run_with_progress(run_dir, config, tasks.run_chunk, specs, resume=bool(args.resume),
+        manifest = runner.run_with_progress(run_dir, config, tasks.BATCH, specs, resume=bool(args.resume),
                                             show_progress=not args.no_progress, unit="puzzle")
     except WriteError as error:
         raise WriteError(f"{error}; finished chunks are kept: once it can be written, resume with "

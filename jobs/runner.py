@@ -12,6 +12,7 @@ import platform
 import signal
 import socket
 import sys
+import threading
 import time
 from contextlib import contextmanager
 from datetime import datetime, timezone
@@ -28,6 +29,7 @@ from jobs.store import RunDir, RunDirError, WriteError
 log = logging.getLogger("jobs")
 
 LOG_EVERY_S = 10.0
+WARM_NOTE_AFTER_S = 2.0  # a warm-up longer than this is announced: it is compiling
 
 
 def host():
@@ -132,7 +134,8 @@ def setup_log(run_dir, *, verbose=False):
 
 
 def execute(run_dir, config, task, specs, *, resume=False, progress=None):
-    """Run the specs without a whole part yet; keep the manifest current; return the final manifest.
+    """Run the specs of ``task`` (a ``jobs.task.Task``) without a whole part yet; keep the manifest
+    current; return the final manifest.
 
     ``progress(cases, failed)`` is called as each chunk is saved, with the cases just finished and how
     many of them failed (a progress bar's update). Without a terminal, a log line every LOG_EVERY_S
@@ -194,7 +197,9 @@ def _run_chunks(run_dir, config, task, specs, todo, done, interrupts, progress):
                     len(todo), len(done), config["backend"], config["workers"])
         if interrupts.signum is not None:  # received while the run was being prepared
             raise Interrupted(interrupts.signum)
-        for spec, records in backend(task, todo, **options):
+        if config["backend"] == "local" and todo and task.engines is not None:
+            _warm(task.engines(todo[0]))
+        for spec, records in backend(task.run, todo, **options):
             if spec is None:  # no chunk finished for LOG_EVERY_S: say the run is alive, and where it is
                 if progress:
                     progress(0, 0)
@@ -223,6 +228,25 @@ def _run_chunks(run_dir, config, task, specs, todo, done, interrupts, progress):
     except Exception as caught:  # recorded in the manifest by execute, then raised again
         log.warning("failed: %s", caught)
         return "failed", caught
+
+
+def _warm(names):
+    """Warm the engines ``names`` here, in the parent of a local pool, so its forked workers inherit the
+    compiled kernels; say so if it takes a while (the first run after an install compiles them)."""
+    from sudoku import engines
+
+    note = threading.Timer(WARM_NOTE_AFTER_S, log.warning, (
+        "loading the compiled kernels of %s once, before the workers start (the first run after an install "
+        "compiles them into numba's cache: a minute or two of CPU)", ", ".join(names)))
+    note.daemon = True
+    started = time.time()
+    note.start()
+    try:
+        engines.warm(*names)
+    finally:
+        note.cancel()
+    if time.time() - started >= WARM_NOTE_AFTER_S:
+        log.warning("kernels ready in %.0fs", time.time() - started)
 
 
 def _finish(run_dir, manifest, specs, status, error, *, signum=None):

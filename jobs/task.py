@@ -13,7 +13,10 @@ class Task:
     ``chunk``, ``start`` and ``count``); ``fields`` are the task's own config fields ({name: (check,
     what it must be)}), checked when a manifest is read back; ``files`` and ``dirs`` are regular
     expressions of the paths, relative to the run directory, that a run of this task writes beside
-    the runner's own (parts, CSV, manifest, log): the only other names ``--force`` may delete."""
+    the runner's own (parts, CSV, manifest, log): the only other names ``--force`` may delete.
+    ``engines(spec) -> names`` are the engines a chunk's worker uses (``sudoku.engines.warm``): a
+    local pool's parent warms them once before it forks its workers, which then inherit compiled
+    kernels instead of each compiling the same ones (minutes of CPU apiece on a cold cache)."""
 
     kind: str
     run: object
@@ -21,3 +24,4 @@ class Task:
     fields: dict = field(default_factory=dict)
     files: str = r"(?!)"
     dirs: str = r"(?!)"
+    engines: object = None

@@ -40,19 +40,6 @@ def worker_id():
     return f"{_HOST}:{os.getpid()}"
 
 
-_warmed = set()
-
-
-def warm(*names):
-    """Load engines (and compile or load their kernels) once per worker, outside any timed region."""
-    for name in names:
-        if name not in _warmed:
-            module = engines.load(name)
-            if hasattr(module, "warm"):
-                module.warm()
-            _warmed.add(name)
-
-
 def plan(config, lines=None):
     """Chunk specs for a config: ``n`` created cases, or one case per (number, text) in ``lines``."""
     size = config["chunk_size"]
@@ -75,7 +62,7 @@ def plan(config, lines=None):
 def run_chunk(spec):
     """The task the runner calls: a chunk spec in, its records out: an Arrow table in the schema from
     the batch path, a list of record dicts from the per-case path (``jobs.schema.table`` takes both)."""
-    warm(spec["engine"], spec["check_engine"])
+    engines.warm(spec["engine"], spec["check_engine"])
     start = _clock()
     if columnar.serves(spec):
         records = _batch(spec)
@@ -192,5 +179,10 @@ def _finish(record):
     return record
 
 
-BATCH = Task("batch", run_chunk, plan)
+def engines_of(spec):
+    """The engines a chunk's worker uses: warmed in the parent before a local pool forks them."""
+    return [spec["engine"], spec["check_engine"]]
+
+
+BATCH = Task("batch", run_chunk, plan, engines=engines_of)
 """The batch task of ``sudoku-jobs run``: create or read puzzles, check and solve them back."""

@@ -427,6 +427,17 @@ def test_a_traceback_names_its_exception():
     assert verdict.failed["no_crash"].kind == "traceback IndexError"
 
 
+def test_a_create_that_crashes_is_one_bug_not_also_a_missing_puzzle():
+    """A create that dies with a traceback prints no puzzle; that is the crash's consequence, so the
+    signature holds the crash alone (a program that fails at import showed as two create bugs)."""
+    crash = result(b"", b"Traceback (most recent call last):\n  File \"x.py\"\nModuleNotFoundError: x\n", 1)
+    verdict = judge_create([crash, crash])
+    assert set(verdict.failed) == {"no_crash"}
+    assert signature("create", verdict, crash) == "no_crash:traceback ModuleNotFoundError on create (exit non-zero)"
+    warned = result(render(PUZZLE, "grid").encode(), b"Traceback (most recent call last):\nUserWarning: x\n", 0)
+    assert set(judge_create([warned]).failed) == {"no_crash"}  # a grid with exit 0 is still judged
+
+
 # --- shrinking -----------------------------------------------------------------------------------
 
 class Fake:

@@ -7,6 +7,7 @@ locked; no worker outlives its parent; a dead worker is exit 4.
 """
 
 import json
+from dataclasses import replace
 import os
 import resource
 import shutil
@@ -239,7 +240,7 @@ def test_complete_only_when_every_planned_case_is_saved_once(tmp_path):
         return [{**row, "chunk": spec["chunk"]} for row in tasks.run_chunk({**spec, "start": 0})]
 
     with pytest.raises(RunDirError, match="not complete: 30 rows for 30 planned cases: 20 planned cases missing"):
-        runner.execute(run_dir, config, always_chunk_0, specs)
+        runner.execute(run_dir, config, replace(tasks.BATCH, run=always_chunk_0), specs)
     m = manifest(run_dir.path)
     assert m["status"] == "failed" and "20 planned cases missing (first 10)" in m["reason"]
     assert m["plan"]["cases"] == 30 and m["plan"]["chunks"] == 3

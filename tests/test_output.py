@@ -217,7 +217,7 @@ def test_piped_progress_lines_carry_cases_failures_rate_and_time_left(tmp_path, 
     config = small_batch(tmp_path / "run")
     run_dir, config = runner.open_run(tasks.BATCH, config=config)
     runner.setup_log(run_dir)
-    manifest = runner.run_with_progress(run_dir, config, tasks.run_chunk, tasks.plan(config))
+    manifest = runner.run_with_progress(run_dir, config, tasks.BATCH, tasks.plan(config))
     assert manifest["status"] == "complete"
     lines = re.findall(r"(\d+) of 30 cases \(\d+ %\), 0 failed so far, \d+ cases/s, about \d+s left",
                        capsys.readouterr().err)

@@ -165,6 +165,21 @@ def load(name: str = DEFAULT) -> ModuleType:
     return import_module(info(name).module)
 
 
+_warmed: set[str] = set()
+
+
+def warm(*names: str) -> None:
+    """Load the named engines and compile, or load from numba's cache, every kernel each has
+    (``warm()`` in its module), once per process: outside any timed region, and in a pool's parent
+    before it forks its workers, so they inherit the kernels instead of each compiling them."""
+    for name in names:
+        if name not in _warmed:
+            module = load(name)
+            if hasattr(module, "warm"):
+                module.warm()
+            _warmed.add(name)
+
+
 def supports(name: str, box: int) -> bool:
     return box in info(name).boxes
 
