@@ -117,7 +117,7 @@ def test_the_registry_module_holds_no_routing():
 
     functions = {name for name, value in vars(engines).items()
                  if inspect.isfunction(value) and value.__module__ == engines.__name__}
-    assert functions == {"default_for", "names", "info", "load", "supports", "solve", "bounded"}
+    assert functions == {"default_for", "names", "info", "load", "supports", "solve", "bounded", "warm"}
     assert "auto" in engines.names() and engines.load("auto").__name__ == "sudoku.engines.auto"
     assert {"solve", "count", "budget"} <= engines.info("auto").capabilities
 
