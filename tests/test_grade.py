@@ -207,7 +207,7 @@ def test_cli_grade_and_hint_prefix_every_batch_alike():
 
 
 def test_cli_grade_and_hint_json_is_versioned():
-    from sudoku.cli import JSON_VERSION
+    from sudoku.cli.command import JSON_VERSION
 
     for command in ("grade", "hint"):
         done = run_cli(command, "--json", input=EASY + "\n")

@@ -8,6 +8,7 @@ stopped by SIGTERM or SIGHUP, then resumed.
 import errno
 import json
 import os
+from dataclasses import replace
 import signal
 import subprocess
 import sys
@@ -187,7 +188,7 @@ def _signal_at_chunk(monkeypatch, signum, chunk=2):
             os.kill(os.getpid(), signum)
         return real(spec)
 
-    monkeypatch.setattr(jobs.tasks, "run_chunk", run_chunk)
+    monkeypatch.setattr(jobs.tasks, "BATCH", replace(jobs.tasks.BATCH, run=run_chunk))
 
 
 @pytest.mark.parametrize("signum", STOPS)

@@ -375,9 +375,11 @@ def test_play_attempts_go_to_create(monkeypatch, capsys):
 
     def fake_create(box, **options):
         asked.append(options)
-        raise cli.GenerationFailed("no hard puzzle found in 7 attempts")
+        raise command.GenerationFailed("no hard puzzle found in 7 attempts")
 
-    monkeypatch.setattr(cli, "create", fake_create)
+    from sudoku.cli import command
+
+    monkeypatch.setattr(command, "create", fake_create)
     assert cli.run(["play", "--difficulty", "hard", "--seed", "3", "--attempts", "7"]) == 1
     assert asked == [{"seed": 3, "difficulty": "hard", "attempts": 7}]
     assert "no hard puzzle found in 7 attempts" in capsys.readouterr().err

@@ -1,5 +1,5 @@
 """Only like is compared with like: runs whose configurations differ on what shapes timing are 'not
-comparable' (said at the top, exit 4, never 1), and a directory of runs merges one configuration only."""
+comparable' (said at the top, exit 5, never 1), and a directory of runs merges one configuration only."""
 
 import json
 import xml.etree.ElementTree as ET
@@ -78,16 +78,16 @@ def test_fuzz_runs_of_other_target_commands_or_modes_are_not_comparable(tmp_path
     assert kind.unlike[0] == "kind fuzz vs batch" and "target ./sudoku vs unset" in kind.unlike
 
 
-def test_compare_of_unlike_runs_exits_4_not_1_and_a_failed_case_still_exits_1(tmp_path):
+def test_compare_of_unlike_runs_exits_5_not_1_and_a_failed_case_still_exits_1(tmp_path):
     base, head = batch_run(tmp_path / "base"), batch_run(tmp_path / "head", engine="py", scale={"solve_s": 3.0})
     short = run_reports("compare", base, head)  # the terminal summary says it first too
-    assert short.returncode == 4 and short.stdout.splitlines()[0] == (
+    assert short.returncode == 5 and short.stdout.splitlines()[0] == (
         "benchmark comparison: not comparable: the runs' configurations differ (engine nb vs py)")
     shape = json.loads(run_reports("compare", base, head, "--json").stdout)
     assert shape["comparable"] is False and shape["unlike"] == ["engine nb vs py"]
     assert {m["verdict"] for m in shape["metrics"]} == {"not comparable"}
     result = run_reports("compare", base, head, "--junit", tmp_path / "j.xml", "--md", "-")
-    assert result.returncode == 4, result.stderr
+    assert result.returncode == 5, result.stderr
     assert result.stdout.splitlines()[0] == ("## Benchmark comparison: not comparable: the runs' configurations "
                                              "differ (engine nb vs py)")
     assert "> **Warning:** not comparable: the runs' configurations differ (engine nb vs py" in result.stdout
@@ -97,7 +97,7 @@ def test_compare_of_unlike_runs_exits_4_not_1_and_a_failed_case_still_exits_1(tm
     assert result.returncode == 1
     assert result.stdout.splitlines()[0] == ("## Benchmark comparison: regression: 1 failed case(s); timings not "
                                              "comparable (engine nb vs py)")
-    assert "4 (compare) not comparable" in " ".join(run_reports("compare", "--help").stdout.split())
+    assert "5 not comparable: (compare)" in " ".join(run_reports("compare", "--help").stdout.split())
 
 
 def test_a_directory_of_unlike_runs_is_an_error_naming_the_odd_run_unless_asked_to_merge(tmp_path):
@@ -116,7 +116,7 @@ def test_a_directory_of_unlike_runs_is_an_error_naming_the_odd_run_unless_asked_
     assert "runs of unlike configurations merged on request" in merged.stdout
     base = batch_run(tmp_path / "base")
     result = run_reports("compare", base, tmp_path / "set", "--merge-unlike", "--md", "-")
-    assert result.returncode == 4 and "the current merges runs of unlike configurations" in result.stdout
+    assert result.returncode == 5 and "the current merges runs of unlike configurations" in result.stdout
     assert run_reports("show", tmp_path / "set" / "c-py").returncode == 0
 
 
