@@ -13,8 +13,8 @@ from pathlib import Path
 
 from fuzz.engine import Usage
 from jobs.entry import dispatch
-from sudoku.cli.scaffold import (FAILED, INTERRUPTED, IO_ERROR, LOST, OK, USAGE, Parser, add_version_option,
-                                  exit_codes)
+from sudoku.cli.scaffold import (FAILED, INTERRUPTED, IO_ERROR, LOST, OK, USAGE, Parser, add_color_option,
+                                  add_version_option, exit_codes)
 from sudoku.grid import MADE_SIDES
 
 KEPT = "finished chunks are kept (resume with --resume DIR)"
@@ -133,6 +133,9 @@ def _parser():
                      "instead of the short one); it is always in the run's summary.md")
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
     run.add_argument("-v", "--verbose", action="store_true", help="log lines on stderr too")
+    _json_option(run, "fuzz.run", "counts, bugs (signature, reproducer, replay line), saved reproducers that still "
+                 "fail, where the records are; the short summary is not printed (progress stays on stderr)")
+    add_color_option(run)
     probe = sub.add_parser("probe", help="find the arguments and text format that make a program work",
                            description="Try the usual spellings of create and solve (and the input formats) "
                                        "on a program and print the `fuzz run` options that it understands.",
@@ -140,6 +143,8 @@ def _parser():
     probe.add_argument("--target", required=True, help="the program, e.g. ./sudoku or 'python3 their.py'")
     probe.add_argument("--timeout", type=float, default=5.0, help="a call's limit (default 5): seconds of CPU while it computes, of wall time while it "
                         "sits blocked; a busy machine never makes a hang (20x the limit in wall time bounds both)")
+    _json_option(probe, "fuzz.probe", "the spellings found, the `fuzz run` line, every spelling tried (the tries "
+                 "stay on stderr too)")
     replay = sub.add_parser("replay", help="re-run saved reproducers against a target",
                             description="Run saved reproducers (a corpus, a target's, oracle's or bug's folder, or "
                                         "a run directory) against a target, judged as the run judged them: after a "
@@ -151,7 +156,15 @@ def _parser():
     _target_options(replay)
     replay.add_argument("--reference", metavar="CMD", help="a trusted program whose answers are the expected ones, "
                         "as in `fuzz run --reference` (the replay line of a run with one names it)")
+    _json_option(replay, "fuzz.replay", "reproducers replayed, each that still fails with its signature (the "
+                 "line per reproducer stays on stderr)")
+    add_color_option(replay)
     return parser
+
+
+def _json_option(parser, schema, what):
+    parser.add_argument("--json", action="store_true",
+                        help=f"stdout: one JSON object (schema {schema}, version 1): {what}")
 
 
 def _target_spec(args, spec=None):
@@ -225,6 +238,8 @@ def run(args):
     from sudoku.display import show
     from sudoku import new_seed
 
+    if args.json and args.md == "-":
+        raise Usage("--json and --md - both want stdout: write the Markdown to a file")
     if args.resume and (given := changed_options(_parser(), args)):
         raise Usage(f"--resume takes the run's options from its manifest; leave out {', '.join(given)}")
     config = None
@@ -253,35 +268,46 @@ def run(args):
     whole, short = summary.render(outcome)
     if args.md and args.md != "-":
         summary.write(Path(args.md), whole + "\n")
-    if args.md == "-":
+    manifest = outcome.manifest
+    if manifest["status"] == "interrupted":
+        code = INTERRUPTED
+    else:
+        code = FAILED if (manifest["totals"]["failed"] or outcome.still or manifest["config"].get("cannot_start")) \
+            else OK
+    if args.json:
+        _print(summary.run_json(outcome, code), end="")
+    elif args.md == "-":
         _print(whole)
     else:
         show(short)
-    manifest = outcome.manifest
-    if manifest["status"] == "interrupted":
+    if code == INTERRUPTED:
         print(f"resume with: fuzz run --resume {outcome.run_dir.path}", file=sys.stderr)
-        return INTERRUPTED
-    return FAILED if (manifest["totals"]["failed"] or outcome.still or manifest["config"].get("cannot_start")) else OK
+    return code
 
 
 def replay(args):
     """``fuzz replay``: saved reproducers against a target (``fuzz.engine.replay``)."""
-    from fuzz import engine
+    from fuzz import engine, summary
+    from sudoku.colour import paint
     from sudoku.display import visible
 
     _check_command_options(args)
     target, count, still = engine.replay(args.corpus, _target_spec(args), strict=args.strict,
                                          reference=_target_spec(args, args.reference) if args.reference else None,
                                          words=args.verdict_words, exits=args.verdict_exit)
-    print(f"replayed {count} reproducers against {visible(target.name, newlines=False)}: {len(still)} still "
-          "fail", file=sys.stderr)
-    return FAILED if still else OK
+    code = FAILED if still else OK
+    said = f"replayed {count} reproducers against {visible(target.name, newlines=False)}: {len(still)} still fail"
+    print(paint(said, "bad" if still else "good", sys.stderr), file=sys.stderr)
+    if args.json:
+        _print(summary.replay_json(target.name, count, still, code), end="")
+    return code
 
 
 def probe(args):
     """``fuzz probe``: the spellings a program understands (``fuzz.probe``), as ``fuzz run`` options."""
     from fuzz.engine import preflight, target_of_spec
     from fuzz.probe import options, probe as find
+    from fuzz.summary import probe_json
     from sudoku.display import visible
 
     def make(create_args, solve_args, header):
@@ -296,17 +322,23 @@ def probe(args):
     if finding.create_args is None or finding.solve_args is None:
         missing = " and ".join(name for name, value in (("create", finding.create_args),
                                                         ("solve", finding.solve_args)) if value is None)
-        _print(f"no way found to {missing} with {args.target} (tried the spellings above)")
+        if args.json:
+            _print(probe_json(args.target, finding, None, FAILED), end="")
+        else:
+            _print(f"no way found to {missing} with {args.target} (tried the spellings above)")
         return FAILED
     found = options(finding)
-    _print(f"fuzz run --target {shlex.quote(args.target)}" + (f" {found}" if found else "")
-           + ("" if found else "   # the defaults work"))
+    if args.json:
+        _print(probe_json(args.target, finding, found, OK), end="")
+    else:
+        _print(f"fuzz run --target {shlex.quote(args.target)}" + (f" {found}" if found else "")
+               + ("" if found else "   # the defaults work"))
     return OK
 
 
-def _print(text):
+def _print(text, end="\n"):
     """Print to stdout, flushed (a reader that goes away, ``fuzz run ... | head``, is the scaffold's)."""
-    print(text, flush=True)
+    print(text, end=end, flush=True)
 
 
 def main(argv=None):

@@ -14,7 +14,7 @@ A person fixing a bug wants the failing input in front of them, not a path to a 
 Lines of text only (``sudoku.display.show`` prints them to a terminal or a pipe); no file is read.
 """
 
-from sudoku.display import caret_lines, excerpt, mark_in
+from sudoku.display import caret_lines, excerpt, mark_in, marked
 
 INDENT = "     "
 
@@ -56,7 +56,7 @@ def input_lines(one) -> list:
 def bug_lines(one, number: int, *, several: bool = False) -> list:
     """The whole block of one bug (``one``: a ``triage.Saved``, or anything with its fields; ``families``,
     ``mark`` and ``side`` are used when present)."""
-    lines = [title_line(one, number, several=several)]
+    lines = [marked(title_line(one, number, several=several), "warn" if one.flaky else "bad")]
     families = getattr(one, "families", None) or []
     if families:
         lines.append(f"{INDENT}seen on: {', '.join(families)}")

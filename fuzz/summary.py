@@ -1,6 +1,9 @@
 """The fuzz run's summary: what a run found, rendered twice (whole, as Markdown for summary.md and
-``--md``; short, as ``sudoku.display`` blocks for a terminal or a pipe), and the manifest's record of
-each bug and target. Rendering only: the run itself is conducted by ``fuzz.engine``."""
+``--md``; short, as ``sudoku.display`` blocks for a terminal or a pipe), the manifest's record of
+each bug and target, and the ``--json`` of ``fuzz run``, ``fuzz replay`` and ``fuzz probe``: one object,
+``{"schema": "fuzz.run" | "fuzz.replay" | "fuzz.probe", "version": 1, ...}``, snake_case keys, as
+``reports`` writes; ``JSON_VERSION`` goes up on any change of shape (docs/fuzz.md lists the keys).
+Rendering only: the run itself is conducted by ``fuzz.engine``."""
 
 from collections import Counter
 
@@ -115,16 +118,17 @@ def matrix(rows):
 
 def matrix_table(rows):
     """The targets-by-oracles table for the terminal (``matrix`` is the Markdown one)."""
-    from sudoku.display import Table
+    from sudoku.display import Table, marked
 
     oracles = sorted({oracle for row in rows for oracle in row.get("oracles", {})})
     table = Table(["target", "status", "cases:", "failed:", *(f"{o}:" for o in oracles), "differs:", "slips:",
                    "bugs:"])
     for row in rows:
         if row["status"] == "cannot start":
-            table.add(row["target"], f"cannot start: {row['detail']}", *[""] * (len(oracles) + 5))
+            table.add(row["target"], marked(f"cannot start: {row['detail']}", "bad"), *[""] * (len(oracles) + 5))
         else:
-            table.add(row["target"], row["status"], row["cases"], row["failed"],
+            style = "bad" if row["status"] == "failed" else "good"
+            table.add(row["target"], marked(row["status"], style), row["cases"], marked(str(row["failed"]), style),
                       *(row["oracles"].get(o, 0) or "" for o in oracles), row.get("differs", 0) or "", row["slips"],
                       row["bugs"])
     return table
@@ -147,7 +151,7 @@ def render(outcome):
     replay line, failures per oracle, where the rest is. A target's text (details, inputs, names) is
     escaped for each medium."""
     from fuzz.show import bug_lines
-    from sudoku.display import md_block, md_code, md_text, visible
+    from sudoku.display import marked, md_block, md_code, md_text, visible
 
     manifest, records, saved, replayed, still, run_dir, run_corpus, phases = outcome
 
@@ -165,8 +169,11 @@ def render(outcome):
     out = [f"# {md_text(head)}", "",
            (f"{len(targets_of(config))} targets" if several else f"target {md_code(config['target']['spec'])}")
            + f", seed {config['seed']}, " + counts, replays, ""]
-    short = [head, (f"{len(targets_of(config))} targets" if several else f"target {config['target']['spec']}")
-             + f", seed {config['seed']}, " + counts, replays]
+    failed = "bad" if totals["failed"] or saved else None
+    short = [marked(head, failed), marked((f"{len(targets_of(config))} targets" if several
+                                           else f"target {config['target']['spec']}")
+                                          + f", seed {config['seed']}, " + counts, failed),
+             marked(replays, "bad" if still else None)]
     if several:
         rows_by_target = manifest.get("fuzz", {}).get("targets") or target_rows(config, records, saved)
         out += matrix(rows_by_target)
@@ -176,7 +183,7 @@ def render(outcome):
     short += [f"differential check: {line}" for line in differential_lines(found, code=visible)]
     if saved:
         out += [f"## {len(saved)} distinct bugs", ""]
-        short.append(f"{len(saved)} distinct bugs:")
+        short.append(marked(f"{len(saved)} distinct bugs:", "bad"))
         for number, one in enumerate(saved, 1):
             state = (f"FLAKY: failed the same way in {one.confirmed} of 3 replays" if one.flaky
                      else "confirmed in 3 of 3 replays")
@@ -217,6 +224,62 @@ def render(outcome):
              f"summary: {run_dir.path}/summary.md (with plots: reports show {run_dir.path} --html report.html)",
              f"corpus: {run_corpus}" + ("" if run_corpus.exists() else " (empty: nothing failed)")]
     return "\n".join(out + [""] + where), short + where
+
+
+JSON_VERSION = 1  # the shape of fuzz run/replay/probe --json; bump it on any change
+
+
+def _json(schema, **fields):
+    import json
+
+    return json.dumps({"schema": schema, "version": JSON_VERSION, **fields}, indent=2, default=str) + "\n"
+
+
+def bug_json(one):
+    """One bug for ``--json``: what failed, where its reproducer is, and the line that replays it."""
+    return {"target": one.target, "signature": one.signature, "cases": one.cases, "case": one.case,
+            "detail": one.detail, "confirmed": one.confirmed, "flaky": bool(one.flaky),
+            "intermittent": one.intermittent, "families": list(one.families or []), "also": list(one.also or []),
+            "side": one.side, "reproducer": str(one.folder), "input": one.text.decode("utf-8", "backslashreplace"),
+            "replay": one.replay}
+
+
+def run_json(outcome, code):
+    """``fuzz run --json``: the run's counts, its bugs, the saved reproducers that still fail, each
+    target's row, where the records, summary and corpus are, and the exit code it ends with."""
+    manifest, config, run_dir = outcome.manifest, outcome.manifest["config"], outcome.run_dir
+    interrupted = manifest["status"] == "interrupted"
+    return _json("fuzz.run", run_id=manifest["run_id"], status=manifest["status"], exit_code=code,
+                 seed=config["seed"], mode=config.get("mode", "solve"), size=config.get("size"),
+                 targets=[spec["spec"] for spec in targets_of(config)],
+                 cannot_start=dict(config.get("cannot_start", {})),
+                 cases=manifest["totals"]["cases"], failed=manifest["totals"]["failed"],
+                 distinct_bugs=len(outcome.saved), bugs=[bug_json(one) for one in outcome.saved],
+                 replayed=outcome.replayed,
+                 still_fail=[{"reproducer": str(folder), "signature": now} for folder, now in outcome.still],
+                 per_target=manifest.get("fuzz", {}).get("targets"),
+                 wall_s=manifest["wall_s"] + sum(outcome.phases.values()),
+                 phases_s={name: round(seconds, 3) for name, seconds in outcome.phases.items()},
+                 run_dir=str(run_dir.path), records=str(run_dir.csv_path), summary=str(run_dir.path / "summary.md"),
+                 corpus=str(outcome.run_corpus), resume=f"fuzz run --resume {run_dir.path}" if interrupted else None)
+
+
+def replay_json(target, count, still, code):
+    """``fuzz replay --json``: how many reproducers ran and each that still fails, with its signature now."""
+    return _json("fuzz.replay", target=target, exit_code=code, replayed=count, passed=count - len(still),
+                 still_fail=[{"reproducer": str(folder), "signature": now} for folder, now in still])
+
+
+def probe_json(target, finding, found, code):
+    """``fuzz probe --json``: the spellings found (None where none worked), the ``fuzz run`` line they
+    make, and every spelling tried with what came of it."""
+    import shlex
+
+    works = finding.create_args is not None and finding.solve_args is not None
+    return _json("fuzz.probe", target=target, exit_code=code, create_args=finding.create_args,
+                 solve_args=finding.solve_args, format=finding.format,
+                 command=(f"fuzz run --target {shlex.quote(target)}" + (f" {found}" if found else "")) if works
+                 else None, tried=[{"what": what, "outcome": outcome} for what, outcome in finding.tried])
 
 
 def write(path, text):

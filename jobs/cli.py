@@ -10,7 +10,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from sudoku import DIFFICULTIES, engines, new_seed
-from sudoku.cli.scaffold import (FAILED, INTERRUPTED, IO_ERROR, LOST, OK, USAGE, Parser, add_version_option,
+from sudoku.cli.scaffold import (FAILED, INTERRUPTED, IO_ERROR, LOST, OK, USAGE, Parser, add_color_option,
+                                  add_version_option,
                                   exit_codes)
 from sudoku.grid import MADE_SIDES, box_of_side
 
@@ -62,7 +63,7 @@ def _parser():
     run.add_argument("--connect-timeout", type=float, default=backends.CONNECT_TIMEOUT_S, metavar="S",
                      help="seconds to wait for the Dask scheduler's handshake (default %(default)g)")
     run.add_argument("--engine", choices=engines.names(), help="engine that creates and solves (default nb at 9x9, big from 16x16, py at 4x4)")
-    run.add_argument("--check-engine", help="engine that counts solutions, another than --engine "
+    run.add_argument("--check-engine", choices=engines.names(), help="engine that counts solutions, another than --engine "
                      "(default band when --engine is nb, dlx when it is py, py otherwise)")
     run.add_argument("--blanks", type=int, help="created puzzles have at least this many blanks")
     run.add_argument("--difficulty", choices=DIFFICULTIES, help="level of created puzzles, as `sudoku grade` says")
@@ -78,6 +79,7 @@ def _parser():
     show.add_argument("--json", action="store_true", help="one JSON object (schema sudoku-jobs.show, version 1)")
     show.add_argument("--md", metavar="FILE", help="write the summary as Markdown here ('-': to stdout instead)")
     show.add_argument("--failures", type=int, default=10, metavar="N", help="cases not ok listed (default 10)")
+    add_color_option(show)
     return parser
 
 
@@ -122,7 +124,7 @@ def _config(args):
     }
 
 
-RUN_ONLY = ("command", "resume", "verbose", "no_progress", "connect_timeout", "md", "json")
+RUN_ONLY = ("command", "resume", "verbose", "no_progress", "connect_timeout", "md", "json", "color")
 
 
 def changed_options(parser, args, command="run"):

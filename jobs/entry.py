@@ -2,7 +2,7 @@
 and each expected error of the runner turned into one line on stderr with its exit code (the shared
 table, ``sudoku.cli.scaffold``), never a traceback. Signals and a closed stdout are the scaffold's."""
 
-from sudoku.cli.scaffold import IO_ERROR, LOST, USAGE, main, say
+from sudoku.cli.scaffold import IO_ERROR, LOST, USAGE, main, say, use_colour
 
 
 def dispatch(prog, commands, args, usage_errors):
@@ -17,6 +17,7 @@ def _command(prog, commands, args, usage_errors):
     from jobs.backends import BackendError, BackendLost
     from jobs.store import RunDirError, WriteError
 
+    use_colour(args)
     if args.command is None:
         *rest, last = commands
         names = f"{', '.join(rest)} or {last}" if rest else last

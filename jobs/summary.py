@@ -73,12 +73,13 @@ def _saved_totals(outcomes):
 
 def summary_blocks(data):
     """The summary as ``sudoku.display`` blocks: two lines, the percentiles table, the first cases not ok."""
-    from sudoku.display import Table
+    from sudoku.display import Table, marked
 
     t, config = data["totals"], data["config"]
     saved = "" if data["status"] == "complete" else " saved"  # a run not complete: what its parts hold
-    blocks = [f"run {data['run_id']}: {data['status']}, {t['cases']} cases{saved} (ok {t['ok']}, "
-              f"failed {t['failed']}, rejected {t['rejected']}), wall {data['wall_s']:.1f}s",
+    blocks = [marked(f"run {data['run_id']}: {data['status']}, {t['cases']} cases{saved} (ok {t['ok']}, "
+                     f"failed {t['failed']}, rejected {t['rejected']}), wall {data['wall_s']:.1f}s",
+                     "bad" if t["failed"] else None),
               f"seed {data['seed']}, size {config['size']}, engine {config['engine']}, check engine "
               f"{config['check_engine']}, backend {config['backend']} x{config['workers']}, "
               f"host {data['host'].get('cpu')}"]
@@ -88,9 +89,9 @@ def summary_blocks(data):
     blocks.append(table)
     bad = data["not_ok"]
     if bad["count"]:
-        blocks.append(f"not ok ({bad['count']}; first {len(bad['first'])}):")
-        blocks += [f"  case {row['case']} ({row['outcome']}): {row['reason']}  puzzle {row['puzzle']}"
-                   for row in bad["first"]]
+        blocks.append(marked(f"not ok ({bad['count']}; first {len(bad['first'])}):", "bad"))
+        blocks += [marked(f"  case {row['case']} ({row['outcome']}): {row['reason']}  puzzle {row['puzzle']}",
+                          "bad" if row["outcome"] == "failed" else "warn") for row in bad["first"]]
     return blocks
 
 

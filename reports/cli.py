@@ -12,8 +12,9 @@ import sys
 from pathlib import Path
 
 from reports import ReportError, settings
-from sudoku.cli.scaffold import (FAILED, INTERRUPTED, NOT_COMPARABLE, OK, USAGE, Parser, add_version_option,
-                                  exit_codes, main as run_as_command, say)
+from sudoku.cli.scaffold import (FAILED, INTERRUPTED, NOT_COMPARABLE, OK, USAGE, Parser, add_color_option,
+                                  add_version_option, exit_codes, main as run_as_command, say,
+                                  use_colour)
 
 REGRESSION = FAILED
 EXIT_CODES = exit_codes({
@@ -118,6 +119,7 @@ def parser():
         sub.add_argument("--md", metavar="FILE", help="write the whole Markdown report here ('-': to stdout)")
         sub.add_argument("--html", metavar="FILE", help="write a self-contained HTML report with plots")
         sub.add_argument("-q", "--quiet", action="store_true", help="nothing on stdout")
+        add_color_option(sub)
     return top
 
 
@@ -208,6 +210,7 @@ def run(argv=None):
     error is one line on stderr, and an unexpected one too (named, so it can be reported), never a
     traceback."""
     args = parser().parse_args(argv)
+    use_colour(args)
     try:
         if getattr(args, "json", False) and args.md == "-":
             raise UsageError("--json and --md - both want stdout: write the Markdown to a file")

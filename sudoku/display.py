@@ -21,6 +21,10 @@ A ``Table`` (title, columns, rows) renders three ways: ``rich`` boxes on a termi
 then), aligned plain text without ANSI codes when stdout is a pipe or a file, and Markdown. ``show``
 picks rich or plain by whether the stream is a terminal.
 
+Verdicts and failures are marked with a style (``marked(text, "bad")``: a ``str`` that remembers it;
+``good``, ``bad``, ``warn``); ``show`` colours them when ``sudoku.colour.colour`` says the stream gets
+colour (a terminal without ``NO_COLOR``, or ``--color always``). Markdown never carries colour.
+
 A failing input is shown as ``excerpt(text, mark)``: its lines made visible, whole when short, else its
 start and its length, with one place in it marked (a cell of a grid, or a line) that ``mark_in`` reads
 from a failure's detail ("row 9, column 3 ..."); ``caret_lines`` draws the mark as a ``^`` line for
@@ -33,6 +37,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from sudoku.colour import STYLES, colour, sgr as _sgr
 from sudoku.untrusted import as_text as _as_text, escape as _escape, visible
 
 # Characters XML 1.0 allows (https://www.w3.org/TR/xml/#charsets); the rest are shown as escapes.
@@ -84,6 +89,28 @@ def md_block(text):
     return f"{fence}\n{text}\n{fence}"
 
 
+class Marked(str):
+    """Text with a style (a key of STYLES) that a terminal shows in colour; anywhere else, plain text."""
+
+    style: str
+
+    def __new__(cls, text, style):
+        if style not in STYLES:
+            raise ValueError(f"unknown style {style!r}; known: {', '.join(STYLES)}")
+        made = super().__new__(cls, text)
+        made.style = style
+        return made
+
+
+def marked(text, style):
+    """``text`` marked with ``style`` (None: unmarked)."""
+    return Marked(text, style) if style else text
+
+
+def _style(value):
+    return getattr(value, "style", None)
+
+
 @dataclass
 class Table:
     """Rows under named columns. A column whose name ends in ':' is right-aligned (numbers); cells are
@@ -107,22 +134,26 @@ def _cell(value):
     return "" if value is None else str(value)
 
 
-def plain(blocks):
+def plain(blocks, colour=False):
     """Blocks (Tables, and lines of text: a line break in one is shown as \\n) as plain text: tables
-    aligned with spaces, no ANSI codes."""
+    aligned with spaces; ANSI colour for marked text only with ``colour``."""
     out = []
     for block in blocks:
         if not isinstance(block, Table):
-            out.append(visible(block, newlines=False))
+            out.append(_sgr(visible(block, newlines=False), _style(block), colour))
             continue
         if block.title:
             out.append(visible(block.title, newlines=False))
+        styles = [[None] * len(block.columns)] + [[_style(v) for v in row] for row in block.rows]
         cells = [block.headers()] + [[visible(_cell(v), newlines=False) for v in row] for row in block.rows]
         widths = [max(len(row[i]) for row in cells) for i in range(len(block.columns))]
-        for row in cells:
-            line = "  ".join(value.rjust(width) if right else value.ljust(width)
-                             for value, width, right in zip(row, widths, block.right()))
-            out.append("  " + line.rstrip())
+        for row, row_styles in zip(cells, styles):
+            parts = []
+            for value, width, right, style in zip(row, widths, block.right(), row_styles):
+                pad = " " * (width - len(value))
+                value = _sgr(value, style, colour)
+                parts.append(pad + value if right else value + pad)
+            out.append(("  " + "  ".join(parts)).rstrip())
     return "\n".join(out) + "\n"
 
 
@@ -142,35 +173,41 @@ def markdown(blocks):
     return "\n".join(out) + "\n"
 
 
-def terminal(blocks, file):
-    """Blocks printed with rich to a terminal: boxed tables, text as given (never read as markup)."""
+def terminal(blocks, file, colour=True):
+    """Blocks printed with rich to a terminal: boxed tables, text as given (never read as markup),
+    marked text in its colour unless ``colour`` is off."""
     from rich.console import Console
     from rich.table import Table as RichTable
     from rich.text import Text
 
-    console = Console(file=file, highlight=False, soft_wrap=True)
+    def text(value):
+        style = _style(value)
+        return Text(visible(_cell(value), newlines=False), style=STYLES[style][0] if style and colour else "")
+
+    console = Console(file=file, highlight=False, soft_wrap=True, no_color=not colour)
     for block in blocks:
         if not isinstance(block, Table):
-            console.print(Text(visible(block, newlines=False)))
+            console.print(text(block))
             continue
         table = RichTable(title=Text(visible(block.title, newlines=False)) if block.title else None, title_justify="left",
                           title_style="bold")
         for name, right in zip(block.headers(), block.right()):
             table.add_column(Text(name), justify="right" if right else "left", overflow="fold")
         for row in block.rows:
-            table.add_row(*(Text(visible(_cell(v), newlines=False)) for v in row))
+            table.add_row(*(text(v) for v in row))
         console.print(table)
 
 
 def show(blocks, file=None):
-    """Print blocks to ``file`` (stdout): rich tables on a terminal, plain aligned text otherwise. A
-    reader that went away (``... | head``) is not an error."""
+    """Print blocks to ``file`` (stdout): rich tables on a terminal, plain aligned text otherwise;
+    marked text in colour when ``colour(file)``. A reader that went away (``... | head``) is not an
+    error."""
     file = sys.stdout if file is None else file
     try:
         if file.isatty():
-            terminal(blocks, file)
+            terminal(blocks, file, colour=colour(file))
         else:
-            file.write(plain(blocks))
+            file.write(plain(blocks, colour=colour(file)))
         file.flush()
     except BrokenPipeError:
         import os

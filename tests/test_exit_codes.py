@@ -147,3 +147,89 @@ def test_help_and_version_of_every_tool_import_nothing_heavy():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                           cwd=Path(__file__).resolve().parents[1])
     assert done.returncode == 0 and done.stdout == "[]\n", done.stdout + done.stderr
+
+
+# --- every parser: a description, choices listed, completion made from it -----------------------------------
+
+@pytest.mark.parametrize("prog", sorted(PARSERS))
+def test_every_tool_and_subcommand_has_a_description_and_lists_engine_choices(prog):
+    parser = PARSERS[prog]
+    assert parser.description and parser.description.strip(), f"{prog} has no description line"
+    for action in parser._actions:
+        if "engine" in action.dest and action.option_strings:  # --engine, --check-engine
+            assert action.choices, f"{prog} {action.option_strings[0]} lists no choices"
+
+
+@pytest.mark.parametrize("prog", sorted(PARSERS))
+def test_every_subcommand_is_named_in_its_tools_help_with_a_line_of_its_own(prog):
+    tool, _, sub = prog.partition(" ")
+    if sub:
+        help_text = PARSERS[tool].format_help()
+        assert re.search(rf"^\s+{sub}\s+\S", help_text, re.M), f"{tool} --help does not describe {sub}"
+
+
+def test_a_tool_without_a_command_names_every_command():
+    from helpers import call_main, run_cli
+
+    from fuzz import cli as fuzz_cli
+    from jobs import cli as jobs_cli
+
+    for done, tool in ((run_cli(), "sudoku"), (call_main(jobs_cli.main, []), "sudoku-jobs"),
+                       (call_main(fuzz_cli.main, []), "fuzz")):
+        assert done.returncode == scaffold.USAGE and done.stderr.count("\n") == 1
+        commands = [prog.split()[1] for prog in PARSERS if prog.startswith(tool + " ")]
+        assert commands and all(re.search(rf"\b{name}\b", done.stderr) for name in commands), done.stderr
+
+
+@pytest.mark.parametrize("shell", scaffold.SHELLS)
+@pytest.mark.parametrize("tool", ["sudoku", "sudoku-jobs", "fuzz", "reports"])
+def test_print_completion_makes_a_script_naming_every_subcommand_and_option(tool, shell):
+    from helpers import call_main
+
+    mains = _mains()
+    done = call_main(mains[tool], ["--print-completion", shell])
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    script = done.stdout
+    assert (script.startswith("#compdef") if shell == "zsh" else "complete " in script), script[:200]
+    for prog, parser in PARSERS.items():
+        if prog.split()[0] != tool:
+            continue
+        if " " in prog:
+            assert prog.split()[1] in script
+        for action in parser._actions:
+            for option in action.option_strings:
+                if option.startswith("--") and action.help != argparse.SUPPRESS:
+                    assert option in script, f"{prog} {option} not in the {shell} script"
+
+
+def test_a_shell_that_completion_does_not_know_is_a_usage_error():
+    from helpers import call_main
+
+    done = call_main(_mains()["fuzz"], ["--print-completion", "tcsh"])
+    assert done.returncode == scaffold.USAGE and "invalid choice: 'tcsh'" in done.stderr
+
+
+def test_bash_loads_the_completion_script_and_completes_a_subcommand(tmp_path):
+    import shutil
+    import subprocess
+
+    from helpers import call_main
+
+    bash = shutil.which("bash")
+    if bash is None:
+        pytest.skip("no bash on this machine")
+    script = tmp_path / "fuzz.bash"
+    script.write_text(call_main(_mains()["fuzz"], ["--print-completion", "bash"]).stdout)
+    probe = (f"source {script}; COMP_WORDS=(fuzz re); COMP_CWORD=1; COMP_LINE='fuzz re'; COMP_POINT=7; "
+             "_shtab_fuzz; echo \"${COMPREPLY[@]}\"")
+    done = subprocess.run([bash, "--norc", "-c", probe], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0 and done.stdout.split() == ["replay"], done.stdout + done.stderr
+
+
+def _mains():
+    from fuzz import cli as fuzz_cli
+    from jobs import cli as jobs_cli
+    from reports import cli as reports_cli
+    from sudoku.cli import command
+
+    return {"sudoku": command.run, "sudoku-jobs": jobs_cli.main, "fuzz": fuzz_cli.main, "reports": reports_cli.run}

@@ -324,3 +324,42 @@ def test_chunks_against_slow_programs_hold_a_few_seconds_of_work():
     assert slow == 1
     assert chunk_cases(300, 1, 2, seconds_per_case=0.1) * 0.1 <= CHUNK_SECONDS
     assert chunk_cases(300, 1, 2, 7, seconds_per_case=5.0) == 7  # asked for
+
+
+# --- --json --------------------------------------------------------------------------------------
+
+def test_run_and_replay_json_name_each_bug_its_reproducer_and_replay_line(tmp_path):
+    done = fuzz("run", "-n", 40, "--seed", 3, *COMMON, "--no-progress", "--out", tmp_path / "run", "--corpus",
+                tmp_path / "corpus", "--target", spec("few_blanks"), "--json", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr[-2000:]
+    data = json.loads(done.stdout)  # the whole of stdout is one object
+    assert data["schema"] == "fuzz.run" and data["version"] == 1 and data["exit_code"] == 1
+    assert data["status"] == "complete" and data["cases"] == 40 and 0 < data["failed"] <= 40
+    assert data["targets"] == [spec("few_blanks")] and data["seed"] == 3
+    assert data["distinct_bugs"] == len(data["bugs"]) >= 1
+    bug = data["bugs"][0]
+    assert bug["signature"].startswith("create_blanks") and bug["replay"].startswith("fuzz replay ")
+    assert (tmp_path / bug["reproducer"] / "case.json").exists()  # relative paths are the run's cwd's
+    assert (tmp_path / data["summary"]).exists() and (tmp_path / data["run_dir"]).is_dir()
+    assert "distinct bugs:" not in done.stdout + done.stderr  # no short summary beside the JSON
+    again = fuzz("replay", bug["reproducer"], "--target", spec("few_blanks"), "--json", cwd=tmp_path)
+    replayed = json.loads(again.stdout)
+    assert again.returncode == 1 and replayed["schema"] == "fuzz.replay" and replayed["version"] == 1
+    assert replayed["replayed"] == 1 and replayed["passed"] == 0 and replayed["exit_code"] == 1
+    assert [row["signature"] for row in replayed["still_fail"]] == [bug["signature"]]
+    assert "still fail" in again.stderr  # the human line stays on stderr
+    fixed = fuzz("replay", bug["reproducer"], "--target", spec("correct"), "--json", cwd=tmp_path)
+    assert fixed.returncode == 0 and json.loads(fixed.stdout)["still_fail"] == []
+    both = fuzz("run", "-n", 5, "--json", "--md", "-", cwd=tmp_path)
+    assert both.returncode == 2 and "--json and --md - both want stdout" in both.stderr
+
+
+def test_probe_json_gives_the_spellings_found_and_every_try(tmp_path):
+    done = fuzz("probe", "--target", spec("header_easy"), "--json", cwd=tmp_path)
+    data = json.loads(done.stdout)
+    assert done.returncode == 0 and data["schema"] == "fuzz.probe" and data["version"] == 1
+    assert (data["create_args"], data["solve_args"], data["format"]) == ("create easy", "solve", "header")
+    assert data["command"].endswith("--create-args 'create easy' --format header")
+    assert data["tried"] and all(set(row) == {"what", "outcome"} for row in data["tried"])
+    none = fuzz("probe", "--target", "/bin/true", "--json", cwd=tmp_path)
+    assert none.returncode == 1 and json.loads(none.stdout)["command"] is None

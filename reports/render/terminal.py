@@ -3,13 +3,14 @@ user acts on (counts, failures with the line that reproduces them, the verdict p
 full report is), as ``sudoku.display`` blocks: rich tables on a terminal, aligned plain text in a pipe.
 The whole report is the Markdown (``--md FILE`` or ``--md -``) and the HTML (``--html FILE``)."""
 
-from sudoku.display import Table, caret_lines, excerpt
+from sudoku.display import Table, caret_lines, excerpt, marked
 from reports.render.md import describe_run, headline
 from reports.text import fmt_ratio, fmt_size, fmt_time
 from reports.verdict import IMPROVEMENT, NOT_COMPARABLE, REGRESSION, UNCHANGED
 from reports.wording import change_text, verdict_text
 
 SHOWN = 10  # failures and bugs listed; the rest are counted
+VERDICT_STYLES = {REGRESSION: "bad", IMPROVEMENT: "good"}  # a compare row's colour on a terminal
 
 
 def describe(run):
@@ -24,7 +25,7 @@ def failures_table(failures, *, with_status=False):
         reproducer = f.reproducer if len(f.reproducer) <= 60 else f.reproducer[:57] + "..."
         if f.corpus:
             reproducer = f"{reproducer} (corpus {f.corpus})"
-        table.add(f.case, f.case_set, fmt_size(f.size), f.reason or "failed", reproducer,
+        table.add(f.case, f.case_set, fmt_size(f.size), marked(f.reason or "failed", "bad"), reproducer,
                   *([f.status] if with_status else []))
     return table
 
@@ -52,14 +53,15 @@ def summary_blocks(summary, args):
     run = summary.run
     status = f"{summary.failed} failed case(s)" if summary.failed else "no failed case"
     counts = ", ".join(f"{k} {v}" for k, v in summary.counts.items()) or "no cases"
-    blocks = [f"run {describe(run)}: {status}", f"cases: {len(run.records)} ({counts})"]
+    blocks = [marked(f"run {describe(run)}: {status}", "bad" if summary.failed else None),
+              f"cases: {len(run.records)} ({counts})"]
     blocks += [f"note: {note}" for note in run.notes]
     if summary.bugs:  # lines, not a table: a replay line stays whole, to copy
         blocks.append(f"{len(summary.bugs)} distinct bugs" + (f" (first {SHOWN})" if len(summary.bugs) > SHOWN else "")
                       + ":")
         for number, bug in enumerate(summary.bugs[:SHOWN], 1):
-            blocks += [f"{number:>3}. {bug.get('signature', '')}: {bug.get('cases', '?')} case(s)"
-                       + (" (flaky)" if bug.get("flaky") else "")]
+            blocks += [marked(f"{number:>3}. {bug.get('signature', '')}: {bug.get('cases', '?')} case(s)"
+                              + (" (flaky)" if bug.get("flaky") else ""), "bad")]
             blocks += [f"       {line}" for line in _input_lines(bug)]
             blocks.append(f"     replay: {bug.get('replay', '')}")
     if summary.failures and not summary.bugs:  # a fuzz run's bugs already name a reproducer each
@@ -78,7 +80,7 @@ def comparison_blocks(comparison, args):
     c = comparison
     order = {REGRESSION: 0, IMPROVEMENT: 1, NOT_COMPARABLE: 2, UNCHANGED: 3}
     tally = ", ".join(f"{n} {v}" for v, n in ((v, sum(m.verdict == v for m in c.metrics)) for v in order) if n)
-    blocks = [f"benchmark comparison: {headline(c)}", f"baseline: {describe(c.base)}", f"current:  {describe(c.head)}"]
+    blocks = [marked(f"benchmark comparison: {headline(c)}", "bad" if c.regression else None), f"baseline: {describe(c.base)}", f"current:  {describe(c.head)}"]
     blocks += [f"warning: {w}" for w in c.warnings]
     if c.metrics:
         # every regression and improvement; unchanged and not comparable ones up to SHOWN rows in all
@@ -93,8 +95,10 @@ def comparison_blocks(comparison, args):
             if not c.timing_reliable and m.verdict in (REGRESSION, IMPROVEMENT):
                 verdict += " (unreliable: the A/A check moved)"
             interval = f"{fmt_ratio(m.ratio.low)} .. {fmt_ratio(m.ratio.high)}" if m.ratio else "-"
-            metrics.add(m.name, fmt_time(m.base_median), fmt_time(m.head_median),
-                        change_text(m.ratio.point) if m.ratio else "-", interval, verdict)
+            style = VERDICT_STYLES.get(m.verdict) if c.timing_reliable else None
+            metrics.add(marked(m.name, style), fmt_time(m.base_median), fmt_time(m.head_median),
+                        marked(change_text(m.ratio.point), style) if m.ratio else "-", interval,
+                        marked(verdict, style))
         blocks.append(metrics)
     else:
         blocks.append("timing: no timed phase to compare")
@@ -102,7 +106,8 @@ def comparison_blocks(comparison, args):
         blocks.append("A/A check of the current rounds: " + ("unchanged, timing verdicts reliable" if c.aa.reliable
                       else "changed, timing verdicts unreliable (none fails)"))
     fixed = f"; {c.fixed} fixed since the baseline" if c.fixed else ""
-    blocks.append(f"correctness: {len(c.failures)} failed case(s) in the current run{fixed}")
+    blocks.append(marked(f"correctness: {len(c.failures)} failed case(s) in the current run{fixed}",
+                         "bad" if c.failures else None))
     if c.failures:
         blocks.append(failures_table(c.failures, with_status=True))
     changed = c.changed_counters()

@@ -14,7 +14,8 @@ from sudoku import engines, formats
 from sudoku.budget import Budget, BudgetExceeded
 from sudoku.check import check
 from sudoku.cli.scaffold import (FAILED, INTERRUPTED, IO_ERROR, OK, TIME_LIMIT, USAGE, Parser,
-                                  add_version_option, exit_codes, main as run_as_command, say)
+                                  add_color_option, add_version_option, exit_codes, main as run_as_command, say,
+                                  use_colour)
 from sudoku.generate import ATTEMPTS, DIFFICULTIES, GenerationFailed, create, derive_seed, new_seed
 from sudoku.grid import MADE_SIDES as SIZES, InvalidPuzzle, box_of_side, find_clash
 
@@ -116,6 +117,7 @@ def _parser():
     _input_options(check_p)
     check_p.add_argument("--json", action="store_true",
                          help='one JSON object a grid, {"version": 1, "puzzle": K, "verdict": ..., "detail": ...}')
+    add_color_option(check_p)
 
     grade_p = command("grade", "rate puzzles by the techniques a person needs: level and score", "sudoku grade --steps < puzzle.txt")
     _input_options(grade_p)
@@ -362,7 +364,12 @@ def _with_more(grids):
         current = following
 
 
+VERDICT_STYLES = {"complete": "good", "incomplete": "warn", "invalid": "bad"}  # check's colours on a terminal
+
+
 def run_check(args):
+    from sudoku.colour import paint
+
     status = OK
     for number, grid, _, batch in _puzzles(args):
         verdict = check(grid)
@@ -370,7 +377,7 @@ def run_check(args):
             _write(_json_line(puzzle=number, verdict=verdict.status, detail=verdict.detail))
         else:
             prefix = f"puzzle {number}: " if batch else ""
-            _write(f"{prefix}{verdict.status}: {verdict.detail}\n")
+            _write(f"{prefix}{paint(verdict.status, VERDICT_STYLES.get(verdict.status))}: {verdict.detail}\n")
         if verdict.status != "complete":
             status = FAILED
     return status
@@ -544,11 +551,14 @@ def run(argv=None):
     """
     parser = _parser()
     args = parser.parse_args(argv)
+    use_colour(args)
+    commands = {"create": run_create, "solve": run_solve, "check": run_check, "grade": run_grade,
+                "hint": run_hint, "play": run_play}
     if args.command is None:
-        _warn("a command is needed: create, solve, check, grade, hint or play (see sudoku --help)")
+        *rest, last = commands
+        _warn(f"a command is needed: {', '.join(rest)} or {last} (see sudoku --help)")
         return USAGE
-    command = {"create": run_create, "solve": run_solve, "check": run_check, "grade": run_grade,
-               "hint": run_hint, "play": run_play}[args.command]
+    command = commands[args.command]
     try:
         return command(args)
     except InvalidPuzzle as error:

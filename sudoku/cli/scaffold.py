@@ -1,6 +1,7 @@
 """What every command line of the toolkit does the same way (``sudoku``, ``sudoku-jobs``, ``fuzz``,
-``reports``): one exit-code table, one-line usage errors, ``--version``, and the process-wide part of a
-command (stop signals, a reader that went away).
+``reports``): one exit-code table, one-line usage errors, ``--version``, ``--color`` (the decision is
+``sudoku.colour.colour``), ``--print-completion`` (a bash or zsh script made from the parser by shtab),
+and the process-wide part of a command (stop signals, a reader that went away).
 
 Each code means one thing in every tool (DESIGN.md, CLI conventions); a tool documents the codes it can
 return with ``exit_codes``, which writes the table's meaning first and the tool's own detail after it,
@@ -76,6 +77,24 @@ class Parser(argparse.ArgumentParser):
         sys.exit(USAGE)
 
 
+COLOR_HELP = ("colour verdicts and failures: auto (default: on a terminal, unless NO_COLOR is set), always or "
+              "never")
+
+
+def add_color_option(parser: argparse.ArgumentParser) -> None:
+    """Give ``parser`` (a command that shows verdicts or failures) ``--color auto|always|never``."""
+    parser.add_argument("--color", choices=("auto", "always", "never"), default=argparse.SUPPRESS, help=COLOR_HELP)
+
+
+def use_colour(args: argparse.Namespace) -> None:
+    """Make the parsed ``--color`` (auto when not given) the command's choice, handed to
+    ``sudoku.colour``: every tool calls this once its arguments are parsed, so an in-process call's
+    choice never carries over into the next."""
+    from sudoku.colour import choose
+
+    choose(getattr(args, "color", "auto"))
+
+
 class _VersionAction(argparse.Action):
     """``--version``: print ``sudoku.version.describe(name)`` on stdout and exit 0; the git sha is
     looked up only then."""
@@ -95,8 +114,29 @@ class _VersionAction(argparse.Action):
 
 
 def add_version_option(parser: argparse.ArgumentParser, name: str) -> None:
-    """Give ``parser`` a ``--version`` that prints ``NAME VERSION (git SHA)``."""
+    """Give ``parser`` a ``--version`` that prints ``NAME VERSION (git SHA)``, and the tool a
+    ``--print-completion`` (every tool's top parser gets its version here, so both go together)."""
     parser.add_argument("--version", action=_VersionAction, name=name)
+    parser.add_argument("--print-completion", action=_CompletionAction, choices=SHELLS, metavar="SHELL",
+                        help=f"print a shell completion script for {name} ({' or '.join(SHELLS)}), then exit")
+
+
+SHELLS = ("bash", "zsh")
+
+
+class _CompletionAction(argparse.Action):
+    """``--print-completion SHELL``: the completion script shtab makes of the whole parser (every
+    subcommand, option and choice), on stdout; shtab is imported only then."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        import shtab
+
+        print(shtab.complete(parser, shell=values))
+        parser.exit(0)
 
 
 def say(prog: str, message: object) -> None:
