@@ -156,7 +156,7 @@ def slips_md(one, cell):
              "Your answers were right here, but not in the exact text the contract asks for (9 lines of 9 "
              "numbers with single spaces, nothing else on stdout). A grader reading the text strictly would "
              "count them wrong.", "", "| slip | what it means | cases | seen on |", "|---|---|---:|---|"]
-    lines += [f"| {cell(slip)} | {cell(SLIPS.get(slip, 'the output differs from the contract text'))} | {count} | "
+    lines += [f"| {cell(slip)} | {cell(SLIPS.get(slip, 'not the contract text'))} | {count} | "
               f"{cell(', '.join(one.slip_families.get(slip, [])))} |" for slip, count in one.slips.items()]
     return lines + [""]
 
@@ -232,12 +232,13 @@ def page_html(one, scored, run) -> str:
     return _page("Feedback on your sudoku", body)
 
 
-def write_feedback(run, out, *, rules=None) -> list:
-    """Every submission's folder under ``out``, and ``out/index.md``; [(Submission, score, max)]."""
+def write_feedback(run, out, *, rules) -> list:
+    """Every submission's folder under ``out``, scored by ``rules`` (``grades.read_rules``), and
+    ``out/index.md``; [(Submission, score, max)]."""
     from reports import grades
     from reports.text import cell, code
 
-    lines = grades.read_rules(rules)
+    lines = rules
     out = Path(out)
     made = []
     try:
