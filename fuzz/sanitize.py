@@ -27,7 +27,7 @@ Report = namedtuple("Report", "kind detail")
 Report.__doc__ = """A sanitizer's report: ``kind`` groups like reports ('asan heap-buffer-overflow'),
 ``detail`` is its SUMMARY line (for people)."""
 
-_ERROR = re.compile(rb"==\d+==ERROR: (\w+)Sanitizer: ([\w-]+)")
+_ERROR = re.compile(rb"==\d+==(?:ERROR|WARNING): (\w+)Sanitizer: ([\w-]+)")
 _SUMMARY = re.compile(rb"^SUMMARY: (\w+)Sanitizer: (.*)$", re.M)
 _RUNTIME = re.compile(rb"^(?:\S+?:\d+:\d+: )?runtime error: (.*)$", re.M)
 SHORT = {b"Address": "asan", b"Leak": "lsan", b"Memory": "msan", b"Thread": "tsan", b"UndefinedBehavior": "ubsan"}
@@ -40,7 +40,7 @@ def report_in(stderr: bytes):
     if error:
         tool = SHORT.get(error.group(1), error.group(1).decode("ascii", "replace").lower())
         summaries = [m for m in _SUMMARY.finditer(stderr, error.start()) if m.group(1) == error.group(1)]
-        detail = (summaries[0].group(0) if summaries else error.group(0).split(b"ERROR: ", 1)[1])
+        detail = summaries[0].group(0) if summaries else error.group(0).split(b"==", 2)[2]
         return Report(f"{tool} {error.group(2).decode('ascii', 'replace')}", _text(detail))
     runtime = _RUNTIME.search(stderr)
     if runtime:

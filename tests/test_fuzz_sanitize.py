@@ -113,4 +113,6 @@ def test_a_sanitizer_report_is_read_from_stderr():
     other = b"s.c:12:9: runtime error: index 12 out of bounds for type 'int [9]'\n"
     assert report_in(ubsan).kind == report_in(other).kind == "ubsan index N out of bounds for type 'int [N]'"
     assert "index 10" in report_in(ubsan).detail
+    msan = b"==7==WARNING: MemorySanitizer: use-of-uninitialized-value\n    #0 in main\n"
+    assert report_in(msan) == ("msan use-of-uninitialized-value", "WARNING: MemorySanitizer: use-of-uninitialized-value")
     assert report_in(b"ERROR: bad input on line 3\nruntime: 4 ms\n") is None
