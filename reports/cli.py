@@ -1,4 +1,5 @@
-"""The ``reports`` command: ``show`` one run, ``compare`` a current run with a baseline.
+"""The ``reports`` command: ``show`` one run, ``compare`` a current run with a baseline, ``history`` over
+commits, ``feedback`` per target of a fuzz run (``reports.feedback``).
 
 Exit codes (``EXIT_CODES``, from the table every tool shares, ``sudoku.cli.scaffold``): 0 no regression
 (show: no failed case), 1 regression (show: a failed case), 2 bad usage or an unreadable run, 5
