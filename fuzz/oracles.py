@@ -6,7 +6,8 @@ found. Names, for solve cases:
 
 - ``no_timeout`` (a hang: no answer after the limit in CPU time while computing, or after sitting
   blocked for the limit in wall time, or within the wall-clock backstop; see ``fuzz.targets``),
-  ``no_flood`` (output past the cap), ``no_crash`` (killed by a signal, or a Python traceback);
+  ``no_flood`` (output past the cap), ``no_crash`` (killed by a signal, a Python traceback, or a
+  sanitizer's report on stderr: ``asan heap-buffer-overflow``, ``ubsan ...``, see ``fuzz.sanitize``);
 - ``answers``: a puzzle with a solution gets exit 0 and a grid on stdout;
 - ``valid_grid``: a grid given as an answer is complete, holds only 1..side, and breaks no unit;
   also judged when a target "solves" input it should reject (an out-of-range ``10`` kept in the
@@ -42,6 +43,7 @@ from sudoku import engines, find_clash, min_blanks
 
 from fuzz.cases import lenient
 from fuzz.read import find_grid
+from fuzz.sanitize import report_in
 from fuzz.targets import BACKSTOP_FACTOR
 
 Failure = namedtuple("Failure", "detail kind where", defaults=(None,))
@@ -76,12 +78,15 @@ def _contained(result, failed, notes):
         notes.append("slow")
     if result.flooded:
         failed["no_flood"] = Failure("output past the cap", "flood")
-    if result.exit_code < 0 and not result.timed_out and not result.flooded:
+    report = None if result.timed_out or result.flooded else report_in(result.stderr)
+    if report:  # a memory error the plain build may hide: what the sanitizer saw, whatever the exit
+        failed["no_crash"] = Failure(report.detail, report.kind)
+    elif result.exit_code < 0 and not result.timed_out and not result.flooded:
         failed["no_crash"] = Failure(f"killed by signal {-result.exit_code}", f"signal {-result.exit_code}")
     elif b"Traceback (most recent call last)" in result.stderr:
         error = _raised(result.stderr)
         failed["no_crash"] = Failure(f"a Python traceback on stderr ({error})", f"traceback {error}")
-    return result.timed_out or result.flooded or result.exit_code < 0
+    return result.timed_out or result.flooded or result.exit_code < 0 or report is not None
 
 
 def _raised(stderr):

@@ -200,7 +200,11 @@ def _feed(stream, data):
 
 
 def run_contained(argv, data, *, timeout=DEFAULT_TIMEOUT_S, max_output=DEFAULT_MAX_OUTPUT, env=None):
-    """Run ``argv`` with ``data`` on stdin, contained (see the module docstring)."""
+    """Run ``argv`` with ``data`` on stdin, contained (see the module docstring); a sanitized build
+    reports to stderr and exits (``fuzz.sanitize.environment``)."""
+    from fuzz.sanitize import environment
+
+    env = environment(env)
     with _ONE_CASE_AT_A_TIME, tempfile.TemporaryDirectory(prefix="fuzz-case-") as workdir:
         reaping = _subreaper(True)
         try:

@@ -29,7 +29,8 @@ Vocabulary:
 Layers: ``load`` (run directories to frames) -> ``stats`` (percentiles, bootstrap) -> ``summary``,
 ``verdict`` and ``history`` (the models of ``show``, ``compare`` and ``history``) -> ``render`` (one
 module per medium: ``md``, ``html`` with ``svg``, ``json``, ``junit``, ``terminal``, and ``history``
-for both media of a history) -> ``cli``. Of the runner only ``jobs.schema`` is read (the record
+for both media of a history) -> ``cli``. ``feedback`` (a page per target of a fuzz run, drawn by the
+``render`` bug blocks) and ``grades`` (results.json and JUnit XML by a grading rule) sit beside ``show``. Of the runner only ``jobs.schema`` is read (the record
 schema, its units and their formatting); text is escaped by ``sudoku.display``. A test reads the
 imports and holds the package to this.
 """

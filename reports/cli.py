@@ -1,4 +1,5 @@
-"""The ``reports`` command: ``show`` one run, ``compare`` a current run with a baseline.
+"""The ``reports`` command: ``show`` one run, ``compare`` a current run with a baseline, ``history`` over
+commits, ``feedback`` per target of a fuzz run (``reports.feedback``).
 
 Exit codes (``EXIT_CODES``, from the table every tool shares, ``sudoku.cli.scaffold``): 0 no regression
 (show: no failed case), 1 regression (show: a failed case), 2 bad usage or an unreadable run, 5
@@ -109,6 +110,7 @@ def parser():
     history.add_argument("--threshold", type=fraction, default=settings.THRESHOLD,
                          help="relative change that counts as a step, e.g. 10%% or 0.1 (default 10%%)")
     history.add_argument("--seed", type=int, default=settings.SEED, help="bootstrap seed (default %(default)s)")
+    add_feedback_parser(commands)
     for sub in (show, compare):
         sub.add_argument("--merge-unlike", action="store_true",
                          help="merge a directory of runs even when their configurations differ (their timings "
@@ -121,6 +123,47 @@ def parser():
         sub.add_argument("-q", "--quiet", action="store_true", help="nothing on stdout")
         add_color_option(sub)
     return top
+
+
+FEEDBACK_EPILOG = exit_codes({OK: "the folders were written (whatever the submissions' bugs)",
+                               USAGE: "an unreadable run or grading rule, or an --out that cannot be written",
+                               INTERRUPTED: None})
+
+
+def add_feedback_parser(commands):
+    feedback = commands.add_parser("feedback", help="per target of a fuzz run: a feedback page, results.json and "
+                                                    "JUnit XML",
+                                   description="For each target of a fuzz run (a class's submissions), a folder "
+                                               "of its own: feedback.md and feedback.html (its bugs, each with "
+                                               "its minimal input, what was expected, what it printed and the "
+                                               "line that replays it; its format slips apart; nothing about the "
+                                               "other targets), bugs/N/ (the reproducers), results.json "
+                                               "(Gradescope) and junit.xml, scored by a grading rule; and "
+                                               "index.md naming whose folder is which.",
+                                   epilog=FEEDBACK_EPILOG)
+    feedback.add_argument("run", metavar="RUN", help="a fuzz run directory")
+    feedback.add_argument("--out", metavar="DIR", help="where the folders go (default RUN/feedback)")
+    feedback.add_argument("--rules", metavar="FILE", help="the grading rule, TOML (default: the one shipped, "
+                                                          "reports/data/grading.toml)")
+    feedback.add_argument("-q", "--quiet", action="store_true", help="nothing on stdout")
+    return feedback
+
+
+def run_feedback(args):
+    from reports.feedback import write_feedback
+    from reports.grades import read_rules
+    from reports.load import load_run
+    from sudoku.display import visible
+
+    rules = read_rules(args.rules)  # a bad rule is told before a long run is read
+    run = load_run(args.run)
+    out = Path(args.out) if args.out else run.path / "feedback"
+    made = write_feedback(run, out, rules=rules)
+    if not args.quiet:
+        for one, got, most in made:
+            print(f"{visible(str(out / one.folder), newlines=False)}: {len(one.bugs)} bugs, {got:g} of {most:g} "
+                  f"points ({visible(one.target, newlines=False)})")
+    return OK
 
 
 def write(path, text):
@@ -214,7 +257,8 @@ def run(argv=None):
     try:
         if getattr(args, "json", False) and args.md == "-":
             raise UsageError("--json and --md - both want stdout: write the Markdown to a file")
-        return {"show": run_show, "compare": run_compare, "history": run_history}[args.command](args)
+        return {"show": run_show, "compare": run_compare, "history": run_history,
+                "feedback": run_feedback}[args.command](args)
     except UsageError as error:
         say("reports", f"{error} (see reports --help)")
         return USAGE

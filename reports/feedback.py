@@ -1,0 +1,269 @@
+"""Feedback a student can read, from a fuzz run of a class (``reports feedback RUN --out DIR``).
+
+Each target of the run (a **submission**) gets a folder of its own, ``DIR/<folder>/``:
+
+- ``feedback.md`` and ``feedback.html``: its bugs, each drawn by the blocks ``reports show`` draws
+  (``render.md.bug_md``, ``render.html.bug_html``: the minimal input, what was expected, what came,
+  and the replay line), then its format slips apart from the bugs, then its notes;
+- ``bugs/N/``: each bug's reproducer (input.txt, case.json, output.txt) copied from the run's corpus,
+  so the replay line on the page runs in that folder, against the student's own program;
+- ``results.json`` and ``junit.xml``: the grade (``reports.grades``).
+
+Nothing in a folder is about another submission: no matrix, no differential check, no other
+target's name or path. ``DIR/index.md`` (for staff, not students) says which folder is whose.
+"""
+
+import re
+import shlex
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reports import ReportError
+from reports.bugs import MAX_READ, bug_of
+
+OWN_NOTES = ("slow", "strict_input")  # notes about the program alone (differs, oracle_doubted compare it to others)
+SLIPS = {  # what a format slip means, for a student
+    "separators": "a boxed grid ('|', '-' or '+' lines) instead of the plain rows",
+    "extra_text": "text before or after the grid (a header, a verdict, a prompt)",
+    "spacing": "double, leading or trailing spaces, or tabs, between the numbers",
+    "echoed_input": "the puzzle printed back before the answer",
+    "blank_lines": "blank lines in or around the grid",
+    "crlf": "Windows line ends (\\r\\n)",
+    "no_final_newline": "no newline after the last row",
+    "no_header": "no box-size line before the rows (the header format asks for one)",
+    "error_on_stdout": "a rejection whose message went to stdout instead of stderr",
+    "no_error_message": "a rejection with no message on stderr",
+}
+
+
+@dataclass
+class Submission:
+    """One target of the run, with only what is its own."""
+
+    target: str
+    folder: str
+    status: str              # 'ok', 'failed' or 'cannot start'
+    why: str = ""            # why it could not start
+    cases: int = 0
+    failed: int = 0
+    bugs: list = field(default_factory=list)       # reports.bugs.Bug, replay lines made local
+    slips: dict = field(default_factory=dict)      # slip -> cases
+    slip_families: dict = field(default_factory=dict)  # slip -> [families]
+    notes: dict = field(default_factory=dict)      # note -> cases
+
+    @property
+    def started(self) -> bool:
+        return self.status != "cannot start"
+
+
+def folder_name(target, taken) -> str:
+    """A folder for a target: its program's folder and file names (what tells submissions apart in a
+    class: ``alice/sudoku``), made safe, and a number when two are alike."""
+    words = [word for word in _split(target) if "/" in word] or _split(target) or ["target"]
+    parts = [part for part in Path(words[-1]).parts if part not in ("/", ".", "..")][-2:]
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", "-".join(parts)).strip("-.")[:60] or "target"
+    name, number = slug, 2
+    while name in taken:
+        name, number = f"{slug}-{number}", number + 1
+    taken.add(name)
+    return name
+
+
+def _split(text):
+    try:
+        return shlex.split(text)
+    except ValueError:
+        return text.split()
+
+
+def submissions(run) -> list:
+    """The run's submissions in its order (a ``reports.load.Run`` of a fuzz run)."""
+    manifest = run.manifest
+    if manifest.get("config", {}).get("kind") != "fuzz" and "fuzz" not in manifest:
+        raise ReportError(f"{run.path}: not a fuzz run (feedback is made from `fuzz run` directories)")
+    rows = (manifest.get("fuzz") or {}).get("targets")
+    if not isinstance(rows, list) or not rows:
+        names = [str(t) for t in run.records["target"].dropna().unique()] if "target" in run.records else []
+        rows = [{"target": name, "status": "?"} for name in names]
+    groups = [g for g in (manifest.get("fuzz") or {}).get("groups") or [] if isinstance(g, dict)]
+    taken, out = set(), []
+    for row in rows:
+        if not isinstance(row, dict) or not isinstance(row.get("target"), str):
+            continue
+        name = row["target"]
+        mine = run.records[run.records["target"] == name] if "target" in run.records else run.records.iloc[:0]
+        one = Submission(target=name, folder=folder_name(name, taken), status=str(row.get("status", "?")),
+                         why=str(row.get("detail", "")), cases=len(mine),
+                         failed=int((mine["outcome"] == "failed").sum()) if len(mine) else 0)
+        one.bugs = [bug_of(g) for g in groups if g.get("target") == name]
+        for slips, family in zip(mine.get("format_slips", []), mine.get("family", [])):
+            for slip in (slips or "").split(",") if isinstance(slips, str) else []:
+                one.slips[slip] = one.slips.get(slip, 0) + 1
+                families = one.slip_families.setdefault(slip, [])
+                if family not in families:
+                    families.append(family)
+        one.slip_families = {slip: sorted(families) for slip, families in one.slip_families.items()}
+        notes = Counter(n for value in mine.get("notes", []) if isinstance(value, str) for n in value.split(","))
+        one.notes = {note: count for note, count in notes.items() if note in OWN_NOTES}
+        out.append(one)
+    if not out:
+        raise ReportError(f"{run.path}: no targets in the run's manifest")
+    return out
+
+
+def _reproducer(run_path, folder):
+    """The run's reproducer folder a group record names (relative to where fuzz ran, or under the run's
+    corpus), or None."""
+    if not isinstance(folder, str) or not folder:
+        return None
+    path = Path(folder)
+    candidates = [path] if path.is_absolute() else [Path(run_path).parent / path, path]
+    if "corpus" in path.parts:
+        candidates.append(Path(run_path, *path.parts[len(path.parts) - path.parts[::-1].index("corpus") - 1:]))
+    return next((c for c in candidates if c.is_dir() and not c.is_symlink()), None)
+
+
+def copy_reproducer(run_path, bug, into: Path):
+    """Copy a bug's reproducer into ``into`` (never through a link, each file at most MAX_READ bytes;
+    the input from the record when the folder is gone), and point its replay line there."""
+    into.mkdir(parents=True, exist_ok=True)
+    source = _reproducer(run_path, bug.get("folder"))
+    copied = False
+    for name in ("input.txt", "output.txt", "case.json"):
+        path = source / name if source else None
+        if path and path.is_file() and not path.is_symlink():
+            with open(path, "rb") as file:
+                (into / name).write_bytes(file.read(MAX_READ))
+            copied = copied or name == "case.json"
+    if not (into / "input.txt").exists():
+        (into / "input.txt").write_text(bug.text)
+    replay = str(bug.get("replay", ""))
+    folder = str(bug.get("folder", ""))
+    if copied and folder:
+        local = f"bugs/{into.name}"
+        for spelling in (shlex.quote(folder), folder):
+            if spelling in replay:
+                replay = replay.replace(spelling, local, 1)
+                break
+    bug.record = {**bug.record, "replay": replay}
+
+
+def slips_md(one, cell):
+    if not one.slips:
+        return []
+    lines = ["## Format slips (not bugs)", "",
+             "Your answers were right here, but not in the exact text the contract asks for (9 lines of 9 "
+             "numbers with single spaces, nothing else on stdout). A grader reading the text strictly would "
+             "count them wrong.", "", "| slip | what it means | cases | seen on |", "|---|---|---:|---|"]
+    lines += [f"| {cell(slip)} | {cell(SLIPS.get(slip, 'not the contract text'))} | {count} | "
+              f"{cell(', '.join(one.slip_families.get(slip, [])))} |" for slip, count in one.slips.items()]
+    return lines + [""]
+
+
+NOTES = {"slow": "answered, but used more than half the time limit in CPU time",
+         "strict_input": "rejected valid but unusual whitespace (CRLF, tabs, extra spaces) cleanly: allowed"}
+
+
+def page_md(one, scored, run) -> str:
+    """The student's page in Markdown."""
+    from reports.render.md import bug_md
+    from reports.text import cell, code
+
+    config = run.manifest.get("config") or {}
+    total, most = sum(s.score for s in scored), sum(s.line.points for s in scored)
+    lines = [f"# Feedback on your `sudoku`", "", f"- program: {code(one.target)}",
+             f"- tested with `fuzz` (run {cell(run.name)}, seed {cell(config.get('seed', '?'))}): "
+             f"{one.cases} cases, {one.failed} failed, {len(one.bugs)} distinct bug{'s' if len(one.bugs) != 1 else ''}",
+             f"- grade: {total:g} of {most:g} points (results.json)", ""]
+    if not one.started:
+        lines += ["Your program did not start, so nothing was tested:", "", f"> {cell(one.why)}", ""]
+    if one.bugs:
+        lines += [f"## Bugs ({len(one.bugs)})", "",
+                  "Each bug is shown once, on the smallest input that shows it. Its files are in `bugs/N/` beside "
+                  "this page; in this folder, the replay line runs the case against your program again (change "
+                  "`--target` if your program is elsewhere now), or by hand: `cd bugs/N`, then your program "
+                  "with `< input.txt`.", ""]
+        for number, bug in enumerate(one.bugs, 1):
+            lines += bug_md(number, bug)
+    elif one.started:
+        lines += ["## Bugs", "", "No bug found in these cases.", ""]
+    lines += slips_md(one, cell)
+    if one.notes:
+        lines += ["## Notes (not failures)", ""] + [f"- {cell(note)}: {count} case{'s' if count != 1 else ''} "
+                                                    f"({cell(NOTES.get(note, ''))})" for note, count in one.notes.items()]
+        lines.append("")
+    lines += ["## Grade", "", "| test | score | of |", "|---|---:|---:|"]
+    lines += [f"| {cell(s.line.name)} | {s.score:g} | {s.line.points:g} |" for s in scored]
+    return "\n".join(lines) + "\n"
+
+
+def page_html(one, scored, run) -> str:
+    """The student's page in HTML: the same sections, the bugs drawn by ``render.html.bug_html``."""
+    from reports.render.html import _page, bug_html, escape, table
+
+    config = run.manifest.get("config") or {}
+    total, most = sum(s.score for s in scored), sum(s.line.points for s in scored)
+    body = ["<h1>Feedback on your <code>sudoku</code></h1>",
+            f"<p>program: <code>{escape(one.target)}</code><br/>tested with <code>fuzz</code> (run "
+            f"{escape(run.name)}, seed {escape(str(config.get('seed', '?')))}): {one.cases} cases, {one.failed} "
+            f"failed, {len(one.bugs)} distinct bugs<br/>grade: {total:g} of {most:g} points</p>"]
+    if not one.started:
+        body.append(f"<p>Your program did not start, so nothing was tested: {escape(one.why)}</p>")
+    if one.bugs:
+        body += [f"<h2>Bugs ({len(one.bugs)})</h2>",
+                 "<p>Each bug on the smallest input that shows it; its files are in <code>bugs/N/</code> beside "
+                 "this page, and the replay line runs it again in this folder.</p>"]
+        body += [bug_html(number, bug) for number, bug in enumerate(one.bugs, 1)]
+    elif one.started:
+        body += ["<h2>Bugs</h2>", "<p>No bug found in these cases.</p>"]
+    if one.slips:
+        body += ["<h2>Format slips (not bugs)</h2>",
+                 "<p>Right answers, but not in the exact text the contract asks for.</p>",
+                 table(["slip", "what it means", "cases", "seen on"],
+                       [[slip, SLIPS.get(slip, ""), count, ", ".join(one.slip_families.get(slip, []))]
+                        for slip, count in one.slips.items()], numeric=(2,))]
+    if one.notes:
+        body += ["<h2>Notes (not failures)</h2>",
+                 table(["note", "cases", "meaning"], [[n, c, NOTES.get(n, "")] for n, c in one.notes.items()],
+                       numeric=(1,))]
+    body += ["<h2>Grade</h2>", table(["test", "score", "of"], [[s.line.name, f"{s.score:g}", f"{s.line.points:g}"]
+                                                                for s in scored], numeric=(1, 2))]
+    return _page("Feedback on your sudoku", body)
+
+
+def write_feedback(run, out, *, rules) -> list:
+    """Every submission's folder under ``out``, scored by ``rules`` (``grades.read_rules``), and
+    ``out/index.md``; [(Submission, score, max)]."""
+    from reports import grades
+    from reports.text import cell, code
+
+    lines = rules
+    out = Path(out)
+    made = []
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for one in submissions(run):
+            folder = out / one.folder
+            folder.mkdir(exist_ok=True)
+            for number, bug in enumerate(one.bugs, 1):
+                copy_reproducer(run.path, bug, folder / "bugs" / str(number))
+            scored = grades.score(lines, one.bugs, one.slips, started=one.started)
+            summary = (f"{one.cases} cases, {one.failed} failed, {len(one.bugs)} distinct bugs; "
+                       "the bugs with their inputs are in feedback.md" if one.started
+                       else f"your program did not start: {one.why}")
+            (folder / "feedback.md").write_text(page_md(one, scored, run), encoding="utf-8")
+            (folder / "feedback.html").write_text(page_html(one, scored, run), encoding="utf-8")
+            (folder / "results.json").write_text(grades.results_json(scored, started=one.started, why=one.why,
+                                                                     summary=summary), encoding="utf-8")
+            (folder / "junit.xml").write_text(grades.junit_xml(scored, started=one.started, why=one.why),
+                                              encoding="utf-8")
+            made.append((one, sum(s.score for s in scored), sum(s.line.points for s in scored)))
+        index = ["# Feedback folders (for staff: each folder is one student's)", "",
+                 "| folder | target | status | bugs | score |", "|---|---|---|---:|---:|"]
+        index += [f"| {code(one.folder)} | {code(one.target)} | {cell(one.status)} | {len(one.bugs)} | "
+                  f"{got:g} / {most:g} |" for one, got, most in made]
+        (out / "index.md").write_text("\n".join(index) + "\n", encoding="utf-8")
+    except OSError as error:
+        raise ReportError(f"{error.filename or out}: cannot write ({error.strerror or error})") from None
+    return made

@@ -1,0 +1,180 @@
+"""Grades a course can import: one submission's (target's) bugs and format slips scored by a rule the
+course edits (a small TOML file; ``data/grading.toml`` is the default and says how to write one), as
+Gradescope's ``results.json`` and as JUnit XML.
+
+A **rule** is a list of **lines** (``Line``), each worth some points and counting some bugs: those
+whose own oracle (the first ``oracle:kind`` of the signature) it names, or, with ``slips``, the kinds
+of format slip seen. A bug counts against the first line that names it, so no bug is paid for twice.
+A line with ``per_bug`` loses that much per bug counted (down to 0); without, all of it at the first.
+
+The rule file comes from the course, so it is read as untrusted input: unknown keys, wrong types and
+negative points are refused with one ``ReportError`` naming the file, the line and the key.
+"""
+
+import json
+import tomllib
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reports import ReportError
+from sudoku.display import xml_text
+
+DEFAULT_RULES = Path(__file__).resolve().parent / "data" / "grading.toml"
+RESULTS_SCHEMA = Path(__file__).resolve().parent / "data" / "results.schema.json"
+MAX_RULES = 1 << 16  # bytes of a rule file: a few hundred is usual
+ANY = "*"
+
+
+@dataclass
+class Line:
+    """One line of a rule: its name, points, what it counts (oracles, or slips), and how it loses."""
+
+    name: str
+    points: float
+    oracles: list = field(default_factory=list)
+    slips: bool = False
+    per_bug: object = None  # points lost per bug counted; None: all of them at the first
+    flaky: bool = True      # flaky bugs count
+
+    def takes(self, bug) -> bool:
+        """Whether ``bug`` (a ``reports.bugs.Bug``) is one this line names (``ANY``: every bug)."""
+        if self.slips or (not self.flaky and bug.get("flaky")):
+            return False
+        own = own_oracle(bug.get("signature", ""))
+        return any(name == ANY or own == name or own.startswith(name + ":") or (":" in name and own.startswith(name))
+                   for name in self.oracles)
+
+
+def own_oracle(signature) -> str:
+    """A bug's own ``oracle:kind``: the first of its signature ('keeps_givens:changed on solvable
+    (exit 0)' -> 'keeps_givens:changed')."""
+    return str(signature).split(" on ")[0].split("+")[0]
+
+
+KEYS = {"name": str, "points": (int, float), "oracles": list, "slips": bool, "per_bug": (int, float), "flaky": bool}
+
+
+def read_rules(path=None) -> list:
+    """The lines of the rule file at ``path`` (the default rule when None)."""
+    path = Path(path) if path else DEFAULT_RULES
+    try:
+        with open(path, "rb") as file:
+            data = file.read(MAX_RULES + 1)
+    except OSError as error:
+        raise ReportError(f"{path}: cannot read the grading rule ({error.strerror or error})") from None
+    if len(data) > MAX_RULES:
+        raise ReportError(f"{path}: larger than {MAX_RULES} bytes: not a grading rule")
+    try:
+        table = tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise ReportError(f"{path}: not TOML: {error}") from None
+    tests = table.get("test")
+    if set(table) - {"test"} or not isinstance(tests, list) or not tests:
+        raise ReportError(f"{path}: a grading rule is a list of [[test]] tables and nothing else")
+    return [_line(path, number, test) for number, test in enumerate(tests, 1)]
+
+
+def _line(path, number, test):
+    where = f"{path}: test {number}"
+    for key, value in test.items():
+        kinds = KEYS.get(key)
+        if kinds is None:
+            raise ReportError(f"{where}: unknown key {key!r} (known: {', '.join(KEYS)})")
+        if not isinstance(value, kinds) or (kinds is not bool and isinstance(value, bool)):
+            raise ReportError(f"{where}: {key} must be {_kind(kinds)}, not {json.dumps(value)[:40]}")
+    for key in ("name", "points"):
+        if key not in test:
+            raise ReportError(f"{where}: no {key}")
+    for key in ("points", "per_bug"):
+        if key in test and not 0 <= test[key] < 1e9:
+            raise ReportError(f"{where}: {key} must be 0 or more, not {test[key]}")
+    oracles = test.get("oracles", [])
+    if not all(isinstance(name, str) and name for name in oracles):
+        raise ReportError(f"{where}: oracles must be a list of names")
+    if bool(oracles) == bool(test.get("slips")):
+        raise ReportError(f"{where}: give either oracles (the bugs it counts) or slips = true")
+    return Line(**test)
+
+
+def _kind(kinds):
+    return {str: "a string", list: "a list", bool: "true or false"}.get(kinds, "a number")
+
+
+@dataclass
+class Scored:
+    """One line of a submission's grade: the line, its score, and the bugs or slips it counted."""
+
+    line: Line
+    score: float
+    counted: list  # [(title, number of the bug on the page or None)], what cost points
+
+    @property
+    def passed(self) -> bool:
+        return not self.counted
+
+
+def score(lines, bugs, slips, *, started=True) -> list:
+    """Each line's score for one submission: ``bugs`` its Bugs (in the page's order, numbered from 1),
+    ``slips`` {slip: cases}; a submission that did not start scores 0 on every line."""
+    left = list(enumerate(bugs, 1))
+    out = []
+    for line in lines:
+        if line.slips:
+            counted = [(f"{slip}: {cases} case{'s' if cases != 1 else ''}", None) for slip, cases in slips.items()]
+        else:
+            mine = [(n, bug) for n, bug in left if line.takes(bug)]
+            taken = {n for n, _ in mine}
+            left = [(n, bug) for n, bug in left if n not in taken]
+            counted = [(f"{bug.get('signature', '')}: {bug.get('detail', '')}", n) for n, bug in mine]
+        if not started:
+            value = 0.0
+        elif line.per_bug is None:
+            value = 0.0 if counted else float(line.points)
+        else:
+            value = max(0.0, float(line.points) - line.per_bug * len(counted))
+        out.append(Scored(line, value, counted))
+    return out
+
+
+def _output(scored, started, why):
+    if not started:
+        return f"Your program did not start, so nothing was tested: {why}"
+    if scored.passed:
+        return "Passed: no " + ("format slip." if scored.line.slips else "bug of this kind was found.")
+    what = "kind of format slip" if scored.line.slips else "bug"
+    lines = [f"{len(scored.counted)} {what}{'s' if len(scored.counted) != 1 else ''} found"
+             + (" (see feedback.md, Format slips):" if scored.line.slips else " (see feedback.md):")]
+    lines += [f"- {title}" + (f" (bug {number})" if number else "") for title, number in scored.counted]
+    return "\n".join(lines)
+
+
+def results_json(scored, *, started=True, why="", summary="") -> str:
+    """Gradescope's ``results.json`` (its documented shape: ``data/results.schema.json``)."""
+    tests = [{"name": s.line.name, "score": s.score, "max_score": float(s.line.points),
+              "status": "passed" if s.passed and started else "failed", "output": _output(s, started, why)}
+             for s in scored]
+    total = sum(s.score for s in scored)
+    return json.dumps({"score": total, "output": summary, "tests": tests}, indent=2) + "\n"
+
+
+def junit_xml(scored, *, suite="sudoku", started=True, why="") -> str:
+    """The same grade as JUnit XML: one test case per line, a failure where it lost points."""
+    root = ET.Element("testsuites")
+    tests = ET.SubElement(root, "testsuite", name=suite, tests=str(len(scored)),
+                          failures=str(sum(not (s.passed and started) for s in scored)), errors="0")
+    for s in scored:
+        case = ET.SubElement(tests, "testcase", classname=suite, name=s.line.name)
+        text = _output(s, started, why)
+        if s.passed and started:
+            ET.SubElement(case, "system-out").text = f"{s.score:g} of {s.line.points:g} points. {text}"
+        else:
+            failure = ET.SubElement(case, "failure", type="grade",
+                                    message=f"{s.score:g} of {s.line.points:g} points")
+            failure.text = text
+    for element in root.iter():  # a program's output may hold bytes XML 1.0 forbids
+        element.text = None if element.text is None else xml_text(element.text)
+        for key, value in element.attrib.items():
+            element.set(key, xml_text(value))
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

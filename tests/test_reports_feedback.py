@@ -1,0 +1,178 @@
+"""``reports feedback``: a class's fuzz run gives each target a folder of its own (a page in Markdown
+and HTML, its reproducers, results.json and JUnit XML) that says nothing of the other targets; the
+grading rule is read as untrusted input."""
+
+import json
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from fake_targets import fuzz, seed_where, spec
+from test_reports_helpers import run_reports
+
+from reports import ReportError
+from reports.bugs import Bug
+from reports.grades import RESULTS_SCHEMA, read_rules, score
+
+MISSING = f"{sys.executable} -S /nonexistent/student5/sudoku.py"
+CLASS = ("changes_given", "errors_on_stdout", "chatty", "correct")
+
+
+@pytest.fixture(scope="module")
+def class_run(tmp_path_factory):
+    root = tmp_path_factory.mktemp("class")
+    listed = root / "class.txt"
+    listed.write_text("".join(f"{spec(name)}\n" for name in CLASS) + MISSING + "\n")
+    seed = seed_where(16, lambda cases: {"malformed_letter", "unique_easy"} <= {case.family for case in cases})
+    done = fuzz("run", "-n", 16, "--no-shrink", "--seed", seed, "--workers", 2, "--timeout", 10, "--out", root / "run",
+                "--corpus", root / "corpus", "--targets", listed, "--no-progress", cwd=root, timeout=600)
+    assert done.returncode == 1, done.stderr[-2000:]
+    out = run_reports("feedback", str(root / "run"), "--out", str(root / "feedback"))
+    assert out.returncode == 0, out.stderr
+    return root, out
+
+
+def folders(root):
+    return {path.name: path for path in (root / "feedback").iterdir() if path.is_dir()}
+
+
+def test_five_targets_give_five_folders_each_with_a_page_and_grades(class_run):
+    root, out = class_run
+    found = folders(root)
+    assert len(found) == 5 and len(out.stdout.splitlines()) == 5
+    for folder in found.values():
+        assert {p.name for p in folder.iterdir()} >= {"feedback.md", "feedback.html", "results.json", "junit.xml"}
+    index = (root / "feedback" / "index.md").read_text()
+    assert all(spec(name) in index for name in CLASS) and "student5-sudoku.py" in index
+
+
+def test_a_page_shows_its_own_bug_and_the_replay_line_works_from_its_folder(class_run):
+    root, _ = class_run
+    folder = folders(root)["fake_targets-changes_given.py"]
+    page = (folder / "feedback.md").read_text()
+    assert "keeps_givens:changed" in page and "expected: exit 0 and the unique solution" in page
+    assert "actual: exit 0" in page and "input (row" in page
+    replay = next(line for line in page.splitlines() if line.startswith("replay: "))
+    assert "fuzz replay bugs/1 --target" in replay
+    assert (folder / "bugs" / "1" / "case.json").exists() and (folder / "bugs" / "1" / "input.txt").exists()
+    argv = replay.strip("replay: `").split()[1:]
+    done = fuzz(*[word.strip("'") for word in argv[:3]], spec("changes_given"), "--timeout", "10", cwd=folder)
+    assert done.returncode == 1 and "FAILS the same way" in done.stderr
+    html = (folder / "feedback.html").read_text()
+    assert 'class="bug"' in html and "bugs/1" in html
+
+
+def test_no_page_says_anything_of_another_target(class_run):
+    root, _ = class_run
+    names = {**{name: spec(name) for name in CLASS}, "student5": MISSING}
+    for folder in folders(root).values():
+        mine = [name for name in names if name.replace("student5", "student5-sudoku") in folder.name]
+        assert len(mine) == 1
+        text = "".join(path.read_text(errors="replace") for path in folder.rglob("*") if path.is_file())
+        for other, command in names.items():
+            if other != mine[0]:
+                assert command not in text and f"{other}.py" not in text and "/" + other not in text
+        assert "## Targets" not in text and "differ" not in text.lower()
+
+
+def test_slips_stand_apart_from_bugs_and_cost_what_the_rule_says(class_run):
+    root, _ = class_run
+    folder = folders(root)["fake_targets-chatty.py"]
+    page = (folder / "feedback.md").read_text()
+    assert "No bug found" in page and "## Format slips (not bugs)" in page and "| separators |" in page
+    results = json.loads((folder / "results.json").read_text())
+    format_line = next(test for test in results["tests"] if test["name"] == "Output in the exact contract text")
+    assert format_line["status"] == "failed" and format_line["score"] == 3  # 5 points, 1 per kind: 2 kinds
+    assert results["score"] == 98
+
+
+def test_a_target_that_cannot_start_scores_nothing_and_says_why(class_run):
+    root, _ = class_run
+    folder = folders(root)["student5-sudoku.py"]
+    results = json.loads((folder / "results.json").read_text())
+    assert results["score"] == 0 and all(test["status"] == "failed" for test in results["tests"])
+    assert "did not start" in (folder / "feedback.md").read_text()
+
+
+def validate(value, schema, where="results"):
+    """A small validator of the JSON Schema keywords the documented schema uses (type, required,
+    properties, additionalProperties, items, minimum, enum); the first mismatch as a string."""
+    kinds = {"object": dict, "array": list, "string": str, "number": (int, float)}
+    if not isinstance(value, kinds[schema["type"]]) or isinstance(value, bool):
+        return f"{where}: not {schema['type']}"
+    if "enum" in schema and value not in schema["enum"]:
+        return f"{where}: {value!r} not one of {schema['enum']}"
+    if "minimum" in schema and value < schema["minimum"]:
+        return f"{where}: below {schema['minimum']}"
+    if schema["type"] == "object":
+        missing = set(schema.get("required", ())) - set(value)
+        extra = set(value) - set(schema.get("properties", {}))
+        if missing or (extra and schema.get("additionalProperties") is False):
+            return f"{where}: missing {sorted(missing)}, extra {sorted(extra)}"
+        for key, inner in schema.get("properties", {}).items():
+            if key in value and (problem := validate(value[key], inner, f"{where}.{key}")):
+                return problem
+    if schema["type"] == "array":
+        for number, item in enumerate(value):
+            if problem := validate(item, schema["items"], f"{where}[{number}]"):
+                return problem
+    return None
+
+
+def test_every_results_file_passes_the_documented_schema_and_junit_parses(class_run):
+    root, _ = class_run
+    schema = json.loads(RESULTS_SCHEMA.read_text())
+    assert validate({"score": 1, "output": "", "tests": [{"name": "x"}]}, schema)  # the validator can fail
+    assert validate({"score": -1, "output": "", "tests": []}, schema)
+    for folder in folders(root).values():
+        results = json.loads((folder / "results.json").read_text())
+        assert validate(results, schema) is None, folder.name
+        assert results["score"] == sum(test["score"] for test in results["tests"])
+        suite = ET.parse(folder / "junit.xml").getroot().find("testsuite")
+        failed = [test["name"] for test in results["tests"] if test["status"] == "failed"]
+        assert [case.get("name") for case in suite if case.find("failure") is not None] == failed
+
+
+# --- the rule -------------------------------------------------------------------------------------
+
+def bug(signature, *, flaky=False):
+    return Bug(record={"signature": signature, "detail": "d", "flaky": flaky})
+
+
+def test_a_bug_counts_against_the_first_line_naming_its_own_oracle_only(tmp_path):
+    rules = tmp_path / "rules.toml"
+    rules.write_text('[[test]]\nname = "asan"\noracles = ["no_crash:asan"]\npoints = 10\n'
+                     '[[test]]\nname = "crash"\noracles = ["no_crash"]\npoints = 10\nper_bug = 4\n'
+                     '[[test]]\nname = "grid"\noracles = ["valid_grid"]\npoints = 10\n'
+                     '[[test]]\nname = "rest"\noracles = ["*"]\npoints = 3\nflaky = false\n')
+    bugs = [bug("no_crash:asan heap-buffer-overflow on malformed (signal)"), bug("no_crash:signal 11 on malformed"),
+            bug("no_crash:signal 6 on malformed"), bug("rejects_malformed:accepted+valid_grid:out_of_range on x"),
+            bug("answers:none on solvable", flaky=True)]
+    got = {s.line.name: (s.score, [n for _, n in s.counted]) for s in score(read_rules(rules), bugs, {})}
+    assert got == {"asan": (0, [1]), "crash": (2, [2, 3]), "grid": (10, []), "rest": (0, [4])}
+
+
+@pytest.mark.parametrize("text, message", [
+    ("nonsense = [", "not TOML"),
+    ('[[test]]\nname = "x"\npoints = -1\noracles = ["a"]\n', "test 1: points must be 0 or more"),
+    ('[[test]]\nname = "x"\npoints = "ten"\noracles = ["a"]\n', "test 1: points must be a number"),
+    ('[[test]]\nname = "x"\npoints = 1\noracles = ["a"]\nweight = 2\n', "test 1: unknown key 'weight'"),
+    ('[[test]]\nname = "x"\npoints = 1\n', "test 1: give either oracles"),
+    ('title = "x"\n', "a list of [[test]] tables"),
+])
+def test_a_bad_rule_is_one_line_naming_the_file_and_the_test(tmp_path, text, message):
+    rules = tmp_path / "rules.toml"
+    rules.write_text(text)
+    with pytest.raises(ReportError, match=message.replace("[", r"\[")):
+        read_rules(rules)
+    done = run_reports("feedback", str(tmp_path), "--rules", str(rules))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert str(rules) in done.stderr and message.split(":")[-1].strip() in done.stderr
+
+
+def test_the_shipped_rule_reads_and_a_missing_run_is_one_line(tmp_path):
+    assert sum(line.points for line in read_rules()) == 100
+    done = run_reports("feedback", str(tmp_path / "nothing"))
+    assert done.returncode == 2 and "no such run directory" in done.stderr
