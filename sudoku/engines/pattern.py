@@ -64,9 +64,9 @@ class _Vars:
     """Variable numbers, made on first use."""
 
     def __init__(self) -> None:
-        self.ids: dict[tuple, int] = {}
+        self.ids: dict[tuple[object, ...], int] = {}
 
-    def __call__(self, *key) -> int:
+    def __call__(self, *key: object) -> int:
         found = self.ids.get(key)
         if found is None:
             found = self.ids[key] = len(self.ids) + 1
@@ -202,7 +202,7 @@ def _partitions_fit(box: int, givens: list[tuple[int, int, int]]) -> bool:
     return _classes_fit(box, by_columns) and _classes_fit(box, by_rows)
 
 
-def _classes_fit(box: int, segments: dict[tuple, list[int]]) -> bool:
+def _classes_fit(box: int, segments: dict[tuple[int, int, int], list[int]]) -> bool:
     """Whether the digits of ``segments`` ((scope, box, segment) -> digits) can be split, in each
     scope, into classes of at most ``box`` digits, each lying in one segment of every box."""
     parent: dict[tuple[int, int], tuple[int, int]] = {}  # (scope, digit) -> one of its class
