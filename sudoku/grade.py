@@ -38,8 +38,8 @@ Vocabulary (on top of ``sudoku.techniques``: board, step, technique, trail):
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Iterator, Sequence
-from typing import NamedTuple
 
 from functools import partial
 
@@ -109,12 +109,17 @@ if TYPE_CHECKING:
     from sudoku.budget import Budget
     from sudoku.grid import Grid
 
-class Grade(NamedTuple):
-    level: str | None
-    score: int | None
-    steps: tuple[Step, ...]
-    guesses: int
-    problem: str | None
+if TYPE_CHECKING:
+    from typing import NamedTuple
+
+    class Grade(NamedTuple):
+        level: str | None
+        score: int | None
+        steps: tuple[Step, ...]
+        guesses: int
+        problem: str | None
+else:
+    Grade = namedtuple("Grade", "level score steps guesses problem")
 
 
 def level_of(steps: Sequence[Step]) -> str:

@@ -9,18 +9,24 @@ Vocabulary (on top of ``sudoku.techniques``):
 - **broken**: a grid whose entries already rule out every solution.
 """
 
+from collections import namedtuple
 from collections.abc import Callable, Iterable
-from typing import NamedTuple
 
 from sudoku.formats import symbol
 from sudoku.grid import Geometry, Grid, geometry
 from sudoku.techniques import Board, Candidate, Step, bits, cell_name, next_step
 
-class Hint(NamedTuple):
-    step: Step | None
-    words: str | None
-    problem: str | None
-    broken: bool
+TYPE_CHECKING = False  # as in sudoku.techniques: typing only for the type checker
+if TYPE_CHECKING:
+    from typing import NamedTuple
+
+    class Hint(NamedTuple):
+        step: Step | None
+        words: str | None
+        problem: str | None
+        broken: bool
+else:
+    Hint = namedtuple("Hint", "step words problem broken")
 
 
 def hint(grid: Grid) -> Hint:

@@ -45,29 +45,33 @@ Every step is sound: it removes only candidates that no solution of the board ca
 check each against the known solution).
 """
 
+from collections import namedtuple
 from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
-from typing import NamedTuple
 
 from sudoku.grid import Geometry, Grid, geometry
 
 Candidate = tuple[int, int]  # (cell, digit)
+TYPE_CHECKING = False  # typing costs ~2 ms at start-up (see sudoku.engines): only the type checker reads these
+if TYPE_CHECKING:
+    from typing import NamedTuple
 
+    class Step(NamedTuple):
+        technique: str
+        cells: tuple[int, ...]
+        digits: tuple[int, ...]
+        placement: Candidate | None
+        eliminations: tuple[Candidate, ...]
+        units: tuple[int, ...]
 
-class Step(NamedTuple):
-    technique: str
-    cells: tuple[int, ...]
-    digits: tuple[int, ...]
-    placement: Candidate | None
-    eliminations: tuple[Candidate, ...]
-    units: tuple[int, ...]
-
-
-class Trail(NamedTuple):
-    steps: tuple[Step, ...]
-    grid: Grid
-    stuck: bool
-    contradiction: str | None
+    class Trail(NamedTuple):
+        steps: tuple[Step, ...]
+        grid: Grid
+        stuck: bool
+        contradiction: str | None
+else:
+    Step = namedtuple("Step", "technique cells digits placement eliminations units")
+    Trail = namedtuple("Trail", "steps grid stuck contradiction")
 
 
 def bits(mask: int) -> list[int]:
