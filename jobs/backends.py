@@ -8,8 +8,11 @@ import logging
 import multiprocessing
 import os
 import signal
+import socket
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, as_completed, wait
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
+from typing import Any
 from concurrent.futures.process import BrokenProcessPool
 
 from sudoku.interrupts import SIGNALS, die_with
@@ -28,7 +31,11 @@ class BackendLost(BackendError):
     A subclass of BackendError, so a caller that knows only BackendError still prints one line."""
 
 
-def check_scheduler(address, *, timeout=CONNECT_TIMEOUT_S):
+Spec = dict[str, Any]
+Chunks = Iterator[tuple[Spec | None, Any]]
+
+
+def check_scheduler(address: str, *, timeout: float = CONNECT_TIMEOUT_S) -> None:
     """Fail fast, before a run directory is made, unless a Dask scheduler answers at ``address``.
 
     Connects and reads the handshake a Dask server sends first (a length-prefixed frame of msgpack),
@@ -58,7 +65,7 @@ def check_scheduler(address, *, timeout=CONNECT_TIMEOUT_S):
         raise BackendError(f"cannot reach the Dask scheduler at {address}: {problem}")
 
 
-def _read_exactly(connection, count, deadline):
+def _read_exactly(connection: socket.socket, count: int, deadline: float) -> bytes:
     data = bytearray()
     while len(data) < count:
         connection.settimeout(max(0.01, deadline - time.monotonic()))
@@ -69,7 +76,7 @@ def _read_exactly(connection, count, deadline):
     return bytes(data)
 
 
-def _handshake_problem(connection, deadline):
+def _handshake_problem(connection: socket.socket, deadline: float) -> str | None:
     """None if the peer sends a Dask comm handshake, else what is wrong with what it sends."""
     import struct
 
@@ -97,7 +104,7 @@ def _handshake_problem(connection, deadline):
     return None
 
 
-def _init_worker(parent):
+def _init_worker(parent: int) -> None:
     """A pool worker dies with its parent, leaves stopping to the parent, and fails no write quietly."""
     die_with(parent)  # without it, workers of a parent killed by SIGKILL live on, ~160 MB each
     # Ctrl-C reaches the whole process group; only the parent acts on it, and stops the workers.
@@ -115,11 +122,11 @@ def _init_worker(parent):
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
 
 
-def _log_info():
+def _log_info() -> None:
     logging.getLogger("jobs").setLevel(logging.INFO)
 
 
-def local(task, specs, *, workers, heartbeat=None):
+def local(task: Callable[[Spec], Any], specs: list[Spec], *, workers: int, heartbeat: float | None = None) -> Chunks:
     """A pool of ``workers`` processes on this machine (forked, so they share the parent's log).
 
     A worker that dies, or a task that raises, stops the run with a BackendLost (finished chunks
@@ -166,7 +173,7 @@ def local(task, specs, *, workers, heartbeat=None):
         executor.shutdown(wait=True, cancel_futures=True)
 
 
-def _as_completed(futures, heartbeat):
+def _as_completed(futures: Iterable[Future[Any]], heartbeat: float | None) -> Iterator[Future[Any] | None]:
     """``as_completed(futures)``, with None whenever ``heartbeat`` seconds pass and none completes."""
     if heartbeat is None:
         yield from as_completed(futures)
@@ -179,7 +186,8 @@ def _as_completed(futures, heartbeat):
         yield from finished
 
 
-def dask(task, specs, *, scheduler=None, workers, connect_timeout=CONNECT_TIMEOUT_S, heartbeat=None):
+def dask(task: Callable[[Spec], Any], specs: list[Spec], *, scheduler: str | None = None, workers: int,
+         connect_timeout: float = CONNECT_TIMEOUT_S, heartbeat: float | None = None) -> Chunks:
     """A Dask distributed cluster at ``scheduler`` (tcp://HOST:PORT), or a LocalCluster on loopback.
 
     A task that raises, a worker lost or the scheduler gone mid-run is a BackendLost."""
@@ -224,4 +232,4 @@ def dask(task, specs, *, scheduler=None, workers, connect_timeout=CONNECT_TIMEOU
             cluster.close()
 
 
-BACKENDS = {"local": local, "dask": dask}
+BACKENDS: dict[str, Callable[..., Chunks]] = {"local": local, "dask": dask}

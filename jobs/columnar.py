@@ -28,12 +28,16 @@ import os
 import re
 import time
 from datetime import datetime, timezone
+from types import ModuleType
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from sudoku import derive_seed, engines, min_blanks
+from sudoku.grid import Grid
 from jobs import BATCH_CHUNK_SIZE, verify
 from jobs.schema import SCHEMA, SCHEMA_VERSION
 
@@ -46,13 +50,17 @@ CHUNK_SIZE = BATCH_CHUNK_SIZE
 _ALPHABET = np.frombuffer(b".123456789ABCDEFGHIJKLMNOP".ljust(256, b"?"), dtype=np.uint8)
 
 
-def _batch_engines(spec, box):
+Spec = dict[str, Any]
+Array = npt.NDArray[Any]
+
+
+def _batch_engines(spec: Spec, box: int) -> bool:
     """Whether both engines of ``spec`` have batch entry points for grids of ``box``."""
     return all(engines.supports(name, box) and "batch" in engines.info(name).capabilities
                for name in (spec["engine"], spec["check_engine"]))
 
 
-def serves(spec):
+def serves(spec: Spec) -> bool:
     """Whether the batch path runs this chunk: created puzzles of any difficulty (none asked for)
     from an engine with ``generate_batch``, or input lines, with batch engines for the size."""
     if spec["mode"] == "input":
@@ -63,11 +71,11 @@ def serves(spec):
     if "generate" not in engines.info(spec["engine"]).capabilities:
         return False
     if spec.get("blanks"):  # more blanks than the generator reaches: the per-case path records why
-        return spec["blanks"] <= getattr(engines.load(spec["engine"]), "MAX_BLANKS", box**4)
+        return bool(spec["blanks"] <= getattr(engines.load(spec["engine"]), "MAX_BLANKS", box**4))
     return True
 
 
-def created_table(spec, *, worker):
+def created_table(spec: Spec, *, worker: str) -> Any:
     """The records of a created chunk, as an Arrow table in the schema."""
     box, k = spec["box"], spec["count"]
     cases = np.arange(spec["start"], spec["start"] + k, dtype=np.int64)
@@ -89,11 +97,12 @@ def created_table(spec, *, worker):
 _NINE_BY_NINE = re.compile(r"[0-9.]{81}")
 
 
-def input_table(spec, *, worker):
+def input_table(spec: Spec, *, worker: str) -> tuple[Any, list[tuple[int, int, str, str | None]]]:
     """The records of the chunk's 9x9 lines (digits and '.', 81 of them), as an Arrow table, and the
     (case, number, text, rejected) of the other lines (``rejected``: the reason reading already gave,
     e.g. too long), which the per-case path parses, rejects or solves."""
-    picked, others = [], []
+    picked: list[tuple[int, int, str, str | None]] = []
+    others: list[tuple[int, int, str, str | None]] = []
     for offset, (number, text, *rejected) in enumerate(spec["lines"]):
         rejected = rejected[0] if rejected else None
         plain = rejected is None and _NINE_BY_NINE.fullmatch(text)
@@ -110,7 +119,7 @@ def input_table(spec, *, worker):
     return _table(spec, columns, k, worker=worker), others
 
 
-def _check_and_solve(spec, box, puzzles, *, wanted_blanks):
+def _check_and_solve(spec: Spec, box: int, puzzles: Array, *, wanted_blanks: int | None) -> dict[str, Any]:
     """Time the count, the blank rule and the solve of a batch per case; then verify, untimed.
 
     Returns the columns (numpy arrays, Arrow arrays or one value for every row) of the schema
@@ -130,7 +139,7 @@ def _check_and_solve(spec, box, puzzles, *, wanted_blanks):
     suspect = ~solved_ok | ~kept | (one & ~matches)
     if wanted_blanks is not None:
         suspect |= ~one | ~blanks_ok
-    reasons = [None] * k
+    reasons: list[str | None] = [None] * k
     for i in np.flatnonzero(suspect):
         found = verify.problems(solved_ok=bool(solved_ok[i]), givens_kept=bool(kept[i]),
                                 matches_unique=bool(matches[i]) if one[i] else None, solutions=int(counts[i]),
@@ -149,7 +158,7 @@ def _check_and_solve(spec, box, puzzles, *, wanted_blanks):
     }
 
 
-def graded(puzzle, solution):
+def graded(puzzle: Grid, solution: Grid | None) -> dict[str, Any]:
     """The level and score columns of one puzzle whose unique ``solution`` (a Grid) is known."""
     from sudoku.grade import grade  # here: only runs with --grade load the techniques
 
@@ -157,18 +166,19 @@ def graded(puzzle, solution):
     return {"level": result.level, "score": result.score}
 
 
-def _grade_each(box, puzzles, solutions, unique):
+def _grade_each(box: int, puzzles: Array, solutions: Array, unique: Array) -> dict[str, Any]:
     """The level and score columns of a batch: null where the puzzle has not exactly one solution."""
     from sudoku.grid import Grid
 
-    levels, scores = [None] * len(puzzles), [None] * len(puzzles)
+    levels: list[str | None] = [None] * len(puzzles)
+    scores: list[int | None] = [None] * len(puzzles)
     for i in np.flatnonzero(unique):
         found = graded(Grid(box, puzzles[i].tolist()), Grid(box, solutions[i].tolist()))
         levels[i], scores[i] = found["level"], found["score"]
     return {"level": pa.array(levels, pa.string()), "score": pa.array(scores, pa.int32())}
 
 
-def _count(name, puzzles):
+def _count(name: str, puzzles: Array) -> tuple[Array, Array, Array, Array]:
     """(counts, first solutions, guesses, seconds per puzzle) of the check engine counting to 2."""
     if "timed" in engines.info(name).capabilities:
         counts, solutions, guesses, _, elapsed_ns = engines.load(name).solve_batch(puzzles, limit=2, timed=True)
@@ -177,7 +187,7 @@ def _count(name, puzzles):
     return counts, solutions, guesses, seconds
 
 
-def _solve_each(engine, puzzles, *, limit):
+def _solve_each(engine: ModuleType, puzzles: Array, *, limit: int) -> tuple[Array, Array, Array, Array, Array]:
     """``engine.solve_batch`` on one puzzle at a time, each call timed: (counts, solutions, guesses,
     nodes, seconds), arrays as one batch call would give, plus seconds per puzzle."""
     k = len(puzzles)
@@ -192,7 +202,7 @@ def _solve_each(engine, puzzles, *, limit):
     return counts, solutions, guesses, nodes, seconds
 
 
-def lines(grids, *, present=None):
+def lines(grids: Array, *, present: Array | None = None) -> Any:
     """A string array of ``grids`` (uint8[k, cells]) in the line format, built from one buffer;
     null where ``present`` (bool[k]) is false."""
     k, cells = grids.shape
@@ -201,7 +211,7 @@ def lines(grids, *, present=None):
     return text if present is None else pc.if_else(pa.array(present), text, pa.scalar(None, pa.string()))
 
 
-def _table(spec, columns, k, *, worker):
+def _table(spec: Spec, columns: dict[str, Any], k: int, *, worker: str) -> Any:
     """The schema's table from ``columns``: arrays as they are, a plain value repeated on every row,
     null for a column not given; then the columns every row of a chunk shares."""
     columns.update(schema_version=SCHEMA_VERSION, run_id=spec["run_id"], chunk=spec["chunk"], seed=spec["seed"],

@@ -2,17 +2,24 @@
 and each expected error of the runner turned into one line on stderr with its exit code (the shared
 table, ``sudoku.cli.scaffold``), never a traceback. Signals and a closed stdout are the scaffold's."""
 
+import argparse
+from collections.abc import Callable, Mapping
+
 from sudoku.cli.scaffold import IO_ERROR, LOST, USAGE, main, say, use_colour
 
+Commands = Mapping[str, Callable[[argparse.Namespace], int]]
 
-def dispatch(prog, commands, args, usage_errors):
+
+def dispatch(prog: str, commands: Commands, args: argparse.Namespace,
+             usage_errors: tuple[type[Exception], ...]) -> int:
     """Run ``commands[args.command](args)`` as the process's command (``sudoku.cli.scaffold.main``); a
     missing command, a ``usage_errors`` error, a failed write (``jobs.store.WriteError``), a lost
     backend and an interrupt each end with their exit code."""
     return main(lambda: _command(prog, commands, args, usage_errors))
 
 
-def _command(prog, commands, args, usage_errors):
+def _command(prog: str, commands: Commands, args: argparse.Namespace,
+             usage_errors: tuple[type[Exception], ...]) -> int:
     """``dispatch`` without the signals: the command's own exit code, or its expected error's."""
     from jobs.backends import BackendError, BackendLost
     from jobs.store import RunDirError, WriteError
@@ -31,6 +38,6 @@ def _command(prog, commands, args, usage_errors):
     except BackendLost as error:
         say(prog, error)
         return LOST
-    except (*usage_errors, RunDirError, BackendError) as error:
+    except (*usage_errors, RunDirError, BackendError) as error:  # type: ignore[misc]  # mypy cannot unpack the tuple
         say(prog, error)
         return USAGE

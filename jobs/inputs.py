@@ -14,6 +14,9 @@ import gzip
 import hashlib
 import io
 import zlib
+from collections.abc import Iterator
+from os import PathLike
+from typing import Any
 
 from sudoku import InvalidPuzzle
 
@@ -29,25 +32,25 @@ class InputError(Exception):
 class _Hashing(io.RawIOBase):
     """A raw binary file that hashes every byte read through it."""
 
-    def __init__(self, raw):
+    def __init__(self, raw: io.FileIO) -> None:
         self.raw = raw
         self.hash = hashlib.sha256()
 
-    def readable(self):
+    def readable(self) -> bool:
         return True
 
-    def readinto(self, buffer):
+    def readinto(self, buffer: Any) -> int | None:
         count = self.raw.readinto(buffer)
         if count:
             self.hash.update(memoryview(buffer)[:count])
         return count
 
-    def close(self):
+    def close(self) -> None:
         self.raw.close()
         super().close()
 
 
-def read_input(path):
+def read_input(path: str | PathLike[str]) -> tuple[list[tuple[int, str, str | None]], str]:
     """((line number, text, reason or None) of every non-blank line, sha256 hex digest of the file).
 
     ``reason`` is set for a line that is rejected already (longer than MAX_LINE); other bad lines are
@@ -63,7 +66,7 @@ def read_input(path):
         raise InputError(f"cannot read --input {path}: {getattr(error, 'strerror', None) or error}") from None
 
 
-def _lines(stream, path):
+def _lines(stream: io.BufferedIOBase, path: str | PathLike[str]) -> Iterator[tuple[int, str, str | None]]:
     number = 0
     while raw := stream.readline(MAX_LINE + 1):
         number += 1
@@ -77,7 +80,7 @@ def _lines(stream, path):
             yield number, text, None
 
 
-def _skip_rest_of_line(stream, path, number, read):
+def _skip_rest_of_line(stream: io.BufferedIOBase, path: str | PathLike[str], number: int, read: int) -> None:
     while read <= MAX_SKIP:
         piece = stream.readline(MAX_LINE + 1)
         read += len(piece)

@@ -13,11 +13,16 @@ so it can only finish the same run.
 
 import hashlib
 import json
+from collections.abc import Callable
+from typing import Any
 
 from sudoku.grid import MADE_SIDES
 
 from jobs import __version__
 from jobs.schema import HISTORY, SCHEMA_VERSION
+
+Check = Callable[[Any], bool]
+Fields = dict[str, tuple[Check, str]]
 
 KINDS = {"batch": "sudoku-jobs run --resume", "fuzz": "fuzz run --resume"}
 STATUSES = ("running", "complete", "interrupted", "failed")
@@ -30,31 +35,31 @@ class BadManifest(ValueError):
 class OtherKind(ValueError):
     """A manifest of another kind of run (``found``) than the one asked for."""
 
-    def __init__(self, found, wanted):
+    def __init__(self, found: str, wanted: str) -> None:
         super().__init__(f"a {found} run, not a {wanted} run")
         self.found = found
 
 
-def _int(low=None):
-    def check(value):
+def _int(low: int | None = None) -> Check:
+    def check(value: Any) -> bool:
         return isinstance(value, int) and not isinstance(value, bool) and (low is None or value >= low)
     return check
 
 
-def _optional(check):
+def _optional(check: Check) -> Check:
     return lambda value: value is None or check(value)
 
 
-def _str(value):
+def _str(value: Any) -> bool:
     return isinstance(value, str)
 
 
-def _one_of(*choices):
+def _one_of(*choices: Any) -> Check:
     return lambda value: value in choices
 
 
 # name: (check, what it must be)
-COMMON = {
+COMMON: Fields = {
     "run_id": (_str, "a string"),
     "n": (_int(1), "an integer of at least 1"),
     "seed": (_int(), "an integer"),
@@ -64,7 +69,7 @@ COMMON = {
     "scheduler": (_optional(_str), "an address or null"),
     "out": (_str, "a path"),
 }
-BATCH = {
+BATCH: Fields = {
     "box": (_one_of(2, 3, 4, 5), "2, 3, 4 or 5"),
     "size": (_one_of(*MADE_SIDES), "4, 9, 16 or 25"),
     "input": (_optional(_str), "a path or null"),
@@ -73,15 +78,16 @@ BATCH = {
     "blanks": (_optional(_int(0)), "a count or null"),
     "difficulty": (_optional(_str), "a difficulty or null"),
 }
-OPTIONAL = {"input_sha256": (_optional(_str), "a hex digest or null"),  # absent in runs made before them
+OPTIONAL: Fields = {"input_sha256": (_optional(_str), "a hex digest or null"),  # absent in runs made before them
             "grade": (lambda value: isinstance(value, bool), "true or false")}
 
 
-def kind_of(config):
-    return config.get("kind", "batch")
+def kind_of(config: dict[str, Any]) -> str:
+    kind: str = config.get("kind", "batch")
+    return kind
 
 
-def _check_schema_version(version):
+def _check_schema_version(version: object) -> None:
     """Refuse a manifest of a record schema this version does not read (a newer one, or none): its
     records would be read, and a resume would add to them, by rules they were not written to."""
     if type(version) is not int or version not in HISTORY:
@@ -89,7 +95,7 @@ def _check_schema_version(version):
                           f"({min(HISTORY)} to {max(HISTORY)})")
 
 
-def validate(manifest, *, kind=None, fields=None):
+def validate(manifest: object, *, kind: str | None = None, fields: Fields | None = None) -> None:
     """Raise BadManifest (or OtherKind when ``kind`` is given and the run is another kind) unless
     ``manifest`` holds a config of a known kind with every field of the right type. ``fields`` adds
     checks ({name: (check, what)}) for the config of that kind."""
@@ -119,12 +125,12 @@ def validate(manifest, *, kind=None, fields=None):
         raise BadManifest("plan must be an object")
 
 
-def digest(data):
+def digest(data: object) -> str:
     """The sha256 of JSON-able ``data`` (canonical form: sorted keys, no spaces)."""
     return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":"), default=str).encode()).hexdigest()
 
 
-def plan(config, specs):
+def plan(config: dict[str, Any], specs: list[dict[str, Any]]) -> dict[str, Any]:
     """The plan of a run: what its config and chunk specs say it will hold when complete."""
     return {
         "cases": sum(spec["count"] for spec in specs), "chunks": len(specs), "chunk_size": config["chunk_size"],
@@ -134,7 +140,7 @@ def plan(config, specs):
     }
 
 
-def plan_differences(recorded, current):
+def plan_differences(recorded: dict[str, Any], current: dict[str, Any]) -> list[str]:
     """What differs between the plan a run recorded and the one its config makes now, for people."""
     differences = [f"{key} (the run's plan: {json.dumps(recorded.get(key))}, now: {json.dumps(current.get(key))})"
                    for key in sorted(set(recorded) | set(current))
@@ -144,7 +150,7 @@ def plan_differences(recorded, current):
     return differences
 
 
-def missing_or_extra(cases, specs):
+def missing_or_extra(cases: list[int], specs: list[dict[str, Any]]) -> str | None:
     """Why ``cases`` (the case column of every saved row) is not exactly the planned cases once each;
     None when it is."""
     wanted = sorted(spec["start"] + i for spec in specs for i in range(spec["count"]))
@@ -155,7 +161,7 @@ def missing_or_extra(cases, specs):
     missing = sorted(wanted_set - have_set)
     extra = sorted(have_set - wanted_set)
     duplicated = len(have) - len(have_set)
-    problems = []
+    problems: list[str] = []
     if missing:
         problems.append(f"{len(missing)} planned cases missing (first {missing[0]})")
     if duplicated:

@@ -14,10 +14,12 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 from sudoku.interrupts import Interrupted, Interrupts
 
@@ -25,6 +27,7 @@ from jobs import backends
 from jobs import manifest as manifests
 from jobs.schema import SCHEMA_VERSION
 from jobs.store import RunDir, RunDirError, WriteError
+from jobs.task import Task
 
 log = logging.getLogger("jobs")
 
@@ -32,7 +35,12 @@ LOG_EVERY_S = 10.0
 WARM_NOTE_AFTER_S = 2.0  # a warm-up longer than this is announced: it is compiling
 
 
-def host():
+Config = dict[str, Any]
+Specs = list[dict[str, Any]]
+Progress = Callable[[int, int], None]
+
+
+def host() -> dict[str, Any]:
     cpu = "unknown"
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -45,7 +53,7 @@ def host():
             "platform": platform.platform()}
 
 
-def versions():
+def versions() -> dict[str, str]:
     out = {"python": platform.python_version()}
     for name in ("sudoku-toolkit", "numpy", "numba", "pandas", "pyarrow", "distributed"):
         try:
@@ -55,7 +63,7 @@ def versions():
     return out
 
 
-def provenance():
+def provenance() -> dict[str, Any]:
     """The commit the code runs from and whether its tree was dirty (``sudoku.version``, the one git
     reader), for the manifest: a run of edited code must not pass for a run of its commit."""
     from sudoku.version import git_dirty, git_sha
@@ -63,7 +71,7 @@ def provenance():
     return {"git_sha": git_sha(), "git_dirty": git_dirty()}
 
 
-def totals(records_table):
+def totals(records_table: Any) -> dict[str, int]:
     """Counts by outcome, from the saved records (only the ``outcome`` column is read)."""
     import pyarrow.compute as pc
 
@@ -72,7 +80,7 @@ def totals(records_table):
             "rejected": counts.get("rejected", 0)}
 
 
-def missing_or_extra(cases, specs):
+def missing_or_extra(cases: Any, specs: Specs) -> str | None:
     """``manifests.missing_or_extra`` for a ``case`` column (Arrow), checked in numpy first: a million
     cases as Python ints would cost ~100 MB; only a run that is not exactly-once pays for the message."""
     import numpy as np
@@ -89,11 +97,11 @@ class _LogFile(logging.FileHandler):
     """The run log; a line it cannot write (disk full) is dropped quietly: the run's own writes say
     what failed, once, where logging would print a traceback for every line."""
 
-    def handleError(self, record):
+    def handleError(self, record: logging.LogRecord) -> None:
         pass
 
 
-def setup_log(run_dir, *, verbose=False):
+def setup_log(run_dir: RunDir, *, verbose: bool = False) -> logging.Logger:
     """One log file for the parent and every forked worker (through multiprocessing-logging)."""
     import multiprocessing_logging
 
@@ -106,7 +114,7 @@ def setup_log(run_dir, *, verbose=False):
     try:
         handler = _LogFile(run_dir.log_path)
     except OSError as error:
-        raise WriteError(f"cannot write {run_dir.log_path}: {os.strerror(error.errno)}") from None
+        raise WriteError(f"cannot write {run_dir.log_path}: {os.strerror(error.errno)}") from None  # type: ignore[arg-type]
     handler.setFormatter(logging.Formatter("%(asctime)s %(processName)s[%(process)d] %(levelname)s %(message)s"))
     logger.addHandler(handler)
     if verbose or not sys.stderr.isatty():
@@ -116,12 +124,12 @@ def setup_log(run_dir, *, verbose=False):
         logger.addHandler(console)
     parent = os.getpid()
 
-    class ForkedWorkersOnly(multiprocessing_logging.MultiProcessingHandler):
+    class ForkedWorkersOnly(multiprocessing_logging.MultiProcessingHandler):  # type: ignore[misc]
         """Forked workers send their lines through the handler's queue; the parent writes its own
         directly. A worker killed while it holds the queue's lock would otherwise block the parent's
         next line, and its exit, forever (seen in bench/fault_campaign.py)."""
 
-        def emit(self, record):
+        def emit(self, record: logging.LogRecord) -> None:
             if os.getpid() == parent:
                 self.sub_handler.handle(record)
             else:
@@ -133,7 +141,8 @@ def setup_log(run_dir, *, verbose=False):
     return logger
 
 
-def execute(run_dir, config, task, specs, *, resume=False, progress=None):
+def execute(run_dir: RunDir, config: Config, task: Task, specs: Specs, *, resume: bool = False,
+            progress: Progress | None = None) -> dict[str, Any]:
     """Run the specs of ``task`` (a ``jobs.task.Task``) without a whole part yet; keep the manifest
     current; return the final manifest.
 
@@ -179,12 +188,13 @@ def execute(run_dir, config, task, specs, *, resume=False, progress=None):
     return manifest
 
 
-def _run_chunks(run_dir, config, task, specs, todo, done, interrupts, progress):
+def _run_chunks(run_dir: RunDir, config: Config, task: Task, specs: Specs, todo: Specs, done: set[int],
+                interrupts: Interrupts, progress: Progress | None) -> tuple[str, BaseException | None]:
     """Run ``todo`` on the config's backend, saving each part as it comes; returns (status, error):
     ``complete``, ``interrupted`` (a stop signal, caught by ``interrupts``; the parts saved are kept) or
     ``failed`` with the exception, which ``execute`` records before raising it."""
     backend = backends.BACKENDS[config["backend"]]
-    options = {"workers": config["workers"], "heartbeat": LOG_EVERY_S}
+    options: dict[str, Any] = {"workers": config["workers"], "heartbeat": LOG_EVERY_S}
     if config["backend"] == "dask":
         options["scheduler"] = config.get("scheduler")
     finished = len(done)
@@ -230,7 +240,7 @@ def _run_chunks(run_dir, config, task, specs, todo, done, interrupts, progress):
         return "failed", caught
 
 
-def _warm(names):
+def _warm(names: list[str]) -> None:
     """Warm the engines ``names`` here, in the parent of a local pool, so its forked workers inherit the
     compiled kernels; say so if it takes a while (the first run after an install compiles them)."""
     from sudoku import engines
@@ -249,14 +259,15 @@ def _warm(names):
         log.warning("kernels ready in %.0fs", time.time() - started)
 
 
-def _finish(run_dir, manifest, specs, status, error, *, signum=None):
+def _finish(run_dir: RunDir, manifest: dict[str, Any], specs: Specs, status: str, error: BaseException | None, *,
+            signum: int | None = None) -> tuple[str, BaseException | None]:
     """Rebuild the CSV, check every planned case is saved once, write the manifest, clear temporaries;
     returns (status, the error to raise or None). A write that fails here is recorded where it can be.
     The reason of an interrupted run names the signal (``signum``) that stopped it.
 
     In bounded memory: the totals and the exactly-once check read only ``case`` and ``outcome``, and the
     CSV is streamed one part at a time."""
-    totals_now = {}
+    totals_now: dict[str, int] = {}
     try:
         narrow = run_dir.read_columns(["case", "outcome"])
         totals_now = totals(narrow)
@@ -286,7 +297,7 @@ def _finish(run_dir, manifest, specs, status, error, *, signum=None):
 
 
 @contextmanager
-def stopping(run_dir, resume):
+def stopping(run_dir: RunDir, resume: str) -> Iterator[None]:
     """Around a command's own work on an open run, outside ``execute`` (reading its input, replaying
     a corpus, shrinking): a stop signal or an error there leaves the manifest ``interrupted`` or
     ``failed`` with its totals, never ``running``, and an interrupt prints the ``resume`` command."""
@@ -306,7 +317,8 @@ def stopping(run_dir, resume):
         raise
 
 
-def open_run(task, *, resume=None, config=None, force=False):
+def open_run(task: Task, *, resume: str | Path | None = None, config: Config | None = None,
+             force: bool = False) -> tuple[RunDir, Config]:
     """The run directory and config of a new run of ``task`` (a ``jobs.task.Task``; made now, with its
     manifest, so a run killed at any moment can be resumed) or of ``resume``, an existing one (its
     config comes from its manifest, once checked against the manifest schema: a run of another kind
@@ -318,13 +330,14 @@ def open_run(task, *, resume=None, config=None, force=False):
         run_dir.lock()
         run_dir.clear_temporaries()
         return run_dir, config
+    assert config is not None, "a new run needs its config"
     run_dir = RunDir(config["out"], task)
     run_dir.create(force=force, manifest={"schema_version": SCHEMA_VERSION, "run_id": config["run_id"],
                                           "config": config, "status": "running"})
     return run_dir, config
 
 
-def _failed_in(records):
+def _failed_in(records: Any) -> int:
     """Failed cases among a chunk's records (dicts, or an Arrow table)."""
     if hasattr(records, "column"):
         import pyarrow.compute as pc
@@ -333,11 +346,11 @@ def _failed_in(records):
     return sum(record.get("outcome") == "failed" for record in records)
 
 
-def _bar_update(bar):
+def _bar_update(bar: Any) -> Progress:
     """A progress callback that moves ``bar`` and shows the failures so far beside it."""
     failed = 0
 
-    def update(cases, newly):
+    def update(cases: int, newly: int) -> None:
         nonlocal failed
         failed += newly
         bar.set_postfix(failed=failed, refresh=False)
@@ -346,7 +359,8 @@ def _bar_update(bar):
     return update
 
 
-def run_with_progress(run_dir, config, task, specs, *, resume=False, show_progress=True, unit="case"):
+def run_with_progress(run_dir: RunDir, config: Config, task: Task, specs: Specs, *, resume: bool = False,
+                      show_progress: bool = True, unit: str = "case") -> dict[str, Any]:
     """``execute`` with a progress bar when stderr is a terminal (periodic log lines otherwise)."""
     bar = None
     if show_progress and sys.stderr.isatty():

@@ -15,6 +15,7 @@ and ``reports`` both print times through it.
 """
 
 import math
+from typing import Any
 
 
 import pyarrow as pa
@@ -103,7 +104,7 @@ FILLED_BY = {name: "batch runs" if name in _BATCH_ONLY else "fuzz runs" if name 
              for name in NAMES}
 
 
-def _metadata(name, meaning):
+def _metadata(name: str, meaning: str) -> dict[str, str]:
     found = {"description": meaning, "filled_by": FILLED_BY[name]}
     if name in UNITS:
         found["unit"] = UNITS[name]
@@ -113,7 +114,7 @@ def _metadata(name, meaning):
 SCHEMA = pa.schema([pa.field(name, kind, metadata=_metadata(name, meaning)) for name, kind, meaning in COLUMNS])
 
 
-def fmt_time(seconds):
+def fmt_time(seconds: float | None) -> str:
     """A time in seconds with a unit people read at a glance: '850 ns', '4.2 us', '12.3 ms', '1.5 s';
     '-' for none."""
     if seconds is None or (isinstance(seconds, float) and math.isnan(seconds)):
@@ -127,7 +128,7 @@ def fmt_time(seconds):
     return f"{seconds} s"
 
 
-def table(records):
+def table(records: Any) -> Any:
     """An Arrow table of ``records`` in the schema: a list of dicts keyed by column name (the per-case
     path), or a ``pa.Table``/``pa.RecordBatch`` built column by column (the batch path), which is put in
     the schema's column order and cast to its types (an error if a column is missing or will not cast)."""
@@ -138,7 +139,7 @@ def table(records):
     return pa.Table.from_pylist(records, schema=SCHEMA)
 
 
-def describe():
+def describe() -> str:
     """The schema as Markdown rows (column, type, unit, filled by, meaning), for the docs."""
     return "\n".join(f"| `{name}` | {kind} | {UNITS.get(name, '')} | {FILLED_BY[name]} | {meaning} |"
                      for name, kind, meaning in COLUMNS)

@@ -23,8 +23,11 @@ import os
 import re
 import shutil
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
+from os import PathLike
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.csv as pacsv
@@ -32,6 +35,7 @@ import pyarrow.parquet as pq
 
 from jobs import manifest as manifests
 from jobs.schema import SCHEMA, table
+from jobs.task import Task
 
 _PART = re.compile(r"^chunk-(\d{6,})\.parquet$")
 # What the runner writes, relative to RUN (links are never owned); a task adds its own (``Task.files``
@@ -46,12 +50,12 @@ _OWNED_DIRS = r"(?:parts|corrupt)"
 LOCK_WAIT_S = 3.0  # a killed run's forked workers may hold its lock for a moment while they die
 
 
-def _schema_of(columns):
+def _schema_of(columns: list[str]) -> Any:
     """The record schema narrowed to ``columns``, in that order."""
     return pa.schema([SCHEMA.field(name) for name in columns])
 
 
-def _conform(part, schema):
+def _conform(part: Any, schema: Any) -> Any:
     """``part`` in ``schema``: columns in its order, cast to its types; a column an older part lacks is
     all nulls (as ``read_table``'s promotion gives)."""
     columns = [part.column(field.name).cast(field.type) if field.name in part.column_names
@@ -69,13 +73,13 @@ class WriteError(RunDirError):
     A subclass of RunDirError, so a caller that knows only RunDirError still prints one line."""
 
 
-def _write_error(path, error):
+def _write_error(path: str | PathLike[str], error: OSError) -> WriteError:
     reason = os.strerror(error.errno) if error.errno else str(error)
     return WriteError(f"cannot write {path}: {reason}")
 
 
 @contextmanager
-def _writing(path, temporary=None):
+def _writing(path: str | PathLike[str], temporary: str | PathLike[str] | None = None) -> Iterator[None]:
     """Turn an OSError into a WriteError naming ``path``; remove ``temporary`` if the write did not finish."""
     try:
         yield
@@ -91,7 +95,7 @@ def _writing(path, temporary=None):
 
 
 class RunDir:
-    def __init__(self, path, task=None):
+    def __init__(self, path: str | PathLike[str], task: Task | None = None) -> None:
         self.path = Path(path)
         self.task = task  # what else a run writes here (jobs.task.Task), beside the runner's own files
         self.parts = self.path / "parts"
@@ -100,11 +104,11 @@ class RunDir:
         self.csv_path = self.path / "records.csv"
         self.log_path = self.path / "run.log"
         self.lock_path = self.path / ".lock"
-        self._lock = None
+        self._lock: int | None = None
 
     # --- making, replacing and locking ------------------------------------------------------------------
 
-    def create(self, *, force=False, manifest=None):
+    def create(self, *, force: bool = False, manifest: dict[str, Any] | None = None) -> None:
         """Make a fresh run directory, locked by this process; an existing non-empty one needs ``force``.
 
         ``force`` replaces only a run directory (its manifest is one this tool wrote) and deletes only
@@ -144,7 +148,7 @@ class RunDir:
         if previous_lock is not None:  # the lock of the directory just replaced
             os.close(previous_lock)
 
-    def _clear_for_force(self):
+    def _clear_for_force(self) -> None:
         try:
             self.read_config()
         except RunDirError as error:
@@ -162,14 +166,16 @@ class RunDir:
             for name in sorted(dirs, key=lambda d: -d.count("/")):
                 os.rmdir(self.path / name)
 
-    def _inventory(self):
+    def _inventory(self) -> tuple[list[str], list[str], list[str]]:
         """(owned files, owned dirs, foreign entries) under RUN, relative names; links are not followed."""
-        files, dirs, foreign = [], [], []
+        files: list[str] = []
+        dirs: list[str] = []
+        foreign: list[str] = []
         extra_files, extra_dirs = (self.task.files, self.task.dirs) if self.task else (r"(?!)", r"(?!)")
         owned_file = re.compile(rf"^(?:{_OWNED_FILES}|{extra_files})$", re.X)
         owned_dir = re.compile(rf"^(?:{_OWNED_DIRS}|{extra_dirs})$", re.X)
 
-        def walk(relative):
+        def walk(relative: str) -> None:
             with os.scandir(self.path / relative if relative else self.path) as entries:
                 for entry in entries:
                     name = f"{relative}/{entry.name}" if relative else entry.name
@@ -189,7 +195,7 @@ class RunDir:
         walk("")
         return files, dirs, sorted(foreign)
 
-    def lock(self, *, wait=LOCK_WAIT_S):
+    def lock(self, *, wait: float = LOCK_WAIT_S) -> None:
         """Hold RUN/.lock (flock) for this process's life, so two processes never run one run at once.
 
         A run just killed may hold it for a moment through its dying workers: wait up to ``wait`` s."""
@@ -200,7 +206,7 @@ class RunDir:
         except OSError as error:
             if error.errno in (errno.EROFS, errno.EACCES, errno.ENOSPC, errno.EDQUOT, errno.ENOTDIR):
                 raise _write_error(self.lock_path, error) from None
-            raise RunDirError(f"cannot lock {self.lock_path}: {os.strerror(error.errno)}") from None
+            raise RunDirError(f"cannot lock {self.lock_path}: {os.strerror(error.errno)}") from None  # type: ignore[arg-type]
         deadline = time.monotonic() + wait
         while True:
             try:
@@ -223,10 +229,10 @@ class RunDir:
 
     # --- parts ---------------------------------------------------------------------------------------
 
-    def part_path(self, chunk):
+    def part_path(self, chunk: int) -> Path:
         return self.parts / f"chunk-{chunk:06d}.parquet"
 
-    def write_part(self, chunk, records):
+    def write_part(self, chunk: int, records: Any) -> None:
         """Write one chunk's records atomically: a temporary hidden file, then a rename."""
         final = self.part_path(chunk)
         temporary = self.parts / f".{final.name}.{os.getpid()}.tmp"
@@ -234,20 +240,21 @@ class RunDir:
             pq.write_table(table(records), temporary)
             os.replace(temporary, final)
 
-    def done_chunks(self):
+    def done_chunks(self) -> set[int]:
         """Chunk numbers whose part is in place."""
         if not self.parts.exists():
             return set()
         return {int(m.group(1)) for p in self.parts.iterdir() if (m := _PART.match(p.name))}
 
-    def check_parts(self, planned):
+    def check_parts(self, planned: dict[int, tuple[int, int]]) -> tuple[set[int], list[tuple[int, str, Path]]]:
         """Chunks whose part is whole, given ``planned`` {chunk: (first case, count)}.
 
         A part whose footer cannot be read, or whose row count or case range is not its chunk's, is moved
         aside to RUN/corrupt/ (so the chunk runs again, and nothing is lost); a part of a chunk the plan
         does not have is refused.
         """
-        good, moved = set(), []
+        good: set[int] = set()
+        moved: list[tuple[int, str, Path]] = []
         done = sorted(self.done_chunks())
         for chunk in done:  # all refused before any is moved
             if chunk not in planned:
@@ -262,7 +269,7 @@ class RunDir:
         return good, moved
 
     @staticmethod
-    def _part_problem(path, first, count):
+    def _part_problem(path: Path, first: int, count: int) -> str | None:
         try:
             meta = pq.read_metadata(path)
         except (OSError, pa.ArrowException) as error:
@@ -280,7 +287,7 @@ class RunDir:
             return "no case column"
         return None
 
-    def _move_aside(self, chunk):
+    def _move_aside(self, chunk: int) -> Path:
         source = self.part_path(chunk)
         target = self.corrupt / f"{source.name}.corrupt"
         number = 1
@@ -292,7 +299,7 @@ class RunDir:
             os.replace(source, target)
         return target
 
-    def clear_temporaries(self):
+    def clear_temporaries(self) -> None:
         """Remove what a write that never finished left: part, CSV and manifest temporaries."""
         stale = list(self.parts.glob(".chunk-*.tmp")) if self.parts.exists() else []
         stale += [self.path / f".{self.csv_path.name}.tmp", self.path / f".{self.manifest_path.name}.tmp"]
@@ -302,20 +309,20 @@ class RunDir:
             except FileNotFoundError:
                 pass
 
-    def part_paths(self):
+    def part_paths(self) -> list[Path]:
         """The finished parts, in chunk order (which is case order: chunk k holds the cases after k-1's)."""
         if not self.parts.exists():
             return []
         found = ((int(m.group(1)), p) for p in self.parts.iterdir() if (m := _PART.match(p.name)))
         return [path for _, path in sorted(found)]
 
-    def _read_part(self, path, columns=None):
+    def _read_part(self, path: Path, columns: list[str] | None = None) -> Any:
         try:
             return pq.read_table(path, columns=columns)
         except (OSError, pa.ArrowException) as error:
             raise RunDirError(f"{path}: unreadable part ({error})") from None
 
-    def read_table(self):
+    def read_table(self) -> Any:
         """Every finished part as one Arrow table in case order (empty when none).
 
         Holds the whole run in memory: for small runs (fuzz) and callers that need every column. Big
@@ -326,7 +333,7 @@ class RunDir:
         tables = [self._read_part(path) for path in paths]
         return pa.concat_tables(tables, promote_options="default").sort_by("case")
 
-    def read_columns(self, columns):
+    def read_columns(self, columns: list[str]) -> Any:
         """Only ``columns`` of every finished part, as one table in case order: e.g. ``case`` and
         ``outcome`` for the totals and the exactly-once check (16 MB for a million cases, where the
         whole table is about 400 MB of Arrow buffers, twice that while sorted)."""
@@ -336,13 +343,13 @@ class RunDir:
         tables = [_conform(self._read_part(path, columns), _schema_of(columns)) for path in paths]
         return pa.concat_tables(tables).sort_by("case") if "case" in columns else pa.concat_tables(tables)
 
-    def iter_parts(self):
+    def iter_parts(self) -> Iterator[Any]:
         """Each finished part in chunk order as a table in the schema, rows in case order: one part in
         memory at a time."""
         for path in self.part_paths():
             yield _conform(self._read_part(path), SCHEMA).sort_by("case")
 
-    def dataset(self):
+    def dataset(self) -> Any:
         """The finished parts as one ``pyarrow.dataset`` in the record schema, fragments in chunk order
         (case order): read only the columns and rows asked for, part by part (``show``). A part written
         by an older schema version reads its newer columns as nulls."""
@@ -352,7 +359,7 @@ class RunDir:
 
     # --- CSV and manifest ----------------------------------------------------------------------------
 
-    def write_csv(self, records_table=None):
+    def write_csv(self, records_table: Any = None) -> None:
         """The CSV of the same rows as the parts, written atomically.
 
         Without ``records_table`` it is streamed one part at a time in chunk order (case order), so a
@@ -367,7 +374,7 @@ class RunDir:
                         writer.write_table(part)
             os.replace(temporary, self.csv_path)
 
-    def write_manifest(self, manifest):
+    def write_manifest(self, manifest: dict[str, Any]) -> None:
         """Write the manifest atomically (a temporary, then a rename).
 
         On a disk so full that not even the temporary fits (records.csv took the last block), it is
@@ -383,7 +390,7 @@ class RunDir:
             if not self._overwrite_manifest(text.encode()):
                 raise
 
-    def _overwrite_manifest(self, data):
+    def _overwrite_manifest(self, data: bytes) -> bool:
         """Write ``data`` over manifest.json in place; False (nothing written) unless the blocks the
         file already has can hold it, so the write needs no new block on a full disk."""
         try:
@@ -402,17 +409,18 @@ class RunDir:
         finally:
             os.close(fd)
 
-    def read_manifest(self):
+    def read_manifest(self) -> dict[str, Any]:
         if not self.manifest_path.exists():
             raise RunDirError(f"{self.path} has no manifest.json: not a run directory")
         try:
-            return json.loads(self.manifest_path.read_text())
+            manifest: dict[str, Any] = json.loads(self.manifest_path.read_text())
+            return manifest
         except ValueError as error:
             raise RunDirError(f"{self.manifest_path}: not valid JSON ({error})") from None
         except OSError as error:
-            raise RunDirError(f"cannot read {self.manifest_path}: {os.strerror(error.errno)}") from None
+            raise RunDirError(f"cannot read {self.manifest_path}: {os.strerror(error.errno)}") from None  # type: ignore[arg-type]
 
-    def read_config(self, *, kind=None, fields=None):
+    def read_config(self, *, kind: str | None = None, fields: manifests.Fields | None = None) -> dict[str, Any]:
         """The run's config, once its manifest is checked against the manifest schema (``jobs.manifest``).
 
         ``kind`` ("batch", "fuzz") refuses a run of another kind; ``fields`` ({name: check}) adds the
@@ -426,4 +434,5 @@ class RunDir:
         except manifests.OtherKind as error:
             raise RunDirError(f"{self.path} is {error}: resume it with `{manifests.KINDS[error.found]} "
                               f"{self.path}`") from None
-        return manifest["config"]
+        config: dict[str, Any] = manifest["config"]
+        return config

@@ -5,23 +5,28 @@ from a dataset it reads only the time columns and ``outcome`` (8 bytes a case pe
 million cases are ~40 MB, not the whole ~400 MB table), and of the rows that are not ok only the first
 ``failures_shown``, through a dataset filter."""
 
+from typing import TYPE_CHECKING, Any
+
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from jobs.schema import TIME_COLUMNS, fmt_time
+
+if TYPE_CHECKING:
+    from sudoku.display import Table
 
 PERCENTILES = (0.5, 0.9, 0.99)
 JSON_VERSION = 1  # the shape of `sudoku-jobs show --json`; bump it on any change
 FAILURE_COLUMNS = ["case", "outcome", "reason", "puzzle"]
 
 
-def _columns(records, columns):
+def _columns(records: Any, columns: list[str]) -> Any:
     if isinstance(records, pa.Table):
         return records.select(columns)
     return records.to_table(columns=columns)
 
 
-def _first_not_ok(records, count):
+def _first_not_ok(records: Any, count: int) -> Any:
     """The first ``count`` rows (in case order) whose outcome is not 'ok'."""
     not_ok = pc.field("outcome") != "ok"
     if isinstance(records, pa.Table):
@@ -34,7 +39,7 @@ def _first_not_ok(records, count):
     return records.to_table(columns=FAILURE_COLUMNS, filter=not_ok & wanted).sort_by("case")
 
 
-def summary_data(manifest, records, *, failures_shown=10):
+def summary_data(manifest: dict[str, Any], records: Any, *, failures_shown: int = 10) -> dict[str, Any]:
     """The figures of a run's summary as plain values: the JSON of ``sudoku-jobs show --json`` (schema
     ``sudoku-jobs.show``, ``version`` 1) and the source of the text renderings."""
     config = manifest.get("config", {})
@@ -63,7 +68,7 @@ def summary_data(manifest, records, *, failures_shown=10):
             "not_ok": {"count": bad_count, "first": shown}}
 
 
-def _saved_totals(outcomes):
+def _saved_totals(outcomes: Any) -> dict[str, int]:
     """Cases by outcome among the saved records. Counted from the parts, not read from the manifest:
     a run still going, or stopped before it could say, has no totals in its manifest, yet its parts
     hold every case finished so far (and for a finished run the two agree)."""
@@ -71,13 +76,13 @@ def _saved_totals(outcomes):
     return {"cases": len(outcomes), **{key: counts.get(key, 0) for key in ("ok", "failed", "rejected")}}
 
 
-def summary_blocks(data):
+def summary_blocks(data: dict[str, Any]) -> list["str | Table"]:
     """The summary as ``sudoku.display`` blocks: two lines, the percentiles table, the first cases not ok."""
     from sudoku.display import Table, marked
 
     t, config = data["totals"], data["config"]
     saved = "" if data["status"] == "complete" else " saved"  # a run not complete: what its parts hold
-    blocks = [marked(f"run {data['run_id']}: {data['status']}, {t['cases']} cases{saved} (ok {t['ok']}, "
+    blocks: list[str | Table] = [marked(f"run {data['run_id']}: {data['status']}, {t['cases']} cases{saved} (ok {t['ok']}, "
                      f"failed {t['failed']}, rejected {t['rejected']}), wall {data['wall_s']:.1f}s",
                      "bad" if t["failed"] else None),
               f"seed {data['seed']}, size {config['size']}, engine {config['engine']}, check engine "
@@ -95,7 +100,7 @@ def summary_blocks(data):
     return blocks
 
 
-def summarize(manifest, records, *, failures_shown=10):
+def summarize(manifest: dict[str, Any], records: Any, *, failures_shown: int = 10) -> str:
     """The summary as plain text (what ``sudoku-jobs show`` prints in a pipe)."""
     from sudoku.display import plain
 

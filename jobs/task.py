@@ -3,7 +3,9 @@ records, named by its kind, with its own config fields and the names of what it 
 directory. The runner and the store ask a ``Task`` instead of spelling another package's config
 keys or file layout (a lower room that spells a higher room's names drifts from it silently)."""
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -19,9 +21,9 @@ class Task:
     kernels instead of each compiling the same ones (minutes of CPU apiece on a cold cache)."""
 
     kind: str
-    run: object
-    plan: object
-    fields: dict = field(default_factory=dict)
+    run: Callable[..., Any]
+    plan: Callable[..., list[dict[str, Any]]]
+    fields: dict[str, Any] = field(default_factory=dict)
     files: str = r"(?!)"
     dirs: str = r"(?!)"
-    engines: object = None
+    engines: Callable[[dict[str, Any]], list[str]] | None = None

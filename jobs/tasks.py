@@ -15,12 +15,14 @@ import socket
 import time
 from pathlib import Path
 from datetime import datetime, timezone
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from sudoku import GenerationFailed, InvalidPuzzle, create, derive_seed, engines, find_clash, min_blanks
 from sudoku.formats import parse_line, render
+from sudoku.grid import Grid
 
 from jobs import CASE_CHUNK_SIZE, columnar
 from jobs.schema import SCHEMA_VERSION, table
@@ -35,12 +37,12 @@ _clock = time.perf_counter
 _HOST = socket.gethostname()
 
 
-def worker_id():
+def worker_id() -> str:
     """host:pid of this process (the pid is read each time: pool workers are forked after import)."""
     return f"{_HOST}:{os.getpid()}"
 
 
-def plan(config, lines=None):
+def plan(config: dict[str, Any], lines: list[tuple[int, str, str | None]] | None = None) -> list[dict[str, Any]]:
     """Chunk specs for a config: ``n`` created cases, or one case per (number, text) in ``lines``."""
     size = config["chunk_size"]
     common = {key: config[key] for key in ("run_id", "seed", "engine", "check_engine", "difficulty", "blanks")}
@@ -59,7 +61,7 @@ def plan(config, lines=None):
     return specs
 
 
-def run_chunk(spec):
+def run_chunk(spec: dict[str, Any]) -> Any:
     """The task the runner calls: a chunk spec in, its records out: an Arrow table in the schema from
     the batch path, a list of record dicts from the per-case path (``jobs.schema.table`` takes both)."""
     engines.warm(spec["engine"], spec["check_engine"])
@@ -74,13 +76,13 @@ def run_chunk(spec):
     return records
 
 
-def _per_case(spec):
+def _per_case(spec: dict[str, Any]) -> list[dict[str, Any]]:
     if spec["mode"] == "create":
         return [_created_case(spec, spec["start"] + i) for i in range(spec["count"])]
     return [_input_case(spec, spec["start"] + i, *line) for i, line in enumerate(spec["lines"])]
 
 
-def _batch(spec):
+def _batch(spec: dict[str, Any]) -> Any:
     """The batch path; in an input chunk, lines that are not plain 9x9 puzzles go case by case and
     their rows join the table in case order."""
     if spec["mode"] == "create":
@@ -92,7 +94,7 @@ def _batch(spec):
     return pa.concat_tables([batch, table(rows)]).sort_by("case") if rows else batch
 
 
-def _base(spec, case):
+def _base(spec: dict[str, Any], case: int) -> dict[str, Any]:
     return {
         "schema_version": SCHEMA_VERSION,
         "run_id": spec["run_id"],
@@ -106,7 +108,7 @@ def _base(spec, case):
     }
 
 
-def _created_case(spec, case):
+def _created_case(spec: dict[str, Any], case: int) -> dict[str, Any]:
     record = _base(spec, case)
     case_seed = derive_seed(spec["seed"], case)
     record.update(case_seed=case_seed, source="create", family="create", size=spec["box"] ** 2)
@@ -122,7 +124,7 @@ def _created_case(spec, case):
     return _finish(record)
 
 
-def _input_case(spec, case, number, text, rejected=None):
+def _input_case(spec: dict[str, Any], case: int, number: int, text: str, rejected: str | None = None) -> dict[str, Any]:
     """One line of --input; ``rejected`` is the reason when reading already rejected it (too long)."""
     record = _base(spec, case)
     record.update(source=spec["source"], family="input", line=number, puzzle=text)
@@ -142,7 +144,7 @@ def _input_case(spec, case, number, text, rejected=None):
     return _finish(record)
 
 
-def _check_and_solve(record, puzzle, spec, *, wanted_blanks):
+def _check_and_solve(record: dict[str, Any], puzzle: Grid, spec: dict[str, Any], *, wanted_blanks: int | None) -> None:
     """Time the uniqueness count, the blank rule and the solve; then verify, untimed."""
     record.update(puzzle=render(puzzle, "line").rstrip("\n"), clues=puzzle.clues)
     t0 = _clock()
@@ -174,12 +176,12 @@ def _check_and_solve(record, puzzle, spec, *, wanted_blanks):
     record.update(outcome="failed" if found else "ok", reason="; ".join(found) or None)
 
 
-def _finish(record):
+def _finish(record: dict[str, Any]) -> dict[str, Any]:
     record["timestamp"] = datetime.now(timezone.utc)
     return record
 
 
-def engines_of(spec):
+def engines_of(spec: dict[str, Any]) -> list[str]:
     """The engines a chunk's worker uses: warmed in the parent before a local pool forks them."""
     return [spec["engine"], spec["check_engine"]]
 

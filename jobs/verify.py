@@ -8,11 +8,16 @@ used by both paths, so a reason reads the same whichever path made the row.
 
 from functools import lru_cache
 
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
+
+BoolArray = npt.NDArray[np.bool_]
 
 
 @lru_cache(maxsize=None)
-def units(box):
+def units(box: int) -> npt.NDArray[np.int_]:
     """int[3 * side, side]: the cells of every row, column and box of a grid of ``box``."""
     side = box * box
     cells = np.arange(side * side).reshape(side, side)
@@ -20,7 +25,7 @@ def units(box):
     return np.concatenate([cells, cells.T, boxes])
 
 
-def complete_and_valid(grids, box):
+def complete_and_valid(grids: npt.ArrayLike, box: int) -> BoolArray:
     """bool[k]: each grid has every cell filled with 1..side and no digit twice in a unit.
 
     A unit is right when the OR of its cells' digit bits is all ``side`` bits: its ``side`` cells
@@ -31,19 +36,23 @@ def complete_and_valid(grids, box):
     in_range = (grids >= 1) & (grids <= side)
     bits = np.where(in_range, np.left_shift(np.uint32(1), np.clip(grids, 1, side).astype(np.uint32) - 1), 0)
     seen = np.bitwise_or.reduce(bits[:, units(box)], axis=2)
-    return (seen == (1 << side) - 1).all(axis=1)
+    valid: BoolArray = (seen == (1 << side) - 1).all(axis=1)
+    return valid
 
 
-def givens_kept(puzzles, answers):
+def givens_kept(puzzles: npt.NDArray[Any], answers: npt.NDArray[Any]) -> BoolArray:
     """bool[k]: every given of the puzzle is in the answer."""
-    return ((puzzles == 0) | (puzzles == answers)).all(axis=1)
+    kept: BoolArray = ((puzzles == 0) | (puzzles == answers)).all(axis=1)
+    return kept
 
 
-def equal(grids, others):
-    return (grids == others).all(axis=1)
+def equal(grids: npt.NDArray[Any], others: npt.NDArray[Any]) -> BoolArray:
+    same: BoolArray = (grids == others).all(axis=1)
+    return same
 
 
-def solved(puzzles, counts, answered, answers, unique, box):
+def solved(puzzles: npt.NDArray[Any], counts: npt.NDArray[Any], answered: npt.NDArray[Any], answers: npt.NDArray[Any],
+           unique: npt.NDArray[Any], box: int) -> tuple[BoolArray, BoolArray, BoolArray]:
     """(solved_ok, givens_kept, matches_unique) as bool[k], the per-case path's verdicts for a batch.
 
     ``counts`` are the check engine's counts (up to 2) and ``unique`` its first solutions;
@@ -57,10 +66,11 @@ def solved(puzzles, counts, answered, answers, unique, box):
     return solved_ok, kept, answered & equal(answers, unique)
 
 
-def problems(*, solved_ok, givens_kept, matches_unique, solutions, created, blanks, wanted_blanks):
+def problems(*, solved_ok: bool, givens_kept: bool, matches_unique: bool | None, solutions: int, created: bool,
+             blanks: int, wanted_blanks: int | None) -> list[str]:
     """Why a case failed, as a list of phrases (empty when it did not). ``created`` puzzles must also be
     unique and have at least ``wanted_blanks`` blanks."""
-    found = []
+    found: list[str] = []
     if not solved_ok:
         found.append("solve gave no valid solution" if solutions else "solve found a solution to an impossible puzzle")
     if not givens_kept:
@@ -70,6 +80,7 @@ def problems(*, solved_ok, givens_kept, matches_unique, solutions, created, blan
     if created:
         if solutions != 1:
             found.append(f"created puzzle has {solutions} solutions (counting to 2)")
+        assert wanted_blanks is not None, "a created puzzle has its wanted blanks"
         if blanks < wanted_blanks:
             found.append(f"created puzzle has {blanks} blanks, fewer than {wanted_blanks}")
     return found

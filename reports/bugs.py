@@ -10,8 +10,10 @@ means less is shown: every file is untrusted input.
 """
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from sudoku.display import mark_in
 
@@ -22,15 +24,15 @@ MAX_READ = 1 << 20  # bytes read of a reproducer's file; an input or output past
 class Bug:
     """One bug: the group record as written (``record``) and the fields filled for showing it."""
 
-    record: dict
+    record: dict[str, Any]
     text: str = ""           # the whole input (decoded with backslashreplace)
     expected: str = ""       # "exit 0 and the unique solution:\n<grid>": a caption line, then a block
-    actual: dict = field(default_factory=dict)  # exit_code, stdout, stderr, wall_s, cpu_s
-    mark: object = None      # {"row": r, "column": c} or {"line": k}, 1-based, or None
-    families: list = field(default_factory=list)
-    side: object = None
+    actual: dict[str, Any] = field(default_factory=dict)  # exit_code, stdout, stderr, wall_s, cpu_s
+    mark: dict[str, int] | None = None      # {"row": r, "column": c} or {"line": k}, 1-based, or None
+    families: list[str] = field(default_factory=list)
+    side: int | None = None
 
-    def facts(self, text, code, *, several=False):
+    def facts(self, text: Callable[[Any], str], code: Callable[[Any], str], *, several: bool = False) -> list[str]:
         """The bug's facts line, piece by piece, in a medium's escaping (``text`` for words, ``code``
         for a command): its cases, its detail, the families it showed on, and its target when the run
         had several."""
@@ -42,7 +44,7 @@ class Bug:
             facts.append(f"target {code(self.get('target', ''))}")
         return facts
 
-    def get(self, key, default=None):
+    def get(self, key: str, default: Any = None) -> Any:
         """A field of the group record as written (signature, cases, detail, replay, ...)."""
         return self.record.get(key, default)
 
@@ -53,7 +55,7 @@ class Bug:
         return state + (f" (intermittent: {self.get('intermittent')})" if self.get("intermittent") else "")
 
 
-def _read(path):
+def _read(path: Path) -> str | None:
     """A reproducer's file as text, or None: never through a link, at most MAX_READ bytes."""
     try:
         if path.is_symlink() or not path.is_file():
@@ -64,7 +66,7 @@ def _read(path):
         return None
 
 
-def folder_meta(folder):
+def folder_meta(folder: object) -> tuple[dict[str, Any], str | None]:
     """(case.json as a dict, input.txt as text) of a reproducer folder; ({}, None) when unreadable."""
     if not isinstance(folder, str) or not folder:
         return {}, None
@@ -78,27 +80,29 @@ def folder_meta(folder):
     return (meta if isinstance(meta, dict) else {}), _read(path / "input.txt")
 
 
-def _actual(value):
+def _actual(value: object) -> dict[str, Any]:
     """The run's answer as {exit_code, stdout, stderr, wall_s, cpu_s}, from either spelling (the
     group record's, or case.json's ``seconds``/``cpu_seconds``); wrong types dropped."""
     if not isinstance(value, dict):
         return {}
     out = {"exit_code": value.get("exit_code"), "stdout": value.get("stdout"), "stderr": value.get("stderr"),
            "wall_s": value.get("wall_s", value.get("seconds")), "cpu_s": value.get("cpu_s", value.get("cpu_seconds"))}
-    kinds = {"exit_code": int, "stdout": str, "stderr": str, "wall_s": (int, float), "cpu_s": (int, float)}
+    kinds: dict[str, type | tuple[type, ...]] = {"exit_code": int, "stdout": str, "stderr": str, "wall_s": (int, float), "cpu_s": (int, float)}
     return {k: v for k, v in out.items() if isinstance(v, kinds[k]) and not isinstance(v, bool)}
 
 
-def _mark(value):
+def _mark(value: object) -> dict[str, int] | None:
     if isinstance(value, dict) and all(isinstance(v, int) and v >= 1 for v in value.values()) and (
             set(value) == {"row", "column"} or set(value) == {"line"}):
         return value
     return None
 
 
-def bug_of(record) -> Bug:
+def bug_of(record: object) -> Bug:
     """A group record filled for showing: its own fields first, then its folder's, then guesses."""
     record = record if isinstance(record, dict) else {}
+    meta: dict[str, Any]
+    input_text: str | None
     meta, input_text = ({}, None)
     if not all(key in record for key in ("text", "expected", "actual")):
         meta, input_text = folder_meta(record.get("folder"))
@@ -115,7 +119,7 @@ def bug_of(record) -> Bug:
                side=side if isinstance(side, int) and not isinstance(side, bool) else None)
 
 
-def expected_parts(expected: str):
+def expected_parts(expected: str) -> tuple[str, str]:
     """(caption, block): 'exit 0 and the unique solution:' over the grid; a one-line expectation
     has no block."""
     caption, _, block = (expected or "").partition("\n")

@@ -17,8 +17,11 @@ a message that names the file and what is wrong.
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from os import PathLike
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pyarrow as pa
@@ -38,20 +41,20 @@ class Run:
     """A run (or a run set read as one): where it is, its manifests, its records and its corpus."""
 
     path: Path
-    manifests: list
+    manifests: list[dict[str, Any]]
     records: pd.DataFrame
-    corpus: list = field(default_factory=list)  # corpus directories of the runs, when they have one
-    notes: list = field(default_factory=list)   # things worth saying that are not errors
+    corpus: list[Path] = field(default_factory=list)  # corpus directories of the runs, when they have one
+    notes: list[str] = field(default_factory=list)   # things worth saying that are not errors
     unlike: bool = False  # members of unlike configurations merged on request: no timing compares with it
 
     @property
-    def manifest(self):
+    def manifest(self) -> dict[str, Any]:
         return self.manifests[0] if self.manifests else {}
 
     @property
-    def hosts(self):
+    def hosts(self) -> list[tuple[Any, Any]]:
         """The distinct (cpu, cores) of the runs' hosts."""
-        found = []
+        found: list[tuple[Any, Any]] = []
         for manifest in self.manifests:
             host = manifest.get("host") or {}
             key = (host.get("cpu"), host.get("cores"))
@@ -60,20 +63,21 @@ class Run:
         return found
 
     @property
-    def name(self):
-        return self.manifest.get("run_id") or self.path.name
+    def name(self) -> str:
+        name: str = self.manifest.get("run_id") or self.path.name
+        return name
 
     @property
-    def configuration(self):
+    def configuration(self) -> dict[str, str | None] | None:
         """The configuration of the run (of its first member; None when unlike members were merged)."""
         return None if self.unlike else configuration(self.manifest)
 
     @property
-    def rounds(self):
+    def rounds(self) -> int:
         """How many member runs (rounds) were read: 1 for a lone run directory."""
         return max(1, len(self.manifests))
 
-    def select_rounds(self, numbers, *, label):
+    def select_rounds(self, numbers: Iterable[int], *, label: str) -> "Run":
         """A run of only the rounds ``numbers`` (0-based), renumbered from 0, named ``label``."""
         numbers = list(numbers)
         rows = self.records[self.records[ROUND].isin(numbers)].copy()
@@ -82,7 +86,7 @@ class Run:
                    records=rows.reset_index(drop=True), corpus=self.corpus, notes=[])
 
 
-def load_run(path, *, merge_unlike=False):
+def load_run(path: str | PathLike[str], *, merge_unlike: bool = False) -> Run:
     """The run at ``path``: a run directory, or a directory of run directories (merged: rounds of one
     configuration, or of any with ``merge_unlike``)."""
     path = Path(path)
@@ -96,7 +100,10 @@ def load_run(path, *, merge_unlike=False):
         members = sorted(p for p in path.iterdir() if p.is_dir() and (p / "manifest.json").exists())
         if not members:
             raise ReportError(f"{path}: no manifest.json: not a run directory (nor a directory of runs)")
-    manifests, frames, corpus, notes = [], [], [], []
+    manifests: list[dict[str, Any]] = []
+    frames: list[pd.DataFrame] = []
+    corpus: list[Path] = []
+    notes: list[str] = []
     for number, member in enumerate(members):
         manifest = read_manifest(member)
         if manifests and not merge_unlike:
@@ -136,8 +143,8 @@ CONFIGURATION = (
 _TARGET_KEYS = ("spec", "create_args", "solve_args", "check_args", "header")  # what a fuzz target runs
 
 
-def _lookup(manifest, keys):
-    value = manifest
+def _lookup(manifest: dict[str, Any], keys: tuple[str, ...]) -> Any:
+    value: Any = manifest
     for key in keys:
         if not isinstance(value, dict) or key not in value:
             return None
@@ -145,10 +152,10 @@ def _lookup(manifest, keys):
     return value
 
 
-def _target_text(target):
+def _target_text(target: object) -> str | None:
     """A fuzz target as the command it runs: the spec and the arguments of each call."""
     if isinstance(target, list):
-        return " + ".join(_target_text(t) for t in target) or None
+        return " + ".join(_target_text(t) for t in target) or None  # type: ignore[misc]  # items: dicts or strings
     if isinstance(target, dict):
         spec = str(target.get("spec"))
         extras = [f"{key}={target[key]!r}" for key in _TARGET_KEYS[1:] if target.get(key) not in (None, False)
@@ -157,9 +164,9 @@ def _target_text(target):
     return None if target is None else str(target)
 
 
-def configuration(manifest):
+def configuration(manifest: dict[str, Any]) -> dict[str, str | None]:
     """name -> value of what shapes a run's timing (None where the manifest does not say)."""
-    config = {}
+    config: dict[str, str | None] = {}
     for name, places in CONFIGURATION:
         value = next((v for keys in places if (v := _lookup(manifest, keys)) is not None), None)
         if name == "schema version" and value is None:
@@ -170,17 +177,17 @@ def configuration(manifest):
     return config
 
 
-def differences(first, second):
+def differences(first: dict[str, Any], second: dict[str, Any]) -> list[str]:
     """'name: A vs B' for each name whose values differ between two configurations."""
     return [f"{name} {first.get(name) or 'unset'} vs {second.get(name) or 'unset'}"
             for name in first if first.get(name) != second.get(name)]
 
 
-def read_manifest(run_path):
+def read_manifest(run_path: str | PathLike[str]) -> dict[str, Any]:
     """The manifest of one run directory, checked for a schema version this reader knows."""
     manifest_path = Path(run_path) / "manifest.json"
     try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        manifest: Any = json.loads(manifest_path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ReportError(f"{run_path}: no manifest.json: not a run directory") from None
     except (OSError, UnicodeDecodeError, ValueError) as error:
@@ -192,7 +199,7 @@ def read_manifest(run_path):
     return manifest
 
 
-def check_version(version, where):
+def check_version(version: object, where: object) -> None:
     if not isinstance(version, int) or isinstance(version, bool) or version not in HISTORY:
         newer = isinstance(version, int) and version > max(KNOWN_VERSIONS)
         known = ", ".join(map(str, KNOWN_VERSIONS))
@@ -200,7 +207,7 @@ def check_version(version, where):
         raise ReportError(f"{where}: schema_version {version!r} is unknown (this reader knows {known}){hint}")
 
 
-def part_paths(run_path):
+def part_paths(run_path: str | PathLike[str]) -> list[tuple[int, Path]]:
     """The finished parts of a run in chunk order; hidden (temporary) files are skipped."""
     parts = Path(run_path) / "parts"
     if not parts.is_dir():
@@ -208,7 +215,7 @@ def part_paths(run_path):
     return sorted((int(m.group(1)), p) for p in parts.iterdir() if (m := _PART.match(p.name)))
 
 
-def read_parts(run_path, manifest, notes):
+def read_parts(run_path: str | PathLike[str], manifest: dict[str, Any], notes: list[str]) -> Any:
     """Every part of one run as one Arrow table in the current schema."""
     found = part_paths(run_path)
     expected = manifest.get("chunks")
@@ -226,7 +233,7 @@ def read_parts(run_path, manifest, notes):
     return pa.concat_tables(tables)
 
 
-def read_part(path):
+def read_part(path: str | PathLike[str]) -> Any:
     """One Parquet part, conformed to the current schema (missing columns as nulls)."""
     try:
         table = pq.read_table(path)
@@ -249,12 +256,12 @@ def read_part(path):
     return pa.Table.from_arrays(columns, schema=SCHEMA)
 
 
-def to_frame(table):
+def to_frame(table: Any) -> pd.DataFrame:
     """A pandas frame of a records table; integers and booleans nullable (so null counters stay null)."""
     return table.to_pandas(types_mapper=_nullable)
 
 
-def _nullable(kind):
+def _nullable(kind: Any) -> Any:
     if pa.types.is_integer(kind):
         return pd.Int64Dtype()
     if pa.types.is_boolean(kind):
@@ -262,7 +269,7 @@ def _nullable(kind):
     return None
 
 
-def add_case_set(records):
+def add_case_set(records: pd.DataFrame) -> pd.DataFrame:
     """Add ``case_set``: the fuzz family of a fuzz row, else the source of a batch row."""
     records = records.copy()
     family = records["family"].astype("object")

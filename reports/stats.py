@@ -10,8 +10,10 @@ is why the verdict asks more of a single run (see ``reports.verdict``).
 
 import zlib
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from reports.settings import CONFIDENCE, RESAMPLES
 
@@ -19,7 +21,10 @@ PERCENTILES = (50, 90, 99)
 _BATCH_CELLS = 4_000_000  # resampled weights held in memory at once
 
 
-def _poisson_table(size=256):
+Array = npt.NDArray[Any]
+
+
+def _poisson_table(size: int = 256) -> Array:
     """Poisson(1) counts for ``size`` equally likely bytes (a cheap draw of case weights, exact to 1/size)."""
     from math import exp, factorial
 
@@ -39,7 +44,7 @@ class Ratio:
     high: float
 
 
-def percentiles(values, qs=PERCENTILES):
+def percentiles(values: npt.ArrayLike, qs: tuple[float, ...] = PERCENTILES) -> list[float]:
     """The ``qs`` percentiles (0..100) of ``values``; NaNs when there are none."""
     values = np.asarray(values, dtype=float)
     if values.size == 0:
@@ -47,12 +52,12 @@ def percentiles(values, qs=PERCENTILES):
     return [float(v) for v in np.percentile(values, qs)]
 
 
-def metric_rng(seed, name):
+def metric_rng(seed: int, name: str) -> np.random.Generator:
     """A generator seeded from ``seed`` and a metric's name, so a verdict is the same whatever the order."""
     return np.random.default_rng([int(seed), zlib.crc32(name.encode("utf-8"))])
 
 
-def ratio(top, bottom):
+def ratio(top: npt.ArrayLike, bottom: npt.ArrayLike) -> Array:
     """top / bottom elementwise, with 0/0 = 1 and x/0 = inf (times of exactly zero happen with coarse clocks)."""
     top, bottom = np.broadcast_arrays(np.atleast_1d(np.asarray(top, dtype=float)),
                                       np.atleast_1d(np.asarray(bottom, dtype=float)))
@@ -61,7 +66,7 @@ def ratio(top, bottom):
     return out
 
 
-def _codes(labels, n):
+def _codes(labels: npt.ArrayLike | None, n: int) -> Array:
     if labels is None:
         return np.zeros(n, dtype=np.int64)
     labels = np.asarray(labels)
@@ -70,12 +75,12 @@ def _codes(labels, n):
     return np.unique(labels.astype(str) if labels.dtype == object else labels, return_inverse=True)[1].ravel()
 
 
-def rounds_of(rounds, n):
+def rounds_of(rounds: npt.ArrayLike | None, n: int) -> int:
     """The number of distinct rounds among ``rounds`` (one when not given)."""
     return int(_codes(rounds, n).max()) + 1 if n else 0
 
 
-def block_weights(rounds, chunks, resamples, rng):
+def block_weights(rounds: Array, chunks: Array, resamples: int, rng: np.random.Generator) -> tuple[Array, Array]:
     """(resamples, blocks) counts: how often each (round, chunk) block is picked in each resample,
     and the block of each value. Rounds are picked with replacement, then chunks within each pick."""
     n = len(rounds)
@@ -98,7 +103,8 @@ def block_weights(rounds, chunks, resamples, rng):
     return counts, block_of.ravel()
 
 
-def bootstrap_medians(values, resamples, rng, *, rounds=None, chunks=None):
+def bootstrap_medians(values: npt.ArrayLike, resamples: int, rng: np.random.Generator, *,
+                      rounds: npt.ArrayLike | None = None, chunks: npt.ArrayLike | None = None) -> Array:
     """Medians of ``resamples`` block-bootstrap resamples of ``values`` (labelled by ``rounds`` and
     ``chunks``; without labels, a plain bootstrap of the cases)."""
     values = np.asarray(values, dtype=float)
@@ -123,8 +129,10 @@ def bootstrap_medians(values, resamples, rng, *, rounds=None, chunks=None):
     return medians
 
 
-def ratio_of_medians(base, head, *, rng, resamples=RESAMPLES, confidence=CONFIDENCE, base_rounds=None,
-                     base_chunks=None, head_rounds=None, head_chunks=None):
+def ratio_of_medians(base: npt.ArrayLike, head: npt.ArrayLike, *, rng: np.random.Generator, resamples: int = RESAMPLES,
+                     confidence: float = CONFIDENCE, base_rounds: npt.ArrayLike | None = None,
+                     base_chunks: npt.ArrayLike | None = None, head_rounds: npt.ArrayLike | None = None,
+                     head_chunks: npt.ArrayLike | None = None) -> Ratio:
     """The ratio of medians head/base with a percentile interval at ``confidence`` from a block
     bootstrap of each side (rounds, then chunks, then cases)."""
     base = np.asarray(base, dtype=float)
@@ -141,7 +149,7 @@ def ratio_of_medians(base, head, *, rng, resamples=RESAMPLES, confidence=CONFIDE
     return Ratio(point, float(low), float(high))
 
 
-def round_spread(values, rounds):
+def round_spread(values: npt.ArrayLike, rounds: npt.ArrayLike | None) -> float:
     """The largest ratio between the medians of two rounds of one side (1.0 with fewer than two rounds):
     how far the same code moves between rounds on this machine."""
     values = np.asarray(values, dtype=float)

@@ -2,13 +2,18 @@
 
 import json
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from jobs.schema import TIME_COLUMNS
-from reports.bugs import bug_of
+from reports.bugs import Bug, bug_of
+from reports.load import Run
 from reports.stats import percentiles
 from reports.text import fmt_size
 
@@ -22,22 +27,23 @@ class Failure:
 
     case: int
     case_set: str
-    size: object
+    size: Any
     reason: str
-    oracles: list
-    target: object
-    exit_code: object
-    puzzle: object
-    input_text: object
-    corpus: object = None     # the reproducer file or the corpus directory, when the run has one
+    oracles: list[str]
+    target: Any
+    exit_code: Any
+    puzzle: Any
+    input_text: Any
+    corpus: str | None = None     # the reproducer file or the corpus directory, when the run has one
     status: str = "failed"    # in a comparison: 'new failure' or 'still failing'
 
     @property
-    def reproducer(self):
+    def reproducer(self) -> str:
         """The puzzle (line format) or, for fuzz cases, the exact input text as a JSON string."""
         if _present(self.input_text):
             return json.dumps(self.input_text)
-        return self.puzzle if _present(self.puzzle) else ""
+        puzzle: str = self.puzzle if _present(self.puzzle) else ""
+        return puzzle
 
 
 @dataclass
@@ -45,62 +51,62 @@ class Timing:
     """Percentiles of one phase over the rows of one size and case set."""
 
     phase: str
-    size: object
+    size: Any
     case_set: str
-    samples: np.ndarray = field(repr=False)
-    failed: np.ndarray = field(default=None, repr=False)  # per sample: its case failed (plots colour by it)
+    samples: npt.NDArray[Any] = field(repr=False)
+    failed: npt.NDArray[Any] | None = field(default=None, repr=False)  # per sample: its case failed (plots colour by it)
 
     @property
-    def n(self):
+    def n(self) -> int:
         return int(self.samples.size)
 
     @property
-    def quantiles(self):
+    def quantiles(self) -> list[float]:
         return percentiles(self.samples)
 
     @property
-    def maximum(self):
+    def maximum(self) -> float:
         return float(self.samples.max()) if self.n else float("nan")
 
 
 @dataclass
 class Summary:
-    run: object
-    counts: dict
-    failures: list
-    by_oracle: list
-    by_case_set: list
-    format_slips: list
-    timings: list
-    slowest: list
-    bugs: list = field(default_factory=list)  # fuzz: distinct bugs (reports.bugs.Bug), one reproducer each
+    run: Run
+    counts: dict[str, int]
+    failures: list[Failure]
+    by_oracle: list[tuple[str, int]]
+    by_case_set: list[tuple[str, int, int, int]]
+    format_slips: list[tuple[str, int]]
+    timings: list[Timing]
+    slowest: list[dict[str, Any]]
+    bugs: list[Bug] = field(default_factory=list)  # fuzz: distinct bugs, one reproducer each
 
     @property
-    def failed(self):
+    def failed(self) -> int:
         return len(self.failures)
 
 
-def _present(value):
+def _present(value: Any) -> bool:
     return value is not None and value is not pd.NA and not (isinstance(value, float) and np.isnan(value))
 
 
-def _value(value):
+def _value(value: Any) -> Any:
     if not _present(value):
         return None
     return value.item() if isinstance(value, np.generic) else value
 
 
-def timed_rows(records):
+def timed_rows(records: pd.DataFrame) -> pd.DataFrame:
     """Rows whose timings mean something: every outcome but 'rejected'."""
     return records[records["outcome"].astype("object") != "rejected"]
 
 
-def phases(records):
+def phases(records: pd.DataFrame) -> list[str]:
     """Time columns that hold at least one value, in schema order."""
     return [c for c in TIME_COLUMNS if c in records and records[c].notna().any()]
 
 
-def timing_set(records):
+def timing_set(records: pd.DataFrame) -> Any:
     """The set a row's timings are grouped by: its case set, followed by its level (``sudoku grade``)
     when the run graded it (``sudoku-jobs run --grade``), so one can see which levels cost what."""
     sets = records["case_set"].astype("object")
@@ -111,25 +117,25 @@ def timing_set(records):
     return sets.where(~graded, sets + " · " + level.where(graded, ""))
 
 
-def group_samples(records, phase):
+def group_samples(records: pd.DataFrame, phase: str) -> dict[tuple[Any, str], tuple[npt.NDArray[Any], npt.NDArray[Any]]]:
     """(size, timing set) -> (the non-null samples of ``phase``, whether each one's case failed),
     sorted by size then set."""
     rows = timed_rows(records)
     rows = rows[rows[phase].notna()].assign(case_set=timing_set)
-    groups = {}
+    groups: dict[tuple[Any, str], tuple[npt.NDArray[Any], npt.NDArray[Any]]] = {}
     for (size, case_set), group in rows.groupby(["size", "case_set"], sort=True, dropna=False):
         failed = (group["outcome"].astype("object") == "failed").to_numpy(dtype=bool)
         groups[(_value(size), case_set)] = group[phase].to_numpy(dtype=float), failed
     return groups
 
 
-def timings(records):
+def timings(records: pd.DataFrame) -> list[Timing]:
     return [Timing(phase, size, case_set, samples, failed)
             for phase in phases(records)
             for (size, case_set), (samples, failed) in group_samples(records, phase).items()]
 
 
-def enough_cases(timings, least=MIN_TIMED):
+def enough_cases(timings: Iterable[Timing], least: int = MIN_TIMED) -> tuple[list[Timing], list[str]]:
     """(timings of sets with at least ``least`` cases, the sets left out as 'name (n)'): a p99 of a
     handful of cases is one case, and a plot row of three points says nothing."""
     kept = [t for t in timings if t.n >= least]
@@ -137,17 +143,17 @@ def enough_cases(timings, least=MIN_TIMED):
     return kept, list(left)
 
 
-def left_out_text(left, least=MIN_TIMED):
+def left_out_text(left: Sequence[str], least: int = MIN_TIMED) -> str:
     """One line on the sets ``enough_cases`` left out, and why."""
     named = ", ".join(left) if len(left) <= 6 else ", ".join(left[:6]) + f" and {len(left) - 6} more"
     return (f"Left out: {len(left)} set(s) with fewer than {least} cases each ({named}): the percentiles of so "
             "few cases are their slowest one or two.")
 
 
-def corpus_index(corpus_dirs):
+def corpus_index(corpus_dirs: Iterable[Path]) -> dict[int | str, str]:
     """signature (or, for older runs, case index) -> reproducer folder, from the ``case.json`` of each
     corpus entry (the fuzz layout: ``corpus/<target>/<oracle>/<bug>/{input.txt,case.json}``)."""
-    index = {}
+    index: dict[int | str, str] = {}
     for directory in corpus_dirs:
         for meta_path in sorted(directory.rglob("case.json")):
             try:
@@ -162,7 +168,7 @@ def corpus_index(corpus_dirs):
     return index
 
 
-def corpus_path(corpus_dirs, index, case, signature):
+def corpus_path(corpus_dirs: Sequence[Path], index: dict[int | str, str], case: int, signature: Any) -> str | None:
     """The reproducer folder of the case's bug (its signature), else of the case, else the corpus."""
     for key in (signature, case):
         if key in index:
@@ -170,15 +176,15 @@ def corpus_path(corpus_dirs, index, case, signature):
     return str(corpus_dirs[0]) if corpus_dirs else None
 
 
-def bugs(run):
+def bugs(run: Run) -> list[Bug]:
     """The distinct bugs a fuzz run saved (each with cases, signature, detail, input, replay line)."""
     return [bug_of(bug) for manifest in run.manifests for bug in (manifest.get("fuzz") or {}).get("groups", [])]
 
 
-def failures(run):
+def failures(run: Run) -> list[Failure]:
     rows = run.records[run.records["outcome"].astype("object") == "failed"]
     index = corpus_index(run.corpus) if len(rows) else {}
-    found = []
+    found: list[Failure] = []
     for row in rows.sort_values("case").to_dict("records"):
         oracles = [o.strip() for o in row["oracles_failed"].split(",") if o.strip()] \
             if _present(row["oracles_failed"]) else []
@@ -190,16 +196,16 @@ def failures(run):
     return found
 
 
-def _split_counts(series):
-    counts = Counter()
+def _split_counts(series: Any) -> list[tuple[str, int]]:
+    counts: Counter[str] = Counter()
     for text in series.dropna():
         counts.update(part.strip() for part in str(text).split(",") if part.strip())
     return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
 
 
-def by_case_set(records):
+def by_case_set(records: pd.DataFrame) -> list[tuple[str, int, int, int]]:
     """(case set, cases, failed, rejected) per case set."""
-    out = []
+    out: list[tuple[str, int, int, int]] = []
     outcome = records["outcome"].astype("object")
     for case_set, group in records.groupby("case_set", sort=True):
         o = outcome[group.index]
@@ -207,14 +213,14 @@ def by_case_set(records):
     return out
 
 
-def slowest(records, limit=SLOWEST):
+def slowest(records: pd.DataFrame, limit: int = SLOWEST) -> list[dict[str, Any]]:
     """The ``limit`` cases with the largest total time over all phases."""
     columns = phases(records)
     if not columns or records.empty:
         return []
     total = records[columns].sum(axis=1, skipna=True, min_count=1)
     top = total.dropna().sort_values(ascending=False, kind="stable").head(limit)
-    out = []
+    out: list[dict[str, Any]] = []
     for index, value in top.items():
         row = records.loc[index]
         out.append({"case": int(row["case"]), "case_set": row["case_set"], "size": _value(row["size"]),
@@ -225,7 +231,7 @@ def slowest(records, limit=SLOWEST):
     return out
 
 
-def summarize(run):
+def summarize(run: Run) -> Summary:
     records = run.records
     counts = records["outcome"].astype("object").fillna("-").value_counts().to_dict()
     found = failures(run)

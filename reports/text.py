@@ -10,20 +10,20 @@ from sudoku.display import md_code, md_text
 __all__ = ["fmt_time", "fmt_ratio", "fmt_change", "fmt_size", "cell", "code"]
 
 
-def fmt_ratio(value):
+def fmt_ratio(value: float | None) -> str:
     if value is None or math.isnan(value):
         return "-"
     return "inf" if math.isinf(value) else f"{value:.3f}"
 
 
-def fmt_change(value):
+def fmt_change(value: float | None) -> str:
     """A ratio as a signed percentage change: 1.23 -> '+23.0 %'."""
     if value is None or math.isnan(value):
         return "-"
     return "+inf %" if math.isinf(value) else f"{(value - 1) * 100:+.1f} %"
 
 
-def fmt_size(size):
+def fmt_size(size: object) -> str:
     return "-" if size is None else f"{size}x{size}"
 
 

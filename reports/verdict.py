@@ -26,19 +26,24 @@ verdict of the comparison unreliable (shown, never failing). Any failed case in 
 regression, whatever the timings say.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from jobs.schema import COUNTER_COLUMNS
 from reports import stats
-from reports.load import ROUND, differences
-from reports.summary import failures, phases, timed_rows
+from reports.load import ROUND, Run, differences
+from reports.summary import Failure, failures, phases, timed_rows
 
 from reports.settings import CONFIDENCE, MIN_SAMPLES, RESAMPLES, SEED, SINGLE_RUN_THRESHOLD, THRESHOLD
 
 REGRESSION, IMPROVEMENT, UNCHANGED, NOT_COMPARABLE = "regression", "improvement", "unchanged", "not comparable"
+Blocks = tuple[npt.NDArray[Any] | None, npt.NDArray[Any] | None]  # (rounds, chunks) of each sample
+Groups = dict[tuple[Any, str], tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]]]
 
 
 @dataclass
@@ -46,38 +51,38 @@ class Metric:
     """One timed phase for one size and case set, in both runs, with its verdict."""
 
     phase: str
-    size: object
+    size: Any
     case_set: str
-    base: np.ndarray = field(repr=False)
-    head: np.ndarray = field(repr=False)
+    base: npt.NDArray[Any] = field(repr=False)
+    head: npt.NDArray[Any] = field(repr=False)
     verdict: str = NOT_COMPARABLE
-    ratio: object = None  # stats.Ratio, when comparable
+    ratio: stats.Ratio | None = None  # when comparable
     note: str = ""
-    base_blocks: tuple = field(default=(None, None), repr=False)  # (rounds, chunks) of each sample
-    head_blocks: tuple = field(default=(None, None), repr=False)
+    base_blocks: Blocks = field(default=(None, None), repr=False)  # (rounds, chunks) of each sample
+    head_blocks: Blocks = field(default=(None, None), repr=False)
     spread: float = 1.0     # largest ratio between two rounds of one side
-    limit: float = None     # the threshold applied (larger with a single run on a side)
-    floor: float = None     # the ratio an improvement must lie below
+    limit: float | None = None     # the threshold applied (larger with a single run on a side)
+    floor: float | None = None     # the ratio an improvement must lie below
     single: bool = False    # one run on a side: the larger factor applied
     reading: str = ""       # what is true of an unchanged metric, shown instead of 'unchanged' when set
 
     @property
-    def name(self):
+    def name(self) -> str:
         size = "-" if self.size is None else f"{self.size}x{self.size}"
         return f"{self.phase}[{size},{self.case_set}]"
 
     @property
-    def band(self):
+    def band(self) -> tuple[float, float] | None:
         """(floor, ceiling): the ratios the whole interval must lie below or above for a verdict, as
         judged; None when not judged. Plots draw it and texts state it, so both show the rule applied."""
-        return None if self.limit is None else (self.floor, 1 + self.limit)
+        return None if self.limit is None or self.floor is None else (self.floor, 1 + self.limit)
 
     @property
-    def base_median(self):
+    def base_median(self) -> float:
         return float(np.median(self.base)) if self.base.size else float("nan")
 
     @property
-    def head_median(self):
+    def head_median(self) -> float:
         return float(np.median(self.head)) if self.head.size else float("nan")
 
 
@@ -86,75 +91,76 @@ class CounterChange:
     counter: str
     case: int
     case_set: str
-    size: object
-    base: object
-    head: object
+    size: Any
+    base: int | None
+    head: int | None
 
 
 @dataclass
 class Comparison:
-    base: object
-    head: object
+    base: Run
+    head: Run
     threshold: float
     confidence: float
     resamples: int
     seed: int
     min_samples: int
-    metrics: list
-    failures: list
+    metrics: list[Metric]
+    failures: list[Failure]
     fixed: int
     counters_matched: int
-    counter_changes: list
-    warnings: list
-    aa: object = None  # AACheck of the current run's rounds, when it has two or more
-    unlike: list = field(default_factory=list)  # how the runs' configurations differ: no timing compares
+    counter_changes: list[CounterChange]
+    warnings: list[str]
+    aa: "AACheck | None" = None  # of the current run's rounds, when it has two or more
+    unlike: list[str] = field(default_factory=list)  # how the runs' configurations differ: no timing compares
 
     @property
-    def comparable(self):
+    def comparable(self) -> bool:
         """False when the runs' configurations differ: every timing is then 'not comparable'."""
         return not self.unlike
 
     @property
-    def timing_reliable(self):
+    def timing_reliable(self) -> bool:
         """False when the A/A check of the current run's rounds found a change: load, not code."""
         return self.aa is None or self.aa.reliable
 
     @property
-    def rounds(self):
+    def rounds(self) -> tuple[int, int]:
         """(baseline rounds, current rounds)."""
         return self.base.rounds, self.head.rounds
 
     @property
-    def timing_regressions(self):
+    def timing_regressions(self) -> list[Metric]:
         """Timing regressions that count: none when the timing verdicts are unreliable."""
         return self.flagged_regressions if self.timing_reliable else []
 
     @property
-    def flagged_regressions(self):
+    def flagged_regressions(self) -> list[Metric]:
         """Metrics whose verdict is 'regression', reliable or not."""
         return [m for m in self.metrics if m.verdict == REGRESSION]
 
     @property
-    def improvements(self):
+    def improvements(self) -> list[Metric]:
         return [m for m in self.metrics if m.verdict == IMPROVEMENT]
 
     @property
-    def correctness_regression(self):
+    def correctness_regression(self) -> bool:
         return bool(self.failures)
 
     @property
-    def regression(self):
+    def regression(self) -> bool:
         return self.correctness_regression or bool(self.timing_regressions)
 
-    def changed_counters(self):
+    def changed_counters(self) -> dict[str, int]:
         """counter -> number of matched cases where it changed."""
-        out = {}
+        out: dict[str, int] = {}
         for change in self.counter_changes:
             out[change.counter] = out.get(change.counter, 0) + 1
         return out
 
 
-def judge(metric, *, threshold, min_samples, rng, resamples, confidence, single_run_threshold=SINGLE_RUN_THRESHOLD):
+def judge(metric: Metric, *, threshold: float, min_samples: int, rng: np.random.Generator, resamples: int,
+          confidence: float, single_run_threshold: float = SINGLE_RUN_THRESHOLD) -> Metric:
     """Set the verdict, ratio, spread, limit and note of one metric from its two samples and their blocks."""
     base, head = metric.base, metric.head
     if base.size == 0 or head.size == 0:
@@ -189,7 +195,7 @@ def judge(metric, *, threshold, min_samples, rng, resamples, confidence, single_
     return metric
 
 
-def reading(r, *, threshold, limit, floor, single):
+def reading(r: stats.Ratio, *, threshold: float, limit: float, floor: float, single: bool) -> str:
     """What is true of an unchanged ratio ``r`` (a stats.Ratio): '' when its interval lies within the
     threshold, else which way it went and that it did not surely pass the line."""
     if 1 - threshold <= r.low and r.high <= 1 + threshold:
@@ -202,11 +208,11 @@ def reading(r, *, threshold, limit, floor, single):
     return f"~ no clear change ({(r.low - 1) * 100:+.1f} % .. {(r.high - 1) * 100:+.1f} %)"
 
 
-def group_blocks(records, phase):
+def group_blocks(records: pd.DataFrame, phase: str) -> Groups:
     """(size, case_set) -> (samples, rounds, chunks) of ``phase``, sorted by size then case set."""
     rows = timed_rows(records)
     rows = rows[rows[phase].notna()]
-    groups = {}
+    groups: Groups = {}
     for (size, case_set), group in rows.groupby(["size", "case_set"], sort=True, dropna=False):
         rounds = group[ROUND].to_numpy(dtype=np.int64) if ROUND in group else np.zeros(len(group), np.int64)
         chunks = group["chunk"].fillna(-1).to_numpy(dtype=np.int64)
@@ -219,11 +225,12 @@ def group_blocks(records, phase):
 _EMPTY = (np.empty(0), np.empty(0, np.int64), np.empty(0, np.int64))
 
 
-def compare_timings(base_records, head_records, *, threshold, min_samples, seed, resamples, confidence,
-                    single_run_threshold=SINGLE_RUN_THRESHOLD, unlike=()):
+def compare_timings(base_records: pd.DataFrame, head_records: pd.DataFrame, *, threshold: float, min_samples: int,
+                    seed: int, resamples: int, confidence: float, single_run_threshold: float = SINGLE_RUN_THRESHOLD,
+                    unlike: Iterable[str] = ()) -> list[Metric]:
     """A judged Metric per phase, size and case set of either run; all 'not comparable' (with the
     differences as the note) when ``unlike`` lists how the runs' configurations differ."""
-    metrics = []
+    metrics: list[Metric] = []
     for phase in sorted(set(phases(base_records)) | set(phases(head_records)),
                         key=lambda c: (list(base_records.columns).index(c), c)):
         base_groups = group_blocks(base_records, phase) if phase in base_records else {}
@@ -246,20 +253,20 @@ class AACheck:
     """The current run's first half of rounds against its second half: the same code, so any
     verdict but 'unchanged' is load (or a flaw of the benchmark), and the timing verdicts are unreliable."""
 
-    first: list    # round numbers (0-based) of each half
-    second: list
-    metrics: list
+    first: list[int]    # round numbers (0-based) of each half
+    second: list[int]
+    metrics: list[Metric]
 
     @property
-    def flagged(self):
+    def flagged(self) -> list[Metric]:
         return [m for m in self.metrics if m.verdict in (REGRESSION, IMPROVEMENT)]
 
     @property
-    def reliable(self):
+    def reliable(self) -> bool:
         return not self.flagged
 
 
-def aa_check(head, **options):
+def aa_check(head: Run, **options: Any) -> AACheck | None:
     """The A/A check of a run of two or more rounds (None for a single run)."""
     if head.rounds < 2:
         return None
@@ -269,7 +276,7 @@ def aa_check(head, **options):
     return AACheck(first=first, second=second, metrics=compare_timings(a.records, b.records, **options))
 
 
-def case_keys(records):
+def case_keys(records: pd.DataFrame) -> pd.DataFrame:
     """The key that matches a case across runs: case set, size, case index and the puzzle or input."""
     text = records["puzzle"].astype("object").where(records["puzzle"].notna(), records["input_text"].astype("object"))
     return pd.DataFrame({"case_set": records["case_set"].astype("object"),
@@ -278,17 +285,17 @@ def case_keys(records):
                          "text": text.fillna("")})
 
 
-def _keyed(records, columns):
+def _keyed(records: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
     keyed = pd.concat([case_keys(records), records[columns].astype("object")], axis=1)
     return keyed.drop_duplicates(subset=["case_set", "size", "case", "text"], keep="first")
 
 
-def compare_counters(base_records, head_records):
+def compare_counters(base_records: pd.DataFrame, head_records: pd.DataFrame) -> tuple[pd.DataFrame, list[CounterChange]]:
     """(matched cases, changes) of the counters over the cases found in both runs."""
     columns = list(COUNTER_COLUMNS) + ["outcome"]
     merged = _keyed(base_records, columns).merge(_keyed(head_records, columns), on=["case_set", "size", "case", "text"],
                                                  suffixes=("_base", "_head"))
-    changes = []
+    changes: list[CounterChange] = []
     for counter in COUNTER_COLUMNS:
         b, h = merged[f"{counter}_base"], merged[f"{counter}_head"]
         differs = ~((b.isna() & h.isna()) | (b.notna() & h.notna() & (b == h).fillna(False).astype(bool)))
@@ -299,15 +306,15 @@ def compare_counters(base_records, head_records):
     return merged, changes
 
 
-def _plain(value):
+def _plain(value: Any) -> int | None:
     return None if value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value)) else int(value)
 
 
-def host_warnings(base, head):
-    def describe(hosts):
+def host_warnings(base: Run, head: Run) -> list[str]:
+    def describe(hosts: list[tuple[Any, Any]]) -> str:
         return "; ".join(f"{cpu} ({cores} cores)" for cpu, cores in hosts)
 
-    warnings = []
+    warnings: list[str] = []
     if set(base.hosts) != set(head.hosts):
         warnings.append(f"different hosts: baseline ran on {describe(base.hosts)}, current on {describe(head.hosts)}; "
                         "timings are compared anyway, read them with care")
@@ -317,11 +324,12 @@ def host_warnings(base, head):
     return warnings
 
 
-def compare(base, head, *, threshold=THRESHOLD, min_samples=MIN_SAMPLES, seed=SEED, resamples=RESAMPLES,
-            confidence=CONFIDENCE, single_run_threshold=SINGLE_RUN_THRESHOLD, aa=True):
+def compare(base: Run, head: Run, *, threshold: float = THRESHOLD, min_samples: int = MIN_SAMPLES, seed: int = SEED,
+            resamples: int = RESAMPLES, confidence: float = CONFIDENCE,
+            single_run_threshold: float = SINGLE_RUN_THRESHOLD, aa: bool = True) -> Comparison:
     """The comparison of run ``head`` (current) with run ``base`` (baseline); with ``aa``, also the A/A
     check of the current run's rounds."""
-    options = dict(threshold=threshold, min_samples=min_samples, seed=seed, resamples=resamples,
+    options: dict[str, Any] = dict(threshold=threshold, min_samples=min_samples, seed=seed, resamples=resamples,
                    confidence=confidence, single_run_threshold=single_run_threshold)
     unlike = unlike_configurations(base, head)
     metrics = compare_timings(base.records, head.records, unlike=unlike, **options)
@@ -336,7 +344,7 @@ def compare(base, head, *, threshold=THRESHOLD, min_samples=MIN_SAMPLES, seed=SE
     fixed = int((was_failed & (merged["outcome_head"] == "ok")).sum())
     warnings = host_warnings(base, head) + base.notes + head.notes
     if check is not None and not check.reliable:
-        shown = ", ".join(f"{m.name} {m.ratio.point:.3f} ({m.verdict})" for m in check.flagged)
+        shown = ", ".join(f"{m.name} {m.ratio.point:.3f} ({m.verdict})" for m in check.flagged)  # type: ignore[union-attr]
         warnings.append(f"timing verdicts unreliable: the A/A check (the current run's rounds "
                         f"{_rounds_text(check.first)} against {_rounds_text(check.second)}, the same code) found {shown}; "
                         "the machine's load moved between rounds, so no timing verdict fails this comparison")
@@ -353,7 +361,7 @@ def compare(base, head, *, threshold=THRESHOLD, min_samples=MIN_SAMPLES, seed=SE
                       unlike=unlike)
 
 
-def unlike_configurations(base, head):
+def unlike_configurations(base: Run, head: Run) -> list[str]:
     """How the two runs' configurations differ ('engine nb vs py', ...); [] when they match."""
     if base.configuration is None or head.configuration is None:
         which = " and ".join(label for run, label in ((base, "baseline"), (head, "current"))
@@ -362,5 +370,5 @@ def unlike_configurations(base, head):
     return differences(base.configuration, head.configuration)
 
 
-def _rounds_text(numbers):
+def _rounds_text(numbers: Iterable[int]) -> str:
     return "+".join(str(n + 1) for n in numbers)

@@ -10,13 +10,14 @@
 """
 
 import math
+from collections.abc import Iterable
 
-from reports.verdict import UNCHANGED
+from reports.verdict import UNCHANGED, Metric
 
 FACTOR_FROM = 2.0  # from twice (or half) the baseline on, a change reads as a factor
 
 
-def change_text(ratio):
+def change_text(ratio: float | None) -> str:
     """A ratio current/baseline: 1.23 -> '+23.0 %', 329.3 -> '329x slower', 0.083 -> '12x faster'."""
     if ratio is None or math.isnan(ratio):
         return "-"
@@ -31,7 +32,7 @@ def change_text(ratio):
     return f"{(ratio - 1) * 100:+.1f} %"
 
 
-def ratio_label(ratio):
+def ratio_label(ratio: float | None) -> str:
     """A short label for a ratio on a plot: '0.9', '1.05', '329x', '1/12x'."""
     if ratio is None or not math.isfinite(ratio) or ratio <= 0:
         return "-"
@@ -46,7 +47,7 @@ def ratio_label(ratio):
     return f"{ratio:.3g}"
 
 
-def verdict_text(metric):
+def verdict_text(metric: Metric) -> tuple[str, str]:
     """(headline, note) of a metric: its verdict, or the reading of an unchanged one, and the note."""
     if metric.verdict == UNCHANGED and metric.reading:
         return metric.reading, metric.note
@@ -54,14 +55,14 @@ def verdict_text(metric):
 
 
 
-def band_words(floor, ceiling, single):
+def band_words(floor: float, ceiling: float, single: bool) -> str:
     """A band as people read it: 'x1.5 either way (one run on a side)' or '1 -10 % .. +10 %'."""
     if single:
         return f"x{ceiling:g} either way, {floor:.3g} .. {ceiling:.3g} (one run on a side)"
     return f"{floor:.3g} .. {ceiling:.3g} ({(floor - 1) * 100:+.3g} % .. {(ceiling - 1) * 100:+.3g} %)"
 
 
-def rule_text(metric):
+def rule_text(metric: Metric) -> str:
     """The rule ``metric`` was judged by, as applied: where its whole interval had to lie for a verdict,
     and the spread between rounds when that guard was wider; '' when it was not judged."""
     if metric.band is None:
@@ -74,7 +75,7 @@ def rule_text(metric):
     return text
 
 
-def band_text(metrics):
+def band_text(metrics: Iterable[Metric]) -> str:
     """The caption of a plot's grey band over ``metrics``: the band of each judged metric, said once
     when they share it."""
     bands = dict.fromkeys((m.band, m.single) for m in metrics if m.band is not None)

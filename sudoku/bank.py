@@ -111,7 +111,7 @@ def transform(grid: Grid, symmetry: tuple[tuple[int, ...], tuple[int, ...], tupl
     return Grid(3, [digits[v - 1] if (v := cells[9 * r + c]) else 0 for r in rows for c in cols])
 
 
-def fingerprint(grid: Grid) -> tuple:
+def fingerprint(grid: Grid) -> tuple[tuple[tuple[tuple[int, int], ...], int, int], ...]:
     """A value no symmetry changes (see the module docstring): per clue, the clue counts of its row
     and band and of its column and stack (as an unordered pair: transposition swaps them), of its
     box, and of its digit; sorted."""

@@ -34,17 +34,18 @@ text media, HTML wraps it in ``<mark>``.
 import html
 import re
 import sys
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple, TextIO
 
 from sudoku.colour import STYLES, colour, sgr as _sgr
-from sudoku.untrusted import as_text as _as_text, escape as _escape, visible
+from sudoku.untrusted import as_text as _as_text, escape as _escape, visible as visible
 
 # Characters XML 1.0 allows (https://www.w3.org/TR/xml/#charsets); the rest are shown as escapes.
 _XML_FORBIDDEN = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
-def xml_text(text):
+def xml_text(text: object) -> str:
     """Text fit for an XML 1.0 element or attribute: non-printing characters shown as escapes, so
     the document always parses (ElementTree escapes the markup characters)."""
     return _XML_FORBIDDEN.sub(lambda m: _escape(m.group()), visible(text))
@@ -56,7 +57,7 @@ _MD_PUNCTUATION = re.compile(r"[\\|\[\]*`~]|(?<![^\W_])_|_(?![^\W_])")
 _MD_LINE_START = re.compile(r"^(\s*)([#>+\-=])|^(\s*\d+)([.)])(?=\s|$)")
 
 
-def md_text(text, limit=None):
+def md_text(text: object, limit: int | None = None) -> str:
     """Text safe in Markdown and in a table cell: HTML escaped, Markdown's inline marks escaped, line
     breaks shown as spaces, non-printing characters as escapes; shortened to ``limit`` with '...'."""
     text = visible(_as_text(text).replace("\r", " ").replace("\n", " "))
@@ -67,7 +68,7 @@ def md_text(text, limit=None):
     return _MD_LINE_START.sub(lambda m: f"{m[1]}\\{m[2]}" if m[2] else f"{m[3]}\\{m[4]}", text)  # nor a heading, quote or list
 
 
-def md_code(text, limit=None):
+def md_code(text: object, limit: int | None = None) -> str:
     """``text`` as a Markdown code span safe in a table cell: non-printing characters and line breaks
     shown as escapes, ``|`` escaped (GitHub's table rule), fenced by more backticks than it holds."""
     text = visible(text, newlines=False)
@@ -81,7 +82,7 @@ def md_code(text, limit=None):
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-def md_block(text):
+def md_block(text: object) -> str:
     """``text`` as a fenced Markdown code block: lines kept, non-printing characters as escapes, a
     fence longer than any run of backticks in it."""
     text = visible(text)
@@ -94,7 +95,7 @@ class Marked(str):
 
     style: str
 
-    def __new__(cls, text, style):
+    def __new__(cls, text: str, style: str) -> "Marked":
         if style not in STYLES:
             raise ValueError(f"unknown style {style!r}; known: {', '.join(STYLES)}")
         made = super().__new__(cls, text)
@@ -102,13 +103,14 @@ class Marked(str):
         return made
 
 
-def marked(text, style):
+def marked(text: str, style: str | None) -> str:
     """``text`` marked with ``style`` (None: unmarked)."""
     return Marked(text, style) if style else text
 
 
-def _style(value):
-    return getattr(value, "style", None)
+def _style(value: object) -> str | None:
+    style: str | None = getattr(value, "style", None)
+    return style
 
 
 @dataclass
@@ -116,25 +118,25 @@ class Table:
     """Rows under named columns. A column whose name ends in ':' is right-aligned (numbers); cells are
     any values, shown with ``str`` and escaped for the medium."""
 
-    columns: list
-    rows: list = field(default_factory=list)
+    columns: list[str]
+    rows: list[list[Any]] = field(default_factory=list)
     title: str = ""
 
-    def add(self, *cells):
+    def add(self, *cells: Any) -> None:
         self.rows.append(list(cells))
 
-    def headers(self):
+    def headers(self) -> list[str]:
         return [name.rstrip(":") for name in self.columns]
 
-    def right(self):
+    def right(self) -> list[bool]:
         return [name.endswith(":") for name in self.columns]
 
 
-def _cell(value):
+def _cell(value: object) -> str:
     return "" if value is None else str(value)
 
 
-def plain(blocks, colour=False):
+def plain(blocks: Iterable[str | Table], colour: bool = False) -> str:
     """Blocks (Tables, and lines of text: a line break in one is shown as \\n) as plain text: tables
     aligned with spaces; ANSI colour for marked text only with ``colour``."""
     out = []
@@ -157,7 +159,7 @@ def plain(blocks, colour=False):
     return "\n".join(out) + "\n"
 
 
-def markdown(blocks):
+def markdown(blocks: Iterable[str | Table]) -> str:
     """Blocks as Markdown, every line and cell escaped (``md_text``): a paragraph per line of text."""
     out = []
     for block in blocks:
@@ -173,14 +175,14 @@ def markdown(blocks):
     return "\n".join(out) + "\n"
 
 
-def terminal(blocks, file, colour=True):
+def terminal(blocks: Iterable[str | Table], file: TextIO, colour: bool = True) -> None:
     """Blocks printed with rich to a terminal: boxed tables, text as given (never read as markup),
     marked text in its colour unless ``colour`` is off."""
     from rich.console import Console
     from rich.table import Table as RichTable
     from rich.text import Text
 
-    def text(value):
+    def text(value: object) -> Text:
         style = _style(value)
         return Text(visible(_cell(value), newlines=False), style=STYLES[style][0] if style and colour else "")
 
@@ -198,7 +200,7 @@ def terminal(blocks, file, colour=True):
         console.print(table)
 
 
-def show(blocks, file=None):
+def show(blocks: Iterable[str | Table], file: TextIO | None = None) -> None:
     """Print blocks to ``file`` (stdout): rich tables on a terminal, plain aligned text otherwise;
     marked text in colour when ``colour(file)``. A reader that went away (``... | head``) is not an
     error."""
@@ -226,7 +228,7 @@ _PLACES = re.compile(r"\brow (?P<r1>\d+), column (?P<c1>\d+)"
                      r"|\bline (?P<line>\d+)")
 
 
-def mark_in(detail):
+def mark_in(detail: object) -> dict[str, int] | None:
     """The first place a failure's detail names, as ``{"row": r, "column": c}`` or ``{"line": k}``
     (1-based), or None: so that old records, which carry only the detail, still point at the cell."""
     found = _PLACES.search(_as_text(detail))
@@ -239,7 +241,7 @@ def mark_in(detail):
             "column": next(v for k, v in groups.items() if k[0] == "c")}
 
 
-def _rows(lines):
+def _rows(lines: Sequence[str]) -> list[int]:
     """Indexes of the lines that hold a grid's rows: the non-blank ones, less a leading box-size line
     (the ``header`` format) when rows follow it."""
     rows = [i for i, line in enumerate(lines) if line.strip()]
@@ -248,7 +250,7 @@ def _rows(lines):
     return rows
 
 
-def cell_span(text, mark, *, side=None):
+def cell_span(text: object, mark: object, *, side: int | None = None) -> tuple[int, int, int] | None:
     """Where ``mark`` lies in ``text``: (line index, start, end) in that line's characters, or None.
     A cell is the column-th number of the row-th row (``grid`` format), the column-th character of a
     row without spaces, or its place in a one-line puzzle (``line`` format)."""
@@ -285,19 +287,19 @@ class Excerpt(NamedTuple):
     """Lines of a text made visible; ``marked`` is (line, start, end) in those visible lines, or None;
     ``rest`` says what was left out ('' when the text is whole); ``where`` names the marked place."""
 
-    lines: list
-    marked: object
+    lines: list[str]
+    marked: tuple[int, int, int] | None
     rest: str
     where: str
 
 
-def _place(mark):
+def _place(mark: object) -> str:
     if not isinstance(mark, dict):
         return ""
     return f"line {mark['line']}" if "line" in mark else f"row {mark.get('row')}, column {mark.get('column')}"
 
 
-def excerpt(text, mark=None, *, side=None, rows=12, width=90):
+def excerpt(text: object, mark: object = None, *, side: int | None = None, rows: int = 12, width: int = 90) -> Excerpt:
     """``text`` for people: whole when it has at most ``rows`` lines of at most ``width`` visible
     characters (a 9x9 grid in any spacing), else its first lines cut to ``width`` and its length, so a
     flood never fills the screen. Every non-printing character is shown as its escape (``\\r``, ``\\t``,
@@ -319,7 +321,7 @@ def excerpt(text, mark=None, *, side=None, rows=12, width=90):
     return Excerpt(lines, marked, rest, _place(mark) if marked else "")
 
 
-def caret_lines(shown):
+def caret_lines(shown: Excerpt) -> list[str]:
     """An excerpt's lines with a ``^`` line under the marked place, naming it, and what was left out:
     the mark for media without colour (a terminal pipe, a Markdown code block)."""
     out = list(shown.lines)

@@ -198,7 +198,7 @@ def _graded(puzzle: Grid, solution: Grid, difficulty: str | None, rater: ModuleT
         return False  # singles alone solve it: easy, no grading needed
     from sudoku.grade import grade  # here: only leveled creates need the techniques
 
-    level: str = grade(puzzle, solution=solution).level
+    level: str | None = grade(puzzle, solution=solution).level
     return level == difficulty
 
 

@@ -39,6 +39,7 @@ Vocabulary (on top of ``sudoku.techniques``: board, step, technique, trail):
 from __future__ import annotations
 
 from collections import namedtuple
+from collections.abc import Iterator, Sequence
 
 from functools import partial
 
@@ -108,16 +109,26 @@ if TYPE_CHECKING:
     from sudoku.budget import Budget
     from sudoku.grid import Grid
 
-Grade = namedtuple("Grade", "level score steps guesses problem")
+if TYPE_CHECKING:
+    from typing import NamedTuple
+
+    class Grade(NamedTuple):
+        level: str | None
+        score: int | None
+        steps: tuple[Step, ...]
+        guesses: int
+        problem: str | None
+else:
+    Grade = namedtuple("Grade", "level score steps guesses problem")
 
 
-def level_of(steps):
+def level_of(steps: Sequence[Step]) -> str:
     """The level of the hardest step (easy for none: a full grid)."""
     rank = max((LEVELS.index(LEVEL_OF[step.technique]) for step in steps), default=0)
     return LEVELS[rank]
 
 
-def weight(step):
+def weight(step: Step) -> int:
     """What ``step`` adds to the score."""
     if step.technique == "guess":
         return GUESS_WEIGHT
@@ -126,25 +137,25 @@ def weight(step):
     return WEIGHTS[step.technique]
 
 
-def hard_part(steps):
+def hard_part(steps: Sequence[Step]) -> int:
     """The blanks still open at the first forcing chain or guess: the placements from there on."""
     first = next((i for i, step in enumerate(steps) if step.technique in _HARDEST), len(steps))
     return sum(step.placement is not None for step in steps[first:])
 
 
-def score_of(steps):
+def score_of(steps: Sequence[Step]) -> int:
     return sum(weight(step) for step in steps) + HARD_PART_WEIGHT * hard_part(steps)
 
 
-def tally(steps):
+def tally(steps: Sequence[Step]) -> dict[str, int]:
     """How many steps of each technique, in the order first used."""
-    counts = {}
+    counts: dict[str, int] = {}
     for step in steps:
         counts[step.technique] = counts.get(step.technique, 0) + 1
     return counts
 
 
-def _solution(puzzle, engine, budget=None):
+def _solution(puzzle: Grid, engine: str, budget: Budget | None = None) -> tuple[Sequence[int] | None, str | None]:
     """The unique solution's cells, or a message saying why there is none."""
     from sudoku import engines
     from sudoku.grid import find_clash
@@ -157,10 +168,10 @@ def _solution(puzzle, engine, budget=None):
         return None, "no solution"
     if answer.count > 1:
         return None, "several solutions: a grade needs a unique one"
-    return answer.solution.cells, None
+    return answer.solution.cells, None  # type: ignore[union-attr]  # a count of one comes with its solution
 
 
-def _guess(board, solution):
+def _guess(board: Board, solution: Sequence[int]) -> Step:
     """The blank with the fewest candidates, filled from the solution."""
     cell = min((bin(mask).count("1"), cell) for cell, mask in enumerate(board.cands) if mask)[1]
     return Step("guess", (cell,), (solution[cell],), (cell, solution[cell]), (), ())
@@ -168,14 +179,14 @@ def _guess(board, solution):
 
 
 
-def walk(puzzle, solution, budget=None):
+def walk(puzzle: Grid, solution: Sequence[int], budget: Budget | None = None) -> list[Step]:
     """Every step from ``puzzle`` to ``solution`` (cells): techniques first, forcing chains a pass
     at a time, a guess where none applies. ``budget`` is charged a node a step (BudgetExceeded past
     it); a step itself is not interrupted (``sudoku.budget.within`` bounds one in wall time)."""
     return list(_walking(puzzle, solution, budget))
 
 
-def _walking(puzzle, solution, budget=None):
+def _walking(puzzle: Grid, solution: Sequence[int], budget: Budget | None = None) -> Iterator[Step]:
     """``walk``'s steps one at a time, so a caller may stop early."""
     techniques = tuple((name, partial(_PASSES[name], solution=solution) if name in _PASSES else find)
                        for name, find in TECHNIQUES)
@@ -213,12 +224,13 @@ def grade(puzzle: Grid, *, solution: Grid | None = None, engine: str = "py", bud
     ``engine`` counts to two (``nb`` is far quicker on hard 9x9 puzzles, once numba is loaded).
     ``budget`` bounds the count and the steps (as ``walk``): BudgetExceeded past it.
     """
+    cells: Sequence[int] | None
     if solution is not None:
         cells = solution.cells
     else:
         cells, problem = _solution(puzzle, engine, budget)
         if problem:
             return Grade(None, None, (), 0, problem)
-    steps = walk(puzzle, cells, budget)
+    steps = walk(puzzle, cells, budget)  # type: ignore[arg-type]  # no problem: the cells are there
     guesses = sum(step.technique == "guess" for step in steps)
     return Grade(level_of(steps), score_of(steps), tuple(steps), guesses, None)

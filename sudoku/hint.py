@@ -10,15 +10,26 @@ Vocabulary (on top of ``sudoku.techniques``):
 """
 
 from collections import namedtuple
+from collections.abc import Callable, Iterable
 
 from sudoku.formats import symbol
-from sudoku.grid import geometry
-from sudoku.techniques import Board, bits, cell_name, next_step
+from sudoku.grid import Geometry, Grid, geometry
+from sudoku.techniques import Board, Candidate, Step, bits, cell_name, next_step
 
-Hint = namedtuple("Hint", "step words problem broken")
+TYPE_CHECKING = False  # as in sudoku.techniques: typing only for the type checker
+if TYPE_CHECKING:
+    from typing import NamedTuple
+
+    class Hint(NamedTuple):
+        step: Step | None
+        words: str | None
+        problem: str | None
+        broken: bool
+else:
+    Hint = namedtuple("Hint", "step words problem broken")
 
 
-def hint(grid):
+def hint(grid: Grid) -> Hint:
     """The next logical step of ``grid`` in words, or why there is none."""
     from sudoku.engines import py
     from sudoku.grid import find_clash
@@ -40,65 +51,65 @@ def hint(grid):
     return Hint(step, describe(step, grid.box), None, False)
 
 
-def describe(step, box):
+def describe(step: Step, box: int) -> str:
     """A sentence for a step on a grid of ``box``."""
     geo = geometry(box)
     words = _SAY.get(step.technique, _say_pattern)(step, geo)
     return f"{step.technique}: {words}"
 
 
-def _cells(geo, cells):
+def _cells(geo: Geometry, cells: Iterable[int]) -> str:
     return ", ".join(cell_name(geo, c) for c in cells)
 
 
-def _d(geo, digit):
+def _d(geo: Geometry, digit: int) -> str:
     """A digit as the board and the line format write it (E, not 14, at 16x16)."""
     return symbol(digit, geo.side)
 
 
-def _and(items):
-    items = [str(i) for i in items]
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+def _and(items: Iterable[object]) -> str:
+    words = [str(i) for i in items]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def _removals(geo, eliminations):
-    by_digit = {}
+def _removals(geo: Geometry, eliminations: Iterable[Candidate]) -> str:
+    by_digit: dict[int, list[int]] = {}
     for cell, digit in eliminations:
         by_digit.setdefault(digit, []).append(cell)
     return "; ".join(f"{_d(geo, digit)} leaves {_cells(geo, cells)}" for digit, cells in sorted(by_digit.items()))
 
 
-def _say_naked_single(step, geo):
-    cell, digit = step.placement
+def _say_naked_single(step: Step, geo: Geometry) -> str:
+    cell, digit = step.placement  # type: ignore[misc]  # a single places a digit
     return f"{cell_name(geo, cell)} can only be {_d(geo, digit)}"
 
 
-def _say_hidden_single(step, geo):
-    cell, digit = step.placement
+def _say_hidden_single(step: Step, geo: Geometry) -> str:
+    cell, digit = step.placement  # type: ignore[misc]  # a single places a digit
     unit = step.units[0]
     row, col = divmod(cell, geo.side)
     where = {0: f"column {col + 1}", 1: f"row {row + 1}"}.get(unit // geo.side, cell_name(geo, cell))
     return f"{_d(geo, digit)} in {geo.unit_names[unit]} goes in {where}"
 
 
-def _say_locked(step, geo):
+def _say_locked(step: Step, geo: Geometry) -> str:
     home, line = step.units
     (digit,) = step.digits
     return (f"in {geo.unit_names[home]}, {_d(geo, digit)} lies only in {geo.unit_names[line]}, "
             f"so {_removals(geo, step.eliminations)}")
 
 
-def _say_naked(step, geo):
+def _say_naked(step: Step, geo: Geometry) -> str:
     return (f"{_cells(geo, step.cells)} hold only {_and(_d(geo, d) for d in step.digits)} in {geo.unit_names[step.units[0]]}, "
             f"so {_removals(geo, step.eliminations)}")
 
 
-def _say_hidden(step, geo):
+def _say_hidden(step: Step, geo: Geometry) -> str:
     return (f"in {geo.unit_names[step.units[0]]}, {_and(_d(geo, d) for d in step.digits)} fit only {_cells(geo, step.cells)}, "
             f"so {_removals(geo, step.eliminations)}")
 
 
-def _say_fish(step, geo):
+def _say_fish(step: Step, geo: Geometry) -> str:
     half = len(step.units) // 2
     base, cover = step.units[:half], step.units[half:]
     (digit,) = step.digits
@@ -106,13 +117,13 @@ def _say_fish(step, geo):
             f"{_and(geo.unit_names[u] for u in cover)}, so {_removals(geo, step.eliminations)}")
 
 
-def _say_wing(step, geo):
+def _say_wing(step: Step, geo: Geometry) -> str:
     pivot, a, b = step.cells
     return (f"pivot {cell_name(geo, pivot)} with pincers {cell_name(geo, a)} and {cell_name(geo, b)}, "
             f"so {_removals(geo, step.eliminations)}")
 
 
-def _say_chain(step, geo):
+def _say_chain(step: Step, geo: Geometry) -> str:
     nodes = list(zip(step.cells, step.digits))
     (c0, d0), (c1, d1) = nodes[0], nodes[-1]
     chain = ", ".join(f"{cell_name(geo, c)} {_d(geo, d)}" for c, d in nodes)
@@ -127,7 +138,7 @@ _BY = {
 }
 
 
-def _say_forcing(step, geo):
+def _say_forcing(step: Step, geo: Geometry) -> str:
     by = _BY[step.technique]
     if len(step.cells) == 1:
         (cell,), (digit,) = step.cells, step.digits
@@ -137,17 +148,17 @@ def _say_forcing(step, geo):
     return f"each of {each} leads {by} to a contradiction, so {_removals(geo, step.eliminations)}"
 
 
-def _say_guess(step, geo):
-    cell, digit = step.placement
+def _say_guess(step: Step, geo: Geometry) -> str:
+    cell, digit = step.placement  # type: ignore[misc]  # a guess places a digit
     return f"no technique applies; {cell_name(geo, cell)} is {_d(geo, digit)} in the solution"
 
 
-def _say_pattern(step, geo):
+def _say_pattern(step: Step, geo: Geometry) -> str:
     digits = _and(_d(geo, d) for d in bits(sum(1 << (d - 1) for d in set(step.digits))))
     return f"{digits} on {_cells(geo, step.cells)}, so {_removals(geo, step.eliminations)}"
 
 
-_SAY = {
+_SAY: dict[str, Callable[[Step, Geometry], str]] = {
     "naked single": _say_naked_single,
     "hidden single": _say_hidden_single,
     "pointing": _say_locked,

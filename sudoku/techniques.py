@@ -46,15 +46,35 @@ check each against the known solution).
 """
 
 from collections import namedtuple
+from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
 
-from sudoku.grid import Grid, geometry
+from sudoku.grid import Geometry, Grid, geometry
 
-Step = namedtuple("Step", "technique cells digits placement eliminations units")
-Trail = namedtuple("Trail", "steps grid stuck contradiction")
+Candidate = tuple[int, int]  # (cell, digit)
+TYPE_CHECKING = False  # typing costs ~2 ms at start-up (see sudoku.engines): only the type checker reads these
+if TYPE_CHECKING:
+    from typing import NamedTuple
+
+    class Step(NamedTuple):
+        technique: str
+        cells: tuple[int, ...]
+        digits: tuple[int, ...]
+        placement: Candidate | None
+        eliminations: tuple[Candidate, ...]
+        units: tuple[int, ...]
+
+    class Trail(NamedTuple):
+        steps: tuple[Step, ...]
+        grid: Grid
+        stuck: bool
+        contradiction: str | None
+else:
+    Step = namedtuple("Step", "technique cells digits placement eliminations units")
+    Trail = namedtuple("Trail", "steps grid stuck contradiction")
 
 
-def bits(mask):
+def bits(mask: int) -> list[int]:
     """The digits (1-based) of a candidate bitset, smallest first."""
     out = []
     while mask:
@@ -64,7 +84,7 @@ def bits(mask):
     return out
 
 
-def popcount(mask):
+def popcount(mask: int) -> int:
     return bin(mask).count("1")
 
 
@@ -73,13 +93,13 @@ class Board:
 
     __slots__ = ("geo", "digits", "cands")
 
-    def __init__(self, geo, digits, cands):
+    def __init__(self, geo: Geometry, digits: list[int], cands: list[int]) -> None:
         self.geo = geo
         self.digits = digits
         self.cands = cands
 
     @classmethod
-    def of(cls, grid):
+    def of(cls, grid: Grid) -> "Board":
         geo = geometry(grid.box)
         digits = list(grid.cells)
         cands = []
@@ -94,32 +114,32 @@ class Board:
             cands.append(geo.full & ~seen)
         return cls(geo, digits, cands)
 
-    def copy(self):
+    def copy(self) -> "Board":
         return Board(self.geo, list(self.digits), list(self.cands))
 
-    def grid(self):
+    def grid(self) -> Grid:
         return Grid(self.geo.box, self.digits)
 
-    def place(self, cell, digit):
+    def place(self, cell: int, digit: int) -> None:
         bit = 1 << (digit - 1)
         self.digits[cell] = digit
         self.cands[cell] = 0
         for peer in self.geo.peers[cell]:
             self.cands[peer] &= ~bit
 
-    def apply(self, step):
+    def apply(self, step: Step) -> None:
         if step.placement:
             self.place(*step.placement)
         for cell, digit in step.eliminations:
             self.cands[cell] &= ~(1 << (digit - 1))
 
-    def solved(self):
+    def solved(self) -> bool:
         return 0 not in self.digits
 
-    def places(self, unit, bit):
+    def places(self, unit: Iterable[int], bit: int) -> list[int]:
         return [cell for cell in unit if self.cands[cell] & bit]
 
-    def contradiction(self):
+    def contradiction(self) -> str | None:
         """A message naming the first contradiction, or None."""
         geo = self.geo
         for cell, mask in enumerate(self.cands):
@@ -135,37 +155,41 @@ class Board:
         return None
 
 
-def cell_name(geo, cell):
+Technique = Callable[["Board"], "Step | None"]
+
+
+def cell_name(geo: Geometry, cell: int) -> str:
     row, col = divmod(cell, geo.side)
     return f"r{row + 1}c{col + 1}"
 
 
-def _row(geo, cell):
+def _row(geo: Geometry, cell: int) -> int:
     return cell // geo.side
 
 
-def _col(geo, cell):
+def _col(geo: Geometry, cell: int) -> int:
     return geo.side + cell % geo.side
 
 
-def _box(geo, cell):
+def _box(geo: Geometry, cell: int) -> int:
     row, col = divmod(cell, geo.side)
     return 2 * geo.side + (row // geo.box) * geo.box + col // geo.box
 
 
-def _units_boxes_first(geo):
+def _units_boxes_first(geo: Geometry) -> list[int]:
     side = geo.side
     return list(range(2 * side, 3 * side)) + list(range(2 * side))
 
 
-def _step(technique, cells, digits, *, placement=None, eliminations=(), units=()):
+def _step(technique: str, cells: Iterable[int], digits: Iterable[int], *, placement: Candidate | None = None,
+          eliminations: Iterable[Candidate] = (), units: Iterable[int] = ()) -> Step:
     return Step(technique, tuple(cells), tuple(digits), placement, tuple(sorted(set(eliminations))), tuple(units))
 
 
 # --- singles ---------------------------------------------------------------------------------
 
 
-def naked_single(board):
+def naked_single(board: Board) -> Step | None:
     """A blank with one candidate left gets it."""
     for cell, mask in enumerate(board.cands):
         if mask and not mask & (mask - 1):
@@ -174,7 +198,7 @@ def naked_single(board):
     return None
 
 
-def hidden_single(board):
+def hidden_single(board: Board) -> Step | None:
     """A digit with one place left in a unit goes there (boxes first, then rows, then columns)."""
     geo = board.geo
     cands = board.cands
@@ -198,7 +222,7 @@ def hidden_single(board):
 # --- locked candidates -----------------------------------------------------------------------
 
 
-def pointing(board):
+def pointing(board: Board) -> Step | None:
     """A digit whose places in a box lie on one line leaves the rest of that line."""
     geo = board.geo
     for u in range(2 * geo.side, 3 * geo.side):
@@ -218,7 +242,7 @@ def pointing(board):
     return None
 
 
-def claiming(board):
+def claiming(board: Board) -> Step | None:
     """A digit whose places in a line lie in one box leaves the rest of that box."""
     geo = board.geo
     for u in range(2 * geo.side):
@@ -240,8 +264,8 @@ def claiming(board):
 # --- subsets ---------------------------------------------------------------------------------
 
 
-def _naked(size, name):
-    def naked_subset(board):
+def _naked(size: int, name: str) -> Technique:
+    def naked_subset(board: Board) -> Step | None:
         geo = board.geo
         cands = board.cands
         for u in _units_boxes_first(geo):
@@ -265,13 +289,13 @@ def _naked(size, name):
     return naked_subset
 
 
-def _hidden(size, name):
-    def hidden_subset(board):
+def _hidden(size: int, name: str) -> Technique:
+    def hidden_subset(board: Board) -> Step | None:
         geo = board.geo
         cands = board.cands
         for u in _units_boxes_first(geo):
             unit = geo.units[u]
-            where = {}
+            where: dict[int, list[int]] = {}
             for digit in range(1, geo.side + 1):
                 bit = 1 << (digit - 1)
                 places = [c for c in unit if cands[c] & bit]
@@ -296,8 +320,8 @@ def _hidden(size, name):
 # --- fish --------------------------------------------------------------------------------------
 
 
-def _fish(size, name):
-    def fish(board):
+def _fish(size: int, name: str) -> Technique:
+    def fish(board: Board) -> Step | None:
         geo = board.geo
         side = geo.side
         cands = board.cands
@@ -335,11 +359,11 @@ def _fish(size, name):
 # --- wings -------------------------------------------------------------------------------------
 
 
-def _sees(geo, a, b):
+def _sees(geo: Geometry, a: int, b: int) -> bool:
     return a != b and (a // geo.side == b // geo.side or a % geo.side == b % geo.side or _box(geo, a) == _box(geo, b))
 
 
-def xy_wing(board):
+def xy_wing(board: Board) -> Step | None:
     """Pivot {x,y} sees pincers {x,z} and {y,z}: z leaves every cell seeing both pincers."""
     geo = board.geo
     cands = board.cands
@@ -357,7 +381,7 @@ def xy_wing(board):
     return None
 
 
-def xyz_wing(board):
+def xyz_wing(board: Board) -> Step | None:
     """Pivot {x,y,z} sees pincers {x,z} and {y,z}: z leaves every cell seeing all three."""
     geo = board.geo
     cands = board.cands
@@ -379,9 +403,9 @@ def xyz_wing(board):
 # --- single-digit colouring --------------------------------------------------------------------
 
 
-def _conjugates(board, bit):
+def _conjugates(board: Board, bit: int) -> dict[int, set[int]]:
     """For one digit: cell -> cells it forms a conjugate pair with (two places in some unit)."""
-    links = {}
+    links: dict[int, set[int]] = {}
     for unit in board.geo.units:
         places = [c for c in unit if board.cands[c] & bit]
         if len(places) == 2:
@@ -391,7 +415,7 @@ def _conjugates(board, bit):
     return links
 
 
-def simple_colouring(board):
+def simple_colouring(board: Board) -> Step | None:
     """Colour one digit's conjugate-pair chain in two colours; one colour holds the digit.
 
     Two cells of one colour that see each other make that colour false (colour wrap); a cell that
@@ -433,11 +457,11 @@ def simple_colouring(board):
 class _Links:
     """Strong and weak links between candidates (cell, digit) of a board, built on demand."""
 
-    def __init__(self, board, *, one_digit=None):
+    def __init__(self, board: Board, *, one_digit: int | None = None) -> None:
         self.board = board
         self.one_digit = one_digit
-        self.strong = {}
-        self._conj = {}
+        self.strong: dict[Candidate, set[Candidate]] = {}
+        self._conj: dict[int, dict[int, set[int]]] = {}
         geo = board.geo
         digits = [one_digit] if one_digit else range(1, geo.side + 1)
         for digit in digits:
@@ -451,7 +475,7 @@ class _Links:
                     self.strong.setdefault((cell, x), set()).add((cell, y))
                     self.strong.setdefault((cell, y), set()).add((cell, x))
 
-    def weak(self, node):
+    def weak(self, node: Candidate) -> list[Candidate]:
         cell, digit = node
         board = self.board
         bit = 1 << (digit - 1)
@@ -461,11 +485,11 @@ class _Links:
         return out
 
 
-def _seen_by_both(board, a, b):
+def _seen_by_both(board: Board, a: Candidate, b: Candidate) -> list[Candidate]:
     """Candidates other than a and b that a true a or a true b would remove."""
     geo = board.geo
     (ca, da), (cb, db) = a, b
-    out = []
+    out: list[Candidate] = []
     if da == db:
         bit = 1 << (da - 1)
         out = [(c, da) for c in geo.peers[ca] if c != cb and board.cands[c] & bit and _sees(geo, c, cb)]
@@ -479,13 +503,13 @@ def _seen_by_both(board, a, b):
     return out
 
 
-def _chain_from(links, start):
+def _chain_from(links: _Links, start: Candidate) -> tuple[list[Candidate], list[Candidate]] | None:
     """Breadth-first from ``start`` assumed false: the first node forced true that, with start,
     removes something. Returns (chain nodes, eliminations) or None."""
-    parent = {(start, False): None}
+    parent: dict[tuple[Candidate, bool], tuple[Candidate, bool] | None] = {(start, False): None}
     frontier = [(start, False)]
     while frontier:
-        nxt = []
+        nxt: list[tuple[Candidate, bool]] = []
         for state in frontier:
             node, on = state
             followers = links.weak(node) if on else links.strong.get(node, ())
@@ -503,15 +527,16 @@ def _chain_from(links, start):
     return None
 
 
-def _trace(parent, key):
-    nodes = []
+def _trace(parent: dict[tuple[Candidate, bool], tuple[Candidate, bool] | None],
+           key: tuple[Candidate, bool] | None) -> list[Candidate]:
+    nodes: list[Candidate] = []
     while key is not None:
         nodes.append(key[0])
         key = parent[key]
     return nodes[::-1]
 
 
-def _chain(board, name, one_digit):
+def _chain(board: Board, name: str, one_digit: int | None) -> Step | None:
     links = _Links(board, one_digit=one_digit)
     for start in sorted(links.strong):
         found = _chain_from(links, start)
@@ -521,7 +546,7 @@ def _chain(board, name, one_digit):
     return None
 
 
-def x_chain(board):
+def x_chain(board: Board) -> Step | None:
     """An alternating chain of one digit (conjugate pairs, then any two places in a unit): one of
     its two ends holds the digit, so cells seeing both ends do not."""
     for digit in range(1, board.geo.side + 1):
@@ -531,19 +556,19 @@ def x_chain(board):
     return None
 
 
-def aic(board):
+def aic(board: Board) -> Step | None:
     """An alternating inference chain over candidates: strong links (conjugate pairs, two-candidate
     cells) alternate with weak ones; one of its two ends is true, so what sees both ends goes."""
     return _chain(board, "aic", None)
 
 
-def forcing_chain(board):
+def forcing_chain(board: Board) -> Step | None:
     """A candidate whose placement leads, by singles alone, to a contradiction is false (a
     contradiction forcing chain, or Nishio); two-candidate cells are tried first."""
     return _forcing(board, every=False)
 
 
-def forcing_chains(board, *, solution=None):
+def forcing_chains(board: Board, *, solution: Sequence[int] | None = None) -> Step | None:
     """Every candidate that ``forcing_chain`` would remove, found in one pass and made one step
     (each is false on its own): what grading uses, as a pass costs far more than what it finds.
     With the known ``solution`` (cells), its digits are not tried: a true digit never leads to a
@@ -551,25 +576,25 @@ def forcing_chains(board, *, solution=None):
     return _forcing(board, every=True, solution=solution)
 
 
-def dynamic_forcing_chain(board):
+def dynamic_forcing_chain(board: Board) -> Step | None:
     """A candidate whose placement leads to a contradiction by singles, locked candidates and naked
     and hidden pairs (applied inside the trial, as often as they apply) is false."""
     return _forcing(board, every=False, tier=DYNAMIC)
 
 
-def dynamic_forcing_chains(board, *, solution=None):
+def dynamic_forcing_chains(board: Board, *, solution: Sequence[int] | None = None) -> Step | None:
     """Every candidate that ``dynamic_forcing_chain`` would remove, in one pass (as ``forcing_chains``)."""
     return _forcing(board, every=True, solution=solution, tier=DYNAMIC)
 
 
-def nested_forcing_chain(board):
+def nested_forcing_chain(board: Board) -> Step | None:
     """A candidate whose placement leads to a contradiction when the trial may also use forcing
     chains itself: inside it, any candidate of a two-candidate cell that singles alone break is
     removed (one level deep), between rounds of singles, locked candidates and pairs."""
     return _forcing(board, every=False, tier=NESTED)
 
 
-def nested_forcing_chains(board, *, solution=None):
+def nested_forcing_chains(board: Board, *, solution: Sequence[int] | None = None) -> Step | None:
     """Every candidate that ``nested_forcing_chain`` would remove, in one pass (as ``forcing_chains``)."""
     return _forcing(board, every=True, solution=solution, tier=NESTED)
 
@@ -582,7 +607,7 @@ TIERS_UP_TO_BOX = 3
 _TIER_NAMES = ("forcing chain", "dynamic forcing chain", "nested forcing chain")
 
 
-def _pairs(trial, queue, geo):
+def _pairs(trial: list[int], queue: list[int], geo: Geometry) -> int:
     """Naked and hidden pairs on a trial's candidate list (placed cells hold one bit): -1 on a
     contradiction, else how many cells lost candidates; newly placed cells go on ``queue``."""
     from sudoku.engines.py import strike
@@ -590,7 +615,7 @@ def _pairs(trial, queue, geo):
     changed = 0
     for unit in geo.units:
         once = twice = thrice = 0
-        twos = []
+        twos: list[int] = []
         for cell in unit:
             mask = trial[cell]
             thrice |= twice & mask
@@ -600,7 +625,7 @@ def _pairs(trial, queue, geo):
             if rest and not rest & (rest - 1):
                 twos.append(cell)
         if len(twos) >= 2:
-            seen = {}
+            seen: dict[int, list[int]] = {}
             for cell in twos:
                 seen.setdefault(trial[cell], []).append(cell)
             for mask, cells in seen.items():
@@ -616,7 +641,7 @@ def _pairs(trial, queue, geo):
         two_places = twice & ~thrice
         if not two_places & (two_places - 1):
             continue  # fewer than two digits with two places
-        where = {}
+        where: dict[tuple[int, ...], list[int]] = {}
         while two_places:
             bit = two_places & -two_places
             two_places ^= bit
@@ -636,7 +661,7 @@ def _pairs(trial, queue, geo):
     return changed
 
 
-def _propagate(trial, queue, geo, tier):
+def _propagate(trial: list[int], queue: list[int], geo: Geometry, tier: int) -> bool:
     """Apply the tier's rules to ``trial`` in place until none applies: False on a contradiction."""
     from sudoku.engines.py import _locked, settle
 
@@ -664,7 +689,7 @@ def _propagate(trial, queue, geo, tier):
             return True
 
 
-def _refute(trial, queue, geo):
+def _refute(trial: list[int], queue: list[int], geo: Geometry) -> int:
     """One round of forcing chains inside a nested trial: each candidate whose placement singles
     break is removed at once (later tries start from the stronger grid). Returns -1 on a
     contradiction, else how many it removed; a cell left with one candidate goes on ``queue`` and
@@ -672,7 +697,7 @@ def _refute(trial, queue, geo):
     from sudoku.engines.py import settle, strike
 
     order = [cell for cell, mask in enumerate(trial) if popcount(mask) == 2]
-    safe = set()
+    safe: set[tuple[int, int]] = set()
     removed = 0
     for cell in order:
         for digit in bits(trial[cell]):
@@ -693,12 +718,13 @@ def _refute(trial, queue, geo):
     return removed
 
 
-def _false_candidates(base, geo, tier, *, every, safe=()):
+def _false_candidates(base: list[int], geo: Geometry, tier: int, *, every: bool,
+                      safe: Iterable[Candidate] = ()) -> list[Candidate]:
     """The candidates (cell, digit) of ``base`` (a candidate list) whose trial under ``tier``
     contradicts: all of them, or with ``every`` False the first. ``safe`` candidates are not tried."""
     order = sorted((popcount(mask), cell) for cell, mask in enumerate(base) if mask & (mask - 1))
     safe = set(safe)
-    found = []
+    found: list[Candidate] = []
     for _, cell in order:
         for digit in bits(base[cell]):
             if (cell, digit) in safe:
@@ -718,7 +744,7 @@ def _false_candidates(base, geo, tier, *, every, safe=()):
     return found
 
 
-def _forcing(board, *, every, solution=None, tier=SINGLES):
+def _forcing(board: Board, *, every: bool, solution: Sequence[int] | None = None, tier: int = SINGLES) -> Step | None:
     if tier > SINGLES and board.geo.box > TIERS_UP_TO_BOX:
         return None
     base = [1 << (d - 1) if d else mask for d, mask in zip(board.digits, board.cands)]
@@ -729,7 +755,7 @@ def _forcing(board, *, every, solution=None, tier=SINGLES):
     return _step(_TIER_NAMES[tier], [c for c, _ in found], [d for _, d in found], eliminations=found)
 
 
-TECHNIQUES = (
+TECHNIQUES: tuple[tuple[str, Technique], ...] = (
     ("naked single", naked_single),
     ("hidden single", hidden_single),
     ("pointing", pointing),
@@ -755,7 +781,7 @@ TECHNIQUES = (
 NAMES = tuple(name for name, _ in TECHNIQUES)
 
 
-def next_step(board, techniques=TECHNIQUES):
+def next_step(board: Board, techniques: Iterable[tuple[str, Technique]] = TECHNIQUES) -> Step | None:
     """The first step the simplest applicable technique finds, or None."""
     for _, technique in techniques:
         step = technique(board)
@@ -764,10 +790,11 @@ def next_step(board, techniques=TECHNIQUES):
     return None
 
 
-def solve_logically(puzzle, *, techniques=TECHNIQUES, max_steps=None):
+def solve_logically(puzzle: Grid, *, techniques: Iterable[tuple[str, Technique]] = TECHNIQUES,
+                    max_steps: int | None = None) -> Trail:
     """Steps from ``puzzle`` until it is solved, stuck, or contradicts itself; never guesses."""
     board = Board.of(puzzle)
-    steps = []
+    steps: list[Step] = []
     while not board.solved():
         broken = board.contradiction()
         if broken:

@@ -3,7 +3,11 @@ and the step changes named by commit, as terminal blocks (the default stdout), M
 HTML, where every metric also gets a small trend plot. The trends share one log scale (the same
 factor from bottom to top), so equal heights are equal changes in every plot."""
 
+from __future__ import annotations
+
+import argparse
 from html import escape
+from typing import TYPE_CHECKING
 
 from sudoku.display import Table
 from reports.render import svg
@@ -13,11 +17,14 @@ from reports.text import cell, code, fmt_time
 from reports.verdict import REGRESSION
 from reports.wording import change_text
 
+if TYPE_CHECKING:
+    from reports.history import History, Series, Step
+
 COLUMNS = 12  # the newest commits shown as columns of the Markdown table
 TERMINAL_COLUMNS = 6  # and of the terminal's, which is narrower
 
 
-def headline(history):
+def headline(history: History) -> str:
     """'6 commit(s), 4 metric(s), 1 with a step change (1 slower)': commits are shas, whatever the
     configurations run on each (those are counted apart when there are several)."""
     h = history
@@ -28,38 +35,38 @@ def headline(history):
             f"({regressions} slower)")
 
 
-def rule_line(history):
+def rule_line(history: History) -> str:
     return (f"step: the commits after a point against those before (up to 3 a side), the block-bootstrap "
             f"interval wholly past {history.threshold * 100:g} % and the ratio past the spread between commits")
 
 
-def columns(history):
+def columns(history: History) -> dict[tuple[str, bool], str]:
     """The history's commits as table columns, oldest first: (sha, dirty) -> the short label."""
     return {(c.sha, c.dirty): c.short for c in history.commits}
 
 
-def median_cells(series, shown):
+def median_cells(series: Series, shown: list[tuple[str, bool]]) -> list[str]:
     """The series' median at each commit in ``shown`` ((sha, dirty) keys), '' where it has none."""
     medians = {(c.sha, c.dirty): m for c, m in zip(series.commits, series.medians)}
     return [fmt_time(medians[key]) if key in medians else "" for key in shown]
 
 
-def step_text(step):
+def step_text(step: Step) -> str:
     """'ab12cd34ef: 2.01x slower' for a step at that commit."""
     return f"{step.commit.label}: {change_text(step.ratio.point)}"
 
 
-def steps_text(series):
+def steps_text(series: Series) -> str:
     return "; ".join(step_text(s) for s in series.steps) or "none"
 
 
-def commits_lines(history):
+def commits_lines(history: History) -> list[str]:
     return [f"{number}. {code(c.label)}{' ' + cell(c.tag) if c.tag else ''} "
             f"{cell(c.started[:19].replace('T', ' ')) or 'no start time'} "
             f"({c.run.rounds} round(s), {len(c.run.records)} cases)" for number, c in enumerate(history.commits, 1)]
 
 
-def history_md(history):
+def history_md(history: History) -> str:
     h = history
     lines = [f"## History: {headline(h)}", "", f"- {rule_line(h)}"]
     lines += [f"- note: {cell(note)}" for note in h.notes]
@@ -76,11 +83,12 @@ def history_md(history):
     return "\n".join(lines) + "\n"
 
 
-def history_blocks(history, args):
+def history_blocks(history: History, args: argparse.Namespace) -> list[str | Table]:
     """The history for a terminal or a pipe (``sudoku.display`` blocks): the headline, the commits, and
     the median per commit of each metric over the newest commits, with its step changes."""
     h = history
-    blocks = [f"history: {headline(h)}", rule_line(h)] + [f"note: {note}" for note in h.notes]
+    blocks: list[str | Table] = [f"history: {headline(h)}", rule_line(h)]
+    blocks += [f"note: {note}" for note in h.notes]
     several = h.configuration_count > 1
     commits = Table(["#:", "commit", *(["configuration"] if several else []), "started", "rounds:", "cases:"],
                     title="Commits (oldest first)")
@@ -97,7 +105,7 @@ def history_blocks(history, args):
     return blocks + [commits, medians, files_line(args)]
 
 
-def trend_factor(history):
+def trend_factor(history: History) -> float:
     """The one y-range factor of every trend: the widest series' (its p25..p75 and medians, with the
     margin ``svg.trend`` leaves), at least 2."""
     widest = 2.0
@@ -109,7 +117,7 @@ def trend_factor(history):
     return widest
 
 
-def history_html(history):
+def history_html(history: History) -> str:
     h = history
     title = f"History: {headline(h)}"
     factor, several = trend_factor(h), h.configuration_count > 1

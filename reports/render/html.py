@@ -1,6 +1,10 @@
 """HTML renderings: one self-contained file (inline CSS and SVG plots, no script, nothing fetched)."""
 
+from __future__ import annotations
+
+from collections.abc import Sequence
 from html import escape as _escape
+from typing import TYPE_CHECKING, Any
 
 from sudoku.display import excerpt, visible
 from reports.render import svg
@@ -10,6 +14,12 @@ from reports.render.md import aa_text, headline, method_text
 from reports.text import fmt_ratio, fmt_size, fmt_time
 from reports.verdict import IMPROVEMENT, NOT_COMPARABLE, REGRESSION, UNCHANGED
 from reports.wording import band_text, change_text, verdict_text
+
+if TYPE_CHECKING:
+    from reports.bugs import Bug
+    from reports.load import Run
+    from reports.summary import Failure, Summary, Timing
+    from reports.verdict import Comparison
 
 FAILURES_SHOWN = 200
 ROWS, WIDTH = 40, 200  # an input or output longer than this is shown as its start and its length
@@ -29,19 +39,19 @@ border:1px dashed #ccc}
 """
 
 
-def escape(text, quote=True):
+def escape(text: object, quote: bool = True) -> str:
     """Text fit for HTML: markup escaped, and every control byte of a target's shown as its escape
     (``\\x1b``, ``\\x00``), as the other renderers do: NUL is a parse error, ESC noise."""
     return _escape(visible(text), quote=quote)
 
 
-def _page(title, body):
+def _page(title: str, body: Sequence[str]) -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>"
             f"<title>{escape(title)}</title><style>{CSS}</style></head><body>\n"
             + "\n".join(body) + "\n</body></html>\n")
 
 
-def table(headers, rows, *, numeric=()):
+def table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, numeric: Sequence[int] = ()) -> str:
     """An HTML table; cells are escaped unless given as ``(html,)`` one-tuples."""
     out = ["<table><tr>" + "".join(f"<th>{escape(h)}</th>" for h in headers) + "</tr>"]
     for row in rows:
@@ -54,7 +64,7 @@ def table(headers, rows, *, numeric=()):
     return "".join(out) + "</table>"
 
 
-def describe_run(run):
+def describe_run(run: Run) -> str:
     manifest = run.manifest
     host = manifest.get("host") or {}
     merged = f", {len(run.manifests)} runs merged" if len(run.manifests) > 1 else ""
@@ -63,7 +73,7 @@ def describe_run(run):
             f"{escape(str(host.get('cores', '?')))} cores) at <code>{escape(str(run.path))}</code>")
 
 
-def failures_html(failures, *, with_status=False):
+def failures_html(failures: Sequence[Failure], *, with_status: bool = False) -> str:
     rows = []
     for f in failures[:FAILURES_SHOWN]:
         raw = f.input_text if f.input_text is not None else (f.puzzle or "")
@@ -79,7 +89,7 @@ def failures_html(failures, *, with_status=False):
     return html
 
 
-def excerpt_html(text, mark=None, *, side=None):
+def excerpt_html(text: str, mark: object = None, *, side: int | None = None) -> tuple[str, str]:
     """A text in a ``pre.io`` block, never wrapped: whole when short, else its start and its length;
     control bytes visible; the marked cell or line highlighted, so the eye finds it at once."""
     shown = excerpt(text, mark, side=side, rows=ROWS, width=WIDTH)
@@ -90,20 +100,20 @@ def excerpt_html(text, mark=None, *, side=None):
         lines[index] = (f"{escape(line[:start])}<mark title=\"{escape(shown.where)}\">{escape(line[start:end])}</mark>"
                         f"{escape(line[end:])}")
     rest = shown.rest or ("" if text else "(nothing)")  # an empty answer is shown as such, not as a blank box
-    rest = [f'<span class="rest">{escape(rest)}</span>'] if rest else []
-    return '<pre class="io">' + "\n".join(lines + rest) + "</pre>", shown.where
+    rest_lines = [f'<span class="rest">{escape(rest)}</span>'] if rest else []
+    return '<pre class="io">' + "\n".join(lines + rest_lines) + "</pre>", shown.where
 
 
-def _figure(caption, pre):
+def _figure(caption: str, pre: str) -> str:
     return f"<figure><figcaption>{caption}</figcaption>{pre}</figure>"
 
 
-def _cell_mark(mark):
+def _cell_mark(mark: dict[str, int] | None) -> dict[str, int] | None:
     """A mark of a cell carries over to output grids; a line of the input does not."""
     return mark if mark and "row" in mark else None
 
 
-def answer_figures(bug):
+def answer_figures(bug: Bug) -> list[str]:
     """What a right answer looks like and what came, side by side, the failing cell marked in both."""
     caption, block = expected_parts(bug.expected)
     out = []
@@ -125,7 +135,7 @@ def answer_figures(bug):
     return out
 
 
-def bug_html(number, bug, *, several=False):
+def bug_html(number: int, bug: Bug, *, several: bool = False) -> str:
     """One bug: its title, cases, detail and families; the input with the failing cell highlighted,
     beside the expected and the actual answer; the replay line."""
     facts = bug.facts(escape, lambda command: f"<code>{escape(command)}</code>", several=several)
@@ -140,13 +150,13 @@ def bug_html(number, bug, *, several=False):
             + f"<p>replay: <code>{escape(bug.get('replay', ''))}</code></p></section>")
 
 
-def bugs_html(bugs):
+def bugs_html(bugs: Sequence[Bug]) -> list[str]:
     several = len({str(bug.get("target")) for bug in bugs}) > 1
     return [f"<h2>Distinct bugs ({len(bugs)})</h2>"] + [bug_html(n, bug, several=several)
                                                         for n, bug in enumerate(bugs, 1)]
 
 
-def timings_html(timings):
+def timings_html(timings: Sequence[Timing]) -> list[str]:
     """Percentiles and plots of the sets with enough cases to mean something (one line names the rest);
     the plots' points are coloured passed or failed."""
     kept, left = enough_cases(timings)
@@ -167,7 +177,7 @@ def timings_html(timings):
     return body + ["</div>"]
 
 
-def summary_html(summary):
+def summary_html(summary: Summary) -> str:
     run = summary.run
     title = f"Run {run.name}"
     body = [f"<h1>{escape(title)}: {'failed cases' if summary.failed else 'no failed case'}</h1>",
@@ -195,13 +205,13 @@ def summary_html(summary):
     return _page(title, body)
 
 
-def correctness_html(c):
+def correctness_html(c: Comparison) -> list[str]:
     return [f"<h2>Correctness: {len(c.failures)} failed case(s) in the current run"
             + (f"; {c.fixed} fixed since the baseline" if c.fixed else "") + "</h2>",
             failures_html(c.failures, with_status=True) if c.failures else "<p>No failed case.</p>"]
 
 
-def comparison_html(comparison):
+def comparison_html(comparison: Comparison) -> str:
     c = comparison
     order = {REGRESSION: 0, IMPROVEMENT: 1, NOT_COMPARABLE: 2, UNCHANGED: 3}
     metrics = sorted(c.metrics, key=lambda m: order[m.verdict])
@@ -227,9 +237,9 @@ def comparison_html(comparison):
         body.append(table(["metric", "baseline median", "current median", "change", f"{c.confidence:.0%} interval",
                            "n base / current", "verdict"], rows, numeric=(1, 2, 3)))
         if any(m.ratio for m in metrics):  # not comparable everywhere: no ratio to draw
-            rows = [(m.name, m.ratio.point if m.ratio else None, m.ratio.low if m.ratio else None,
+            plotted = [(m.name, m.ratio.point if m.ratio else None, m.ratio.low if m.ratio else None,
                      m.ratio.high if m.ratio else None, m.verdict, m.band) for m in metrics]
-            body.append(svg.intervals("ratio of medians, current / baseline", rows, width=760,
+            body.append(svg.intervals("ratio of medians, current / baseline", plotted, width=760,
                                       caption=f"grey band, the rule applied (a verdict needs the whole interval "
                                               f"past it): {band_text(metrics)}"))
         body += correctness_html(c)

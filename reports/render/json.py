@@ -4,15 +4,25 @@
 times in seconds (``_s``), as ``sudoku check --json`` writes. ``VERSION`` goes up on any change of
 shape; the README lists the keys. Numbers that are not numbers (NaN, inf) are ``null``."""
 
+from __future__ import annotations
+
 import json
 import math
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from reports.history import History
+    from reports.load import Run
+    from reports.stats import Ratio
+    from reports.summary import Failure, Summary
+    from reports.verdict import Comparison
 
 VERSION = 1
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
     """A JSON-able value: numpy scalars as Python numbers, NaN and inf as None."""
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
@@ -25,7 +35,7 @@ def _plain(value):
     return value
 
 
-def run_json(run):
+def run_json(run: Run) -> dict[str, Any]:
     manifest = run.manifest
     host = manifest.get("host") or {}
     return {"name": run.name, "path": str(run.path), "runs": len(run.manifests), "git_sha": manifest.get("git_sha"),
@@ -33,13 +43,13 @@ def run_json(run):
             "host": {"cpu": host.get("cpu"), "cores": host.get("cores")}, "notes": list(run.notes)}
 
 
-def failure_json(f):
+def failure_json(f: Failure) -> dict[str, Any]:
     return {"case": f.case, "case_set": f.case_set, "size": f.size, "reason": f.reason, "oracles": f.oracles,
             "target": f.target, "exit_code": f.exit_code, "reproducer": f.reproducer,
             "corpus": None if f.corpus is None else str(f.corpus), "status": f.status}
 
 
-def summary_json(summary):
+def summary_json(summary: Summary) -> str:
     return _dump({
         "schema": "reports.show", "version": VERSION, "run": run_json(summary.run), "failed": summary.failed,
         "counts": summary.counts, "failures": [failure_json(f) for f in summary.failures],
@@ -50,11 +60,11 @@ def summary_json(summary):
                     for t in summary.timings]})
 
 
-def comparison_json(comparison):
+def comparison_json(comparison: Comparison) -> str:
     from reports.render.md import headline
 
     c = comparison
-    metrics = []
+    metrics: list[dict[str, Any]] = []
     for m in c.metrics:
         ratio = {"ratio": m.ratio.point, "low": m.ratio.low, "high": m.ratio.high} if m.ratio else \
             {"ratio": None, "low": None, "high": None}
@@ -74,11 +84,11 @@ def comparison_json(comparison):
         "warnings": list(c.warnings)})
 
 
-def _ratio(r):
+def _ratio(r: Ratio) -> dict[str, float]:
     return {"ratio": r.point, "low": r.low, "high": r.high}
 
 
-def history_json(history):
+def history_json(history: History) -> str:
     """The history: its commits (a sha in one configuration each, oldest first; ``commits`` counts
     shas), and each series with its median per commit and its step changes."""
     from reports.render.history import headline
@@ -97,5 +107,5 @@ def history_json(history):
                               for step in s.steps]} for s in h.series]})
 
 
-def _dump(obj):
+def _dump(obj: Any) -> str:
     return json.dumps(_plain(obj), indent=2, default=str) + "\n"

@@ -4,7 +4,10 @@ regressed and the A/A check holds, skipped when not comparable; its text states 
 of the current run, listed in its message). Every text goes through ``xml_text``, so the XML parses
 whatever a target printed."""
 
+from __future__ import annotations
+
 import xml.etree.ElementTree as ET
+from typing import TYPE_CHECKING
 
 from sudoku.display import xml_text
 from reports.text import fmt_ratio
@@ -12,7 +15,11 @@ from reports.verdict import NOT_COMPARABLE, REGRESSION
 from reports.wording import rule_text
 
 
-def comparison_junit(comparison):
+if TYPE_CHECKING:
+    from reports.verdict import Comparison
+
+
+def comparison_junit(comparison: Comparison) -> str:
     c = comparison
     suite = ET.Element("testsuite", name="reports.compare")
     correctness = ET.SubElement(suite, "testcase", classname="reports.correctness", name="correctness")

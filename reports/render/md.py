@@ -1,5 +1,10 @@
 """Markdown renderings of a summary and of a comparison, fit for a pull-request comment or CI step summary."""
 
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
 from sudoku.display import caret_lines, excerpt, md_block
 from reports.bugs import expected_parts
 from reports.summary import enough_cases, left_out_text
@@ -7,12 +12,18 @@ from reports.text import cell, code, fmt_change, fmt_ratio, fmt_size, fmt_time
 from reports.verdict import IMPROVEMENT, NOT_COMPARABLE, REGRESSION, UNCHANGED
 from reports.wording import change_text, verdict_text
 
+if TYPE_CHECKING:
+    from reports.bugs import Bug
+    from reports.load import Run
+    from reports.summary import Failure, Summary, Timing
+    from reports.verdict import Comparison, Metric
+
 FAILURES_SHOWN = 30
 VERDICT_MARK = {REGRESSION: "**regression**", IMPROVEMENT: "improvement", UNCHANGED: "unchanged",
                 NOT_COMPARABLE: "not comparable"}
 
 
-def describe_run(run, *, code=code, cell=cell):
+def describe_run(run: Run, *, code: Callable[[Any], str] = code, cell: Callable[[Any], str] = cell) -> str:
     """One line: name, git sha, cases, host (escaped for Markdown; ``str`` for both gives plain text)."""
     manifest = run.manifest
     sha = (manifest.get("git_sha") or "")[:10] or "no git sha"
@@ -22,7 +33,7 @@ def describe_run(run, *, code=code, cell=cell):
             f"{cell(host.get('cpu', 'unknown host'))}, {host.get('cores', '?')} cores)")
 
 
-def failures_table(failures, *, with_status=False):
+def failures_table(failures: Sequence[Failure], *, with_status: bool = False) -> list[str]:
     lines = ["| case | set | size | reason | oracles | reproducer |" + (" status |" if with_status else ""),
              "|---:|---|---|---|---|---|" + ("---|" if with_status else "")]
     for failure in failures[:FAILURES_SHOWN]:
@@ -37,7 +48,7 @@ def failures_table(failures, *, with_status=False):
     return lines
 
 
-def timings_table(timings):
+def timings_table(timings: Sequence[Timing]) -> list[str]:
     lines = ["| phase | size | set | n | p50 | p90 | p99 | max |", "|---|---|---|---:|---:|---:|---:|---:|"]
     for t in timings:
         p50, p90, p99 = t.quantiles
@@ -49,7 +60,7 @@ def timings_table(timings):
 ROWS, WIDTH = 40, 200  # an input or output longer than this is shown as its start and its length
 
 
-def excerpt_md(text, mark=None, *, side=None):
+def excerpt_md(text: str, mark: object = None, *, side: int | None = None) -> str:
     """A text as a fenced code block: whole when short, control bytes visible, a ``^`` line under the
     marked cell naming it (a code block has no colour)."""
     if not text:
@@ -57,11 +68,11 @@ def excerpt_md(text, mark=None, *, side=None):
     return md_block("\n".join(caret_lines(excerpt(text, mark, side=side, rows=ROWS, width=WIDTH))))
 
 
-def answer_md(bug):
+def answer_md(bug: Bug) -> list[str]:
     """The expected and the actual answer as two consecutive code blocks, the failing cell marked in both."""
     cell_mark = bug.mark if bug.mark and "row" in bug.mark else None
     caption, block = expected_parts(bug.expected)
-    out = []
+    out: list[str] = []
     if bug.expected:
         out += [f"expected: {cell(caption)}", ""] + ([excerpt_md(block, cell_mark, side=bug.side), ""] if block else [])
     actual = bug.actual
@@ -75,7 +86,7 @@ def answer_md(bug):
     return out
 
 
-def bug_md(number, bug, *, several=False):
+def bug_md(number: int, bug: Bug, *, several: bool = False) -> list[str]:
     """One bug: title, cases, detail, families; the input with the failing cell marked; the expected and
     the actual answer; the replay line."""
     facts = bug.facts(cell, code, several=several)
@@ -87,13 +98,13 @@ def bug_md(number, bug, *, several=False):
     return out + answer_md(bug) + [f"replay: {code(bug.get('replay', ''))}", ""]
 
 
-def bugs_md(bugs):
+def bugs_md(bugs: Sequence[Bug]) -> list[str]:
     several = len({str(bug.get("target")) for bug in bugs}) > 1
     return ["", f"### Distinct bugs ({len(bugs)})", ""] + [line for n, bug in enumerate(bugs, 1)
                                                           for line in bug_md(n, bug, several=several)]
 
 
-def summary_md(summary):
+def summary_md(summary: Summary) -> str:
     run = summary.run
     manifest = run.manifest
     status = "failed cases" if summary.failed else "no failed case"
@@ -129,7 +140,7 @@ def summary_md(summary):
     return "\n".join(lines) + "\n"
 
 
-def method_text(c):
+def method_text(c: Comparison) -> str:
     """One sentence: how the timing verdicts were reached."""
     base_rounds, head_rounds = c.rounds
     limit = max((m.limit for m in c.metrics if m.limit), default=c.threshold)
@@ -143,7 +154,7 @@ def method_text(c):
             f"{c.resamples} resamples, seed {c.seed}); {rule}; at least {c.min_samples} samples per side")
 
 
-def aa_text(c):
+def aa_text(c: Comparison) -> str:
     """One sentence: the A/A check of the current run's rounds, or why there is none."""
     check = c.aa
     if check is None:
@@ -159,7 +170,7 @@ def aa_text(c):
             "timing verdicts **unreliable**, none fails")
 
 
-def metrics_table(metrics, confidence, reliable=True):
+def metrics_table(metrics: Sequence[Metric], confidence: float, reliable: bool = True) -> list[str]:
     lines = [f"| metric | baseline median | current median | change | {confidence:.0%} interval | n base / current "
              "| verdict |", "|---|---:|---:|---:|---|---:|---|"]
     for m in metrics:
@@ -177,7 +188,7 @@ def metrics_table(metrics, confidence, reliable=True):
     return lines
 
 
-def headline(comparison):
+def headline(comparison: Comparison) -> str:
     if not comparison.comparable:
         unlike = "; ".join(comparison.unlike)
         if comparison.correctness_regression:
@@ -195,7 +206,7 @@ def headline(comparison):
     return "no regression" if comparison.timing_reliable else "no regression (timing verdicts unreliable)"
 
 
-def comparison_md(comparison):
+def comparison_md(comparison: Comparison) -> str:
     c = comparison
     order = {REGRESSION: 0, IMPROVEMENT: 1, NOT_COMPARABLE: 2, UNCHANGED: 3}
     tally = {v: sum(m.verdict == v for m in c.metrics) for v in order}

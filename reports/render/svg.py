@@ -14,15 +14,18 @@
 """
 
 import math
+from collections.abc import Iterable, Sequence
 from html import escape as _escape
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from sudoku.display import visible
 from reports.text import fmt_time
 
 
-def escape(text):
+def escape(text: object) -> str:
     """Text fit for SVG: markup escaped, and no control byte of a target's (NUL is a parse error)."""
     return _escape(visible(text))
 
@@ -34,20 +37,24 @@ STRIP_POINTS = 300
 FONT = 'font-family="sans-serif" font-size="11"'
 
 
-def _svg(width, height, body, title):
+Box = tuple[float, float, float, float]
+
+
+def _svg(width: float, height: float, body: Iterable[str], title: str) -> str:
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
             f'viewBox="0 0 {width} {height}" role="img"><title>{escape(title)}</title>{"".join(body)}</svg>')
 
 
-def _strip(samples, limit=STRIP_POINTS):
+def _strip(samples: npt.NDArray[Any], limit: int = STRIP_POINTS) -> npt.NDArray[np.intp]:
     """Indexes of at most ``limit`` samples, evenly spread over the sorted samples (deterministic)."""
     order = np.argsort(samples, kind="stable")
     if order.size <= limit:
         return order
-    return order[np.linspace(0, order.size - 1, limit).astype(int)]
+    picked: npt.NDArray[np.intp] = order[np.linspace(0, order.size - 1, limit).astype(int)]
+    return picked
 
 
-def _legend(x, y, failed):
+def _legend(x: float, y: float, failed: Sequence[Any]) -> list[str]:
     """'o passed (n)  o failed (n)' from ``x`` at baseline ``y``: what the points' colours mean."""
     body, total = [], np.concatenate(failed) if failed else np.empty(0, bool)
     for name, count in (("passed", int((~total).sum())), ("failed", int(total.sum()))):
@@ -58,12 +65,13 @@ def _legend(x, y, failed):
     return body
 
 
-def _label_room(labels, minimum):
+def _label_room(labels: Iterable[str], minimum: int) -> int:
     """Pixels left of the plot for its longest label (about 6.5 px a character at FONT's size)."""
     return max(minimum, int(6.5 * max((len(label) for label in labels), default=0)) + 16)
 
 
-def distributions(title, groups, *, width=640, failed=None):
+def distributions(title: str, groups: Iterable[tuple[str, Any, str | None]], *, width: int = 640,
+                  failed: Sequence[Any] | None = None) -> str:
     """Box-and-strip plot of ``groups``: a list of (label, samples, colour or None). With ``failed`` (one
     boolean array per group: that sample's case failed) the points say pass or fail, in the colours of
     a legend, over grey boxes: so a colour always means something."""
@@ -85,7 +93,7 @@ def distributions(title, groups, *, width=640, failed=None):
     hi = max(hi, lo + 1)
     span = width - left - right
 
-    def x(value):
+    def x(value: float) -> float:
         value = max(value, 10.0 ** lo)
         return left + (math.log10(value) - lo) / (hi - lo) * span
 
@@ -117,20 +125,21 @@ def distributions(title, groups, *, width=640, failed=None):
     return _svg(width, height, body, title)
 
 
-def text_width(text):
+def text_width(text: str) -> float:
     """The width in pixels of ``text`` at FONT's size, a little generous (6.5 px a character)."""
     return 6.5 * len(text)
 
 
-def _overlaps(box, kept, gap=4):
+def _overlaps(box: Box, kept: Iterable[Box], gap: float = 4) -> bool:
     x0, y0, x1, y1 = box
     return any(x0 < k1 + gap and k0 < x1 + gap and y0 < l1 and l0 < y1 for k0, l0, k1, l1 in kept)
 
 
-def thin_labels(candidates, *, low, high):
+def thin_labels(candidates: Iterable[tuple[float, str]], *, low: float, high: float) -> list[tuple[float, str]]:
     """The labels that fit: ``candidates`` are (x, text) in order of priority, centred at x on one line;
     a label is kept when it lies within low..high and clear of every label kept before it."""
-    kept, boxes = [], []
+    kept: list[tuple[float, str]] = []
+    boxes: list[Box] = []
     for x, text in candidates:
         half = text_width(text) / 2
         box = (x - half, 0, x + half, 1)
@@ -141,7 +150,7 @@ def thin_labels(candidates, *, low, high):
     return kept
 
 
-def ratio_ticks(lo, hi, edges):
+def ratio_ticks(lo: float, hi: float, edges: Iterable[float]) -> list[float]:
     """Candidate ticks of a ratio axis from ``lo`` to ``hi``, by priority: 1, the bands' ``edges``, then
     1, 2, 5 times each power of ten (the caller thins them to those that fit)."""
     nice = sorted({m * 10.0 ** d for d in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1)
@@ -150,11 +159,12 @@ def ratio_ticks(lo, hi, edges):
     return [t for t in ticks if lo <= t <= hi]
 
 
-def _tick_text(value):
+def _tick_text(value: float) -> str:
     return f"{value:.3g}"
 
 
-def place_label(text, *, low, high, point, mid, left, right, avoid):
+def place_label(text: str, *, low: float, high: float, point: float, mid: float, left: float, right: float,
+                avoid: Iterable[float]) -> tuple[float, float, str]:
     """Where a point's label goes: (x, y, anchor), the first of right of its interval, left of it, just
     above the point, or above it beside a line to avoid, that lies within ``left``..``right`` and clear
     of every x in ``avoid`` (the line at 1); if none is clear, the first that fits."""
@@ -172,7 +182,8 @@ def place_label(text, *, low, high, point, mid, left, right, avoid):
     return x, y, anchor
 
 
-def intervals(title, rows, *, caption="", width=640):
+def intervals(title: str, rows: Sequence[tuple[str, Any, Any, Any, str, tuple[float, float] | None]], *,
+              caption: str = "", width: float = 640) -> str:
     """Ratio-interval plot on a log axis: ``rows`` of (label, point, low, high, verdict, band); point
     None = not comparable; ``band`` (floor, ceiling) is the rule the metric was judged by, drawn grey
     behind its row (None: not judged), and ``caption`` says so under the title. Every point is labelled with its ratio ('1.05', '329x', '1/12x')
@@ -189,7 +200,7 @@ def intervals(title, rows, *, caption="", width=640):
     height = top + row * max(1, len(rows)) + 30
     span = width - left - right
 
-    def x(value):
+    def x(value: float) -> float:
         value = min(max(value, lo), hi)
         return left + (math.log(value) - log_lo) / (log_hi - log_lo) * span
 
@@ -230,7 +241,7 @@ def intervals(title, rows, *, caption="", width=640):
     return _svg(width, height, body, title)
 
 
-def _time_ticks(lo, hi):
+def _time_ticks(lo: float, hi: float) -> list[float]:
     """1, 2, 5 times each power of ten from ``lo`` to ``hi`` seconds."""
     return [m * 10.0 ** d for d in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1)
             for m in (1, 2, 5) if lo <= m * 10.0 ** d <= hi]
@@ -239,7 +250,8 @@ def _time_ticks(lo, hi):
 TREND_MARGIN = 1.15  # room above and below a trend's values, as a factor
 
 
-def trend(title, labels, medians, quartiles, *, steps=(), factor=None, width=520):
+def trend(title: str, labels: Sequence[str], medians: Sequence[float], quartiles: Sequence[Sequence[float]], *,
+          steps: Iterable[tuple[int, str]] = (), factor: float | None = None, width: float = 520) -> str:
     """A metric over commits: the median per commit joined by a line, its p25..p75 as a bar, on a log
     time axis; ``steps`` (index, text) draw a dashed line before that commit, labelled. Commit labels
     and time ticks are thinned so none touch; the first and last commit and every step keep theirs.
@@ -261,10 +273,10 @@ def trend(title, labels, medians, quartiles, *, steps=(), factor=None, width=520
     span = width - left - right - 2 * inset
     count = len(medians)
 
-    def x(index):
+    def x(index: float) -> float:
         return left + inset + (span / 2 if count == 1 else index / (count - 1) * span)
 
-    def y(value):
+    def y(value: float) -> float:
         return top + plot_h - (math.log(value) - math.log(lo)) / (math.log(hi) - math.log(lo)) * plot_h
 
     bottom = top + plot_h
@@ -288,7 +300,7 @@ def trend(title, labels, medians, quartiles, *, steps=(), factor=None, width=520
     shown = thin_labels([(x(i), labels[i]) for i in dict.fromkeys(order)], low=0, high=width)
     for px, text in shown:
         body.append(f'<text x="{px:.1f}" y="{bottom + 16}" {FONT} text-anchor="middle">{escape(text)}</text>')
-    boxes = []
+    boxes: list[Box] = []
     for index, text in steps:
         px = (x(index - 1) + x(index)) / 2
         body.append(f'<line x1="{px:.1f}" y1="{top}" x2="{px:.1f}" y2="{bottom}" stroke="#c0392b" '

@@ -3,22 +3,33 @@ user acts on (counts, failures with the line that reproduces them, the verdict p
 full report is), as ``sudoku.display`` blocks: rich tables on a terminal, aligned plain text in a pipe.
 The whole report is the Markdown (``--md FILE`` or ``--md -``) and the HTML (``--html FILE``)."""
 
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 from sudoku.display import Table, caret_lines, excerpt, marked
 from reports.render.md import describe_run, headline
 from reports.text import fmt_ratio, fmt_size, fmt_time
 from reports.verdict import IMPROVEMENT, NOT_COMPARABLE, REGRESSION, UNCHANGED
 from reports.wording import change_text, verdict_text
 
+if TYPE_CHECKING:
+    from reports.load import Run
+    from reports.summary import Failure, Summary
+    from reports.verdict import Comparison
+
 SHOWN = 10  # failures and bugs listed; the rest are counted
 VERDICT_STYLES = {REGRESSION: "bad", IMPROVEMENT: "good"}  # a compare row's colour on a terminal
 
 
-def describe(run):
+def describe(run: Run) -> str:
     """One line about a run: name, git sha, cases, host."""
     return describe_run(run, code=str, cell=str)
 
 
-def failures_table(failures, *, with_status=False):
+def failures_table(failures: Sequence[Failure], *, with_status: bool = False) -> Table:
     table = Table(["case:", "set", "size", "reason", "reproducer"] + (["status"] if with_status else []),
                   title=f"Failed cases ({len(failures)}" + (f", first {SHOWN})" if len(failures) > SHOWN else ")"))
     for f in failures[:SHOWN]:
@@ -30,7 +41,7 @@ def failures_table(failures, *, with_status=False):
     return table
 
 
-def files_line(args):
+def files_line(args: argparse.Namespace) -> str:
     """Where the whole report is, or how to get it."""
     written = [f"{what} {path}" for what, path in (("Markdown", args.md), ("HTML", args.html),
                                                      ("JUnit", getattr(args, "junit", None)))
@@ -40,7 +51,7 @@ def files_line(args):
     return "full report: add --md FILE (or --md - for stdout) and --html FILE"
 
 
-def _input_lines(bug):
+def _input_lines(bug: Any) -> list[str]:
     """A bug's minimal input as the program got it, the failing place marked, as ``fuzz run`` prints it
     (nothing for an input-less case, a create)."""
     text = getattr(bug, "text", "") or ""
@@ -49,12 +60,12 @@ def _input_lines(bug):
     return caret_lines(excerpt(text, getattr(bug, "mark", None), side=getattr(bug, "side", None)))
 
 
-def summary_blocks(summary, args):
+def summary_blocks(summary: Summary, args: argparse.Namespace) -> list[str | Table]:
     run = summary.run
     status = f"{summary.failed} failed case(s)" if summary.failed else "no failed case"
     counts = ", ".join(f"{k} {v}" for k, v in summary.counts.items()) or "no cases"
-    blocks = [marked(f"run {describe(run)}: {status}", "bad" if summary.failed else None),
-              f"cases: {len(run.records)} ({counts})"]
+    blocks: list[str | Table] = [marked(f"run {describe(run)}: {status}", "bad" if summary.failed else None),
+                                 f"cases: {len(run.records)} ({counts})"]
     blocks += [f"note: {note}" for note in run.notes]
     if summary.bugs:  # lines, not a table: a replay line stays whole, to copy
         blocks.append(f"{len(summary.bugs)} distinct bugs" + (f" (first {SHOWN})" if len(summary.bugs) > SHOWN else "")
@@ -76,11 +87,11 @@ def summary_blocks(summary, args):
     return blocks + [files_line(args)]
 
 
-def comparison_blocks(comparison, args):
+def comparison_blocks(comparison: Comparison, args: argparse.Namespace) -> list[str | Table]:
     c = comparison
     order = {REGRESSION: 0, IMPROVEMENT: 1, NOT_COMPARABLE: 2, UNCHANGED: 3}
     tally = ", ".join(f"{n} {v}" for v, n in ((v, sum(m.verdict == v for m in c.metrics)) for v in order) if n)
-    blocks = [marked(f"benchmark comparison: {headline(c)}", "bad" if c.regression else None), f"baseline: {describe(c.base)}", f"current:  {describe(c.head)}"]
+    blocks: list[str | Table] = [marked(f"benchmark comparison: {headline(c)}", "bad" if c.regression else None), f"baseline: {describe(c.base)}", f"current:  {describe(c.head)}"]
     blocks += [f"warning: {w}" for w in c.warnings]
     if c.metrics:
         # every regression and improvement; unchanged and not comparable ones up to SHOWN rows in all

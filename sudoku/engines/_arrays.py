@@ -2,11 +2,12 @@
 ``band`` alike. Input checking only, no solving code, so the two engines stay independent."""
 
 import numpy as np
+import numpy.typing as npt
 
 CELLS = 81
 
 
-def as_puzzles(puzzles):
+def as_puzzles(puzzles: npt.ArrayLike) -> npt.NDArray[np.uint8]:
     """``puzzles`` as a C-contiguous uint8[k, 81] array of digits 0..9 (ValueError otherwise)."""
     array = np.asarray(puzzles)
     if array.ndim == 1 and array.size == CELLS:

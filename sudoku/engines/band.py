@@ -37,6 +37,8 @@ speed). The tables and what was dropped are in docs/engines.md (section ``band``
 not a batch's bottleneck.
 """
 
+from __future__ import annotations
+
 import time
 from functools import lru_cache
 
@@ -47,18 +49,26 @@ from sudoku.engines import _band_kernels as _k
 from sudoku.engines._arrays import as_puzzles
 from sudoku.grid import Grid
 
+TYPE_CHECKING = False  # as in sudoku.engines: only the type checker needs these
+if TYPE_CHECKING:
+    from typing import Any
+
+    import numpy.typing as npt
+
+    Array = npt.NDArray[Any]
+
 BOX = 3
 CELLS = 81
 
 
-def _check_limit(limit):
+def _check_limit(limit: int | np.integer[Any]) -> np.int64:
     if not isinstance(limit, (int, np.integer)) or limit < 1:
         raise ValueError(f"limit must be an integer of at least 1, not {limit!r}")
     return np.int64(limit)
 
 
 @lru_cache(maxsize=None)
-def _ns_per_tick():
+def _ns_per_tick() -> float:
     """Nanoseconds per tick of the kernels' cycle counter, measured over ~5 ms; 0.0 if it has none."""
     _k.cycles()
     t0, c0 = time.perf_counter_ns(), _k.cycles()
@@ -68,7 +78,7 @@ def _ns_per_tick():
     return (t1 - t0) / (c1 - c0) if c1 > c0 else 0.0
 
 
-def solve_batch(puzzles, *, limit=1, timed=False):
+def solve_batch(puzzles: npt.ArrayLike, *, limit: int | np.integer[Any] = 1, timed: bool = False) -> tuple[Array, ...]:
     """Count each puzzle's solutions up to ``limit``; see the module docstring."""
     puzzles = as_puzzles(puzzles)
     limit = _check_limit(limit)
@@ -85,17 +95,17 @@ def solve_batch(puzzles, *, limit=1, timed=False):
     return *answers, np.rint(ticks * ns_per_tick).astype(np.int64)
 
 
-def _time_each(puzzles, limit, answers, ticks):
+def _time_each(puzzles: Array, limit: np.int64, answers: tuple[Array, ...], ticks: Array) -> Array:
     """Per-puzzle ns timed from Python, one kernel call each: for CPUs without a cycle counter."""
     elapsed = np.zeros(puzzles.shape[0], np.int64)
     for i in range(puzzles.shape[0]):
         start = time.perf_counter_ns()
-        _k.solve_batch(puzzles[i : i + 1], limit, *(a[i : i + 1] for a in answers), False, ticks[i : i + 1])
+        _k.solve_batch(puzzles[i : i + 1], limit, *(a[i : i + 1] for a in answers), False, ticks[i : i + 1])  # type: ignore[call-arg]  # numba: the answers unpacked
         elapsed[i] = time.perf_counter_ns() - start
     return elapsed
 
 
-def solve(puzzle, *, limit=1):
+def solve(puzzle: Grid, *, limit: int = 1) -> Answer:
     """The engine contract: count solutions up to ``limit``, return the first, with counters."""
     if puzzle.box != BOX:
         side = puzzle.side
@@ -106,7 +116,7 @@ def solve(puzzle, *, limit=1):
     return Answer(count, solution, Counters(int(guesses[0]), int(nodes[0])))
 
 
-def warm():
+def warm() -> None:
     """Compile (or load from numba's on-disk cache) every kernel now, e.g. at worker start; also
     calibrates the cycle counter, so no timed batch pays for that."""
     solve_batch(np.zeros((1, CELLS), np.uint8), limit=2, timed=True)

@@ -29,6 +29,8 @@ and big-grid CLI calls load it (it makes puzzles from 16x16 up, and the ``auto``
 it there; 9x9 calls never load it).
 """
 
+from __future__ import annotations
+
 import time
 from functools import lru_cache
 
@@ -38,13 +40,25 @@ from sudoku.engines import Answer, Counters
 from sudoku.engines import _big_kernels as _k
 from sudoku.grid import Grid, geometry
 
+TYPE_CHECKING = False  # as in sudoku.engines: only the type checker needs these
+if TYPE_CHECKING:
+    import random
+    from typing import Any
+
+    import numpy.typing as npt
+
+    from sudoku.budget import Budget
+
+    Array = npt.NDArray[Any]
+    Tables = tuple[int, Array, Array, Array, Array, Array, Array]
+
 BOXES = range(4, 10)
 FIRST_RUN_NODES = 64  # per side, as py's restarts
 SLICE_SECONDS = 0.05  # how long a kernel call may run between clock checks
 
 
 @lru_cache(maxsize=None)
-def _tables(box):
+def _tables(box: int) -> Tables:
     """Peers, units, the full digit set and the segment links of ``box`` as numpy arrays."""
     geo = geometry(box)
     words = (geo.side + 63) // 64
@@ -62,7 +76,7 @@ def _tables(box):
 class _Search:
     """One resumable depth-first search from a settled root, its stack grown on demand."""
 
-    def __init__(self, root, tables, randomize):
+    def __init__(self, root: Array, tables: Tables, randomize: bool) -> None:
         self.tables = tables
         self.stack = np.empty((16,) + root.shape, np.uint64)
         self.stack[0] = root
@@ -78,7 +92,7 @@ class _Search:
         self.seg_or = np.zeros((tables[4].shape[0], root.shape[1]), np.uint64)
         self.step = 16
 
-    def advance(self, limit, max_nodes):
+    def advance(self, limit: int, max_nodes: int) -> bool:
         """Run until done (True) or past ``max_nodes`` (False)."""
         words, full, peers, units, seg_cells, line_rest, box_rest = self.tables
         while True:
@@ -88,9 +102,9 @@ class _Search:
             if status == _k.STACK_FULL:
                 self._grow()
                 continue
-            return status == _k.DONE
+            return bool(status == _k.DONE)
 
-    def drive(self, limit, max_nodes, budget):
+    def drive(self, limit: int, max_nodes: int | None, budget: Budget | None) -> bool:
         """Advance in slices of about SLICE_SECONDS, charging ``budget`` between them, until done
         (True) or past ``max_nodes`` (False; None: no cap)."""
         while True:
@@ -112,7 +126,7 @@ class _Search:
             elif spent > SLICE_SECONDS * 2 and self.step > 1:
                 self.step //= 2
 
-    def _grow(self):
+    def _grow(self) -> None:
         size = 2 * self.stack.shape[0]
         for name in ("stack", "options", "branch"):
             old = getattr(self, name)
@@ -121,16 +135,16 @@ class _Search:
             setattr(self, name, new)
 
     @property
-    def nodes(self):
+    def nodes(self) -> int:
         return int(self.meta[_k.NODES])
 
 
-def _root(puzzle, tables):
+def _root(puzzle: Grid, tables: Tables) -> Array | None:
     """The settled root state of ``puzzle``, or None on a contradiction."""
     return _settled(np.array(puzzle.cells, np.int32), tables)
 
 
-def _settled(clues, tables, forbid_cell=-1, forbid_digit=0):
+def _settled(clues: Array, tables: Tables, forbid_cell: int = -1, forbid_digit: int = 0) -> Array | None:
     """The settled state of the digits ``clues`` (0 = blank), with ``forbid_digit`` struck from
     ``forbid_cell``'s candidates when given; None on a contradiction."""
     words, full, peers, units, seg_cells, line_rest, box_rest = tables
@@ -153,7 +167,7 @@ def _settled(clues, tables, forbid_cell=-1, forbid_digit=0):
     return state
 
 
-def solve(puzzle, *, limit=1, budget=None):
+def solve(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None) -> Answer:
     """The engine contract: count solutions up to ``limit``, return the first, with counters.
 
     ``budget`` (a sudoku.budget.Budget) is charged between kernel slices: BudgetExceeded past it.
@@ -186,32 +200,32 @@ def solve(puzzle, *, limit=1, budget=None):
     return Answer(count, solution, Counters(guesses, nodes))
 
 
-def _seed32(seed):
+def _seed32(seed: int) -> int:
     """numba's generator takes a 32-bit seed: the 63-bit seed folded."""
     return (seed ^ (seed >> 32)) & 0xFFFFFFFF
 
 
-def _fill_digits(box, budget):
+def _fill_digits(box: int, budget: Budget | None) -> Array:
     """A random complete grid as int32 digits, from numba's generator as seeded: search the empty
     grid with randomised branching, restarting with a doubled node budget when a try stalls."""
     tables = _tables(box)
     root = _root(Grid.empty(box), tables)
     run_nodes = 4 * box**4
     while True:
-        search = _Search(root, tables, randomize=True)
+        search = _Search(root, tables, randomize=True)  # type: ignore[arg-type]  # an empty grid settles
         if search.drive(1, run_nodes, budget) and search.meta[_k.COUNT]:
-            return _k.to_digits(search.solution)
+            return _k.to_digits(search.solution)  # type: ignore[no-any-return]  # numba
         run_nodes *= 2
 
 
-def fill(box, rng, budget=None):
+def fill(box: int, rng: random.Random, budget: Budget | None = None) -> Grid:
     """A random complete grid drawn with ``rng`` (a ``random.Random``): the ``fill`` capability."""
     _check_box(box)
     _k.seed_random(rng.getrandbits(32))
     return Grid(box, _fill_digits(box, budget).tolist())
 
 
-def has_other(puzzle, solution, cell, budget=None):
+def has_other(puzzle: Grid, solution: Grid, cell: int, budget: Budget | None = None) -> bool:
     """Whether ``puzzle`` (``cell`` blanked) has a solution other than ``solution``: one complete
     search with the known digit forbidden at ``cell`` (the ``other`` capability)."""
     tables = _tables(puzzle.box)
@@ -228,7 +242,8 @@ def has_other(puzzle, solution, cell, budget=None):
 REMOVAL_SLICE = 64  # cells tried between budget charges
 
 
-def generate(box, *, seed, blanks=None, minimal=False, difficulty=None, budget=None, attempts=200):
+def generate(box: int, *, seed: int, blanks: int | None = None, minimal: bool = False, difficulty: str | None = None,
+             budget: Budget | None = None, attempts: int = 200) -> Grid:
     """One unique puzzle from ``seed``, made in compiled code: the ``generate`` and ``graded``
     capabilities, by ``sudoku.generate.create``'s rules in this engine's own seed space.
 
@@ -280,7 +295,8 @@ def generate(box, *, seed, blanks=None, minimal=False, difficulty=None, budget=N
     raise ValueError(f"no {what} with at least {wanted} blanks found in {attempts} attempts")
 
 
-def _remove_keeping_unique(box, clues, solution, order, tables, budget):
+def _remove_keeping_unique(box: int, clues: Array, solution: Array, order: Array, tables: Tables,
+                           budget: Budget | None) -> int:
     """Blank every cell of ``order`` in turn, keeping a blank while no second solution appears;
     returns the blanks made (``clues`` is changed in place)."""
     made = 0
@@ -294,7 +310,7 @@ def _remove_keeping_unique(box, clues, solution, order, tables, budget):
     return made
 
 
-def _check_box(box):
+def _check_box(box: int) -> None:
     if box not in BOXES:
         side = box * box
         raise ValueError(f"engine 'big' makes and solves 16x16 to 81x81 grids, not {side}x{side}")

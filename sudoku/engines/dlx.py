@@ -8,18 +8,28 @@ reverse order (the dict-of-sets form of dancing links). Search branches on the c
 choices left, so it branches on a cell or on a digit's places in a unit, whichever is narrower.
 """
 
+from __future__ import annotations
+
 from functools import lru_cache
 
 from sudoku.engines import Answer, Counters
 from sudoku.grid import Grid
 
+TYPE_CHECKING = False  # as in sudoku.engines: only the type checker needs these
+if TYPE_CHECKING:
+    from sudoku.budget import Budget
+
+    Choice = tuple[int, int]  # (cell, digit)
+    Choices = dict[Choice, tuple[int, int, int, int]]
+    Columns = dict[int, set[Choice]]
+
 
 @lru_cache(maxsize=None)
-def _choices(box):
+def _choices(box: int) -> Choices:
     """For each choice (cell, digit), the four constraint ids it covers."""
     side = box * box
     ncells = side * side
-    out = {}
+    out: Choices = {}
     for cell in range(ncells):
         r, c = divmod(cell, side)
         b = (r // box) * box + c // box
@@ -34,17 +44,17 @@ def _choices(box):
     return out
 
 
-def _columns(choices):
-    columns = {}
+def _columns(choices: Choices) -> Columns:
+    columns: Columns = {}
     for choice, covers in choices.items():
         for col in covers:
             columns.setdefault(col, set()).add(choice)
     return columns
 
 
-def _cover(columns, choices, choice):
+def _cover(columns: Columns, choices: Choices, choice: Choice) -> list[set[Choice]]:
     """Take ``choice``: remove its columns and every choice that shares one. Returns what to restore."""
-    removed = []
+    removed: list[set[Choice]] = []
     for col in choices[choice]:
         for other in columns[col]:
             for other_col in choices[other]:
@@ -54,7 +64,7 @@ def _cover(columns, choices, choice):
     return removed
 
 
-def _uncover(columns, choices, choice, removed):
+def _uncover(columns: Columns, choices: Choices, choice: Choice, removed: list[set[Choice]]) -> None:
     for col in reversed(choices[choice]):
         columns[col] = removed.pop()
         for other in columns[col]:
@@ -63,7 +73,7 @@ def _uncover(columns, choices, choice, removed):
                     columns[other_col].add(other)
 
 
-def solve(puzzle, *, limit=1, budget=None):
+def solve(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None) -> Answer:
     """The engine contract: count solutions up to ``limit``, return the first, with counters.
 
     ``budget`` (a sudoku.budget.Budget) is charged every node: BudgetExceeded past it."""
@@ -80,9 +90,9 @@ def solve(puzzle, *, limit=1, budget=None):
             _cover(columns, choices, choice)
     cells = list(puzzle.cells)
     count = 0
-    first = None
-    frames = []  # per depth: [choices left to try, whether the column offered more than one]
-    taken = []  # per depth: (choice, what covering it removed); one behind frames while expanding
+    first: list[int] | None = None
+    frames: list[tuple[list[Choice], bool]] = []  # per depth: [choices left to try, whether the column offered more than one]
+    taken: list[tuple[Choice, list[set[Choice]]]] = []  # per depth: (choice, what covering it removed); one behind frames while expanding
     expand = True
     while True:
         if expand:
@@ -98,7 +108,7 @@ def solve(puzzle, *, limit=1, budget=None):
                 if count >= limit:
                     break
             else:
-                options = sorted(min(columns.values(), key=len), reverse=True)  # the narrowest column
+                options = sorted(min(columns.values(), key=len), reverse=True)  # type: ignore[arg-type]  # the narrowest column (mypy: len as a key)
                 frames.append((options, len(options) > 1))
             expand = False
         while frames:

@@ -31,12 +31,24 @@ order in which clues are tried for removal. It does not match the ``py`` engine'
 same seed. ``seeds_from(seed, n)`` gives the conventional seeds of a run: ``seed, seed + 1, ...``.
 """
 
+from __future__ import annotations
+
 import numpy as np
 
 from sudoku.engines import Answer, Counters
 from sudoku.engines import _nb_kernels as _k
 from sudoku.engines._arrays import as_puzzles
 from sudoku.grid import Grid
+
+TYPE_CHECKING = False  # as in sudoku.engines: only the type checker needs these
+if TYPE_CHECKING:
+    import random
+    from collections.abc import Iterable
+    from typing import Any
+
+    import numpy.typing as npt
+
+    Array = npt.NDArray[Any]
 
 BOX = 3
 CELLS = 81
@@ -46,19 +58,19 @@ MAX_BLANKS_SYMMETRIC = 56  # symmetric minimal ones have fewer
 _DIGITS = np.frombuffer(b"0123456789", dtype=np.uint8)
 
 
-def _check_limit(limit):
+def _check_limit(limit: int | np.integer[Any]) -> np.int64:
     if not isinstance(limit, (int, np.integer)) or limit < 1:
         raise ValueError(f"limit must be an integer of at least 1, not {limit!r}")
     return np.int64(limit)
 
 
-def _check_box(box):
+def _check_box(box: int) -> None:
     if box != BOX:
         side = box * box
         raise ValueError(f"engine 'nb' solves 9x9 grids only, not {side}x{side}")
 
 
-def from_lines(lines):
+def from_lines(lines: Iterable[str]) -> Array:
     """uint8[k, 81] from ``line`` strings (81 characters, ``.`` or ``0`` for a blank)."""
     lines = [line.strip() for line in lines]
     for number, line in enumerate(lines, 1):
@@ -72,7 +84,7 @@ def from_lines(lines):
     return digits.astype(np.uint8).reshape(len(lines), CELLS)
 
 
-def to_lines(grids, *, blank="."):
+def to_lines(grids: npt.ArrayLike, *, blank: str = ".") -> list[str]:
     """``line`` strings of a uint8[k, 81] array (blanks written as ``blank``)."""
     text = _DIGITS[np.asarray(grids, dtype=np.uint8)].tobytes().decode("ascii")
     if blank != "0":
@@ -80,7 +92,7 @@ def to_lines(grids, *, blank="."):
     return [text[i : i + CELLS] for i in range(0, len(text), CELLS)]
 
 
-def solve_batch(puzzles, *, limit=1, locked=True):
+def solve_batch(puzzles: npt.ArrayLike, *, limit: int = 1, locked: bool = True) -> tuple[Array, Array, Array, Array]:
     """Solve a batch; see the module docstring. ``locked=False`` turns off locked candidates
     (singles only, as the ``py`` engine does at 9x9), for measurement."""
     puzzles = as_puzzles(puzzles)
@@ -93,12 +105,13 @@ def solve_batch(puzzles, *, limit=1, locked=True):
     return counts, solutions, guesses, nodes
 
 
-def seeds_from(seed, n):
+def seeds_from(seed: int, n: int) -> Array:
     """The seeds of ``n`` puzzles of a run with ``seed``: ``seed, seed + 1, ...`` (mod 2**64)."""
     return (np.uint64(seed % 2**64) + np.arange(n, dtype=np.uint64)).astype(np.uint64)
 
 
-def generate_batch(seeds, *, blanks=40, minimal=False, solutions=False, symmetric=False):
+def generate_batch(seeds: npt.ArrayLike, *, blanks: int = 40, minimal: bool = False, solutions: bool = False,
+                   symmetric: bool = False) -> Array | tuple[Array, Array]:
     """One puzzle per seed (uint8[k, 81]), unique solution and at least ``blanks`` blanks.
 
     Clues are removed in random order; a removal is kept only if the puzzle keeps its one solution.
@@ -119,7 +132,7 @@ def generate_batch(seeds, *, blanks=40, minimal=False, solutions=False, symmetri
     return (puzzles, grids) if solutions else puzzles
 
 
-def generate(box, *, seed, blanks=None, minimal=False, symmetric=False):
+def generate(box: int, *, seed: int, blanks: int | None = None, minimal: bool = False, symmetric: bool = False) -> Grid:
     """One unique puzzle from ``seed`` (the ``generate`` capability); ValueError if ``blanks`` is out
     of reach (above MAX_BLANKS, or MAX_BLANKS_SYMMETRIC with ``symmetric``)."""
     _check_box(box)
@@ -128,7 +141,7 @@ def generate(box, *, seed, blanks=None, minimal=False, symmetric=False):
     return Grid(BOX, puzzles[0].tolist())
 
 
-def solve(puzzle, *, limit=1):
+def solve(puzzle: Grid, *, limit: int = 1) -> Answer:
     """The engine contract: count solutions up to ``limit``, return the first, with counters."""
     _check_box(puzzle.box)
     counts, solutions, guesses, nodes = solve_batch(np.array(puzzle.cells, np.uint8), limit=limit)
@@ -137,7 +150,7 @@ def solve(puzzle, *, limit=1):
     return Answer(count, solution, Counters(int(guesses[0]), int(nodes[0])))
 
 
-def fill(box, rng):
+def fill(box: int, rng: random.Random) -> Grid:
     """A random complete grid, drawn from a seed taken from ``rng`` (a ``random.Random``)."""
     _check_box(box)
     grid = np.zeros((1, CELLS), np.uint8)
@@ -145,7 +158,7 @@ def fill(box, rng):
     return Grid(BOX, grid[0].tolist())
 
 
-def has_other(puzzle, solution, cell):
+def has_other(puzzle: Grid, solution: Grid, cell: int) -> bool:
     """Whether ``puzzle`` with ``cell`` blanked has a solution other than ``solution`` (see py)."""
     _check_box(puzzle.box)
     masks = np.zeros((1, CELLS), np.uint16)
@@ -159,7 +172,7 @@ def has_other(puzzle, solution, cell):
 
 
 
-def warm():
+def warm() -> None:
     """Compile (or load from numba's on-disk cache) every kernel now, e.g. at set-up or worker start."""
     import random
 

@@ -49,6 +49,8 @@ from sudoku.grid import Grid
 
 TYPE_CHECKING = False  # as in sudoku.engines: only the type checker needs Budget here
 if TYPE_CHECKING:
+    from typing import Any
+
     from sudoku.budget import Budget
 
 CONFLICTS = 50_000  # the solver's allowance: the fits measured took at most ~8,000 conflicts
@@ -64,9 +66,9 @@ class _Vars:
     """Variable numbers, made on first use."""
 
     def __init__(self) -> None:
-        self.ids: dict[tuple, int] = {}
+        self.ids: dict[tuple[Any, ...], int] = {}
 
-    def __call__(self, *key) -> int:
+    def __call__(self, *key: Any) -> int:
         found = self.ids.get(key)
         if found is None:
             found = self.ids[key] = len(self.ids) + 1
@@ -161,7 +163,7 @@ def _fit(box: int, givens: list[tuple[int, int, int]], conflicts: int) -> tuple[
         used = {chosen[band_kind, b] for b in range(box) if (band_kind, b) in chosen}
         free_bands = iter(x for x in range(box) if x not in used)
         band = [chosen[band_kind, b] if (band_kind, b) in chosen else next(free_bands) for b in range(box)]
-        out = []
+        out: list[int] = []
         for b in range(box):
             members = range(b * box, b * box + box)
             used = {chosen[inner_kind, line] for line in members if (inner_kind, line) in chosen}
@@ -193,8 +195,8 @@ def _partitions_fit(box: int, givens: list[tuple[int, int, int]]) -> bool:
     digits. Givens from a grid outside the family break this at once when there are more than a few
     per box: ~1 ms, where ``_fit`` takes 0.2-1 s to say no (36x36 and 49x49 grids at 45-70 % blank,
     bench/README.md)."""
-    by_columns: dict[tuple, list[int]] = {}  # (scope, box, segment) -> digits given there
-    by_rows: dict[tuple, list[int]] = {}
+    by_columns: dict[tuple[Any, ...], list[int]] = {}  # (scope, box, segment) -> digits given there
+    by_rows: dict[tuple[Any, ...], list[int]] = {}
     for r, c, d in givens:
         band, stack = r // box, c // box
         by_columns.setdefault((0, (band, stack), c), []).append(d)
@@ -202,7 +204,7 @@ def _partitions_fit(box: int, givens: list[tuple[int, int, int]]) -> bool:
     return _classes_fit(box, by_columns) and _classes_fit(box, by_rows)
 
 
-def _classes_fit(box: int, segments: dict[tuple, list[int]]) -> bool:
+def _classes_fit(box: int, segments: dict[tuple[Any, ...], list[int]]) -> bool:
     """Whether the digits of ``segments`` ((scope, box, segment) -> digits) can be split, in each
     scope, into classes of at most ``box`` digits, each lying in one segment of every box."""
     parent: dict[tuple[int, int], tuple[int, int]] = {}  # (scope, digit) -> one of its class
@@ -217,7 +219,7 @@ def _classes_fit(box: int, segments: dict[tuple, list[int]]) -> bool:
         first = find((scope, digits[0]))
         for d in digits[1:]:
             parent[find((scope, d))] = first
-    segment_of: dict[tuple, int] = {}  # (box, class) -> the segment holding it
+    segment_of: dict[tuple[Any, ...], int] = {}  # (box, class) -> the segment holding it
     for (scope, where, segment), digits in segments.items():
         if segment_of.setdefault((where, find((scope, digits[0]))), segment) != segment:
             return False

@@ -14,14 +14,25 @@ It serves every single-puzzle CLI call (it starts in milliseconds) and is the cr
 compiled engine.
 """
 
+from __future__ import annotations
+
 from sudoku.engines import Answer, Counters
 from sudoku.grid import Grid, geometry
+
+TYPE_CHECKING = False  # as in sudoku.engines: only the type checker needs these
+if TYPE_CHECKING:
+    import random
+
+    from sudoku.budget import Budget
+    from sudoku.grid import Geometry
+
+    Frame = tuple[list[int], int | None, list[int] | None]  # (state, branch cell, options left)
 
 
 class _Stats:
     __slots__ = ("guesses", "nodes")
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.guesses = 0
         self.nodes = 0
 
@@ -30,7 +41,7 @@ LOCKED_FROM_BOX = 4
 PASS_FROM_BOX = 4  # hidden singles: a whole pass over the units before propagating (see settle)
 
 
-def settle(cands, queue, geo, *, hidden=True):
+def settle(cands: list[int], queue: list[int], geo: Geometry, *, hidden: bool = True) -> bool:
     """Propagate in place; False on a contradiction. ``queue`` holds newly placed cells.
 
     With ``hidden``, also hidden singles, and on grids of box 4 and up locked candidates: on small
@@ -96,7 +107,7 @@ def settle(cands, queue, geo, *, hidden=True):
             return True
 
 
-def strike(cands, cell, drop, queue):
+def strike(cands: list[int], cell: int, drop: int, queue: list[int]) -> bool:
     """Remove the candidate bits ``drop`` from ``cell``: False when none is left (a contradiction);
     a cell left with one goes on ``queue``. The one way every rule here and in ``techniques``
     eliminates (an A/B on py's searches measured no cost for the call, bench/README.md)."""
@@ -109,12 +120,12 @@ def strike(cands, cell, drop, queue):
     return True
 
 
-def _locked(cands, queue, geo):
+def _locked(cands: list[int], queue: list[int], geo: Geometry) -> int:
     """Locked candidates: a digit that, within a line (or box), lies only where it crosses one box
     (or line) leaves the rest of that box (or line). Returns -1 on a contradiction, else how many
     cells lost candidates; newly placed cells go on ``queue``."""
     seg_cells = geo.segment_cells
-    seg_or = []
+    seg_or: list[int] = []
     for cells in seg_cells:
         mask = 0
         for cell in cells:
@@ -142,12 +153,12 @@ def _locked(cands, queue, geo):
     return changed
 
 
-def candidates(puzzle):
+def candidates(puzzle: Grid) -> tuple[list[int], list[int]]:
     """Initial candidate bitsets and the queue of given cells, before any propagation."""
     geo = geometry(puzzle.box)
     full = geo.full
     cands = [full] * geo.ncells
-    queue = []
+    queue: list[int] = []
     for cell, value in enumerate(puzzle.cells):
         if value:
             cands[cell] = 1 << (value - 1)
@@ -155,7 +166,7 @@ def candidates(puzzle):
     return cands, queue
 
 
-def _branch_cell(cands):
+def _branch_cell(cands: list[int]) -> int:
     """The unplaced cell with the fewest candidates, or -1 when every cell is placed."""
     best = -1
     fewest = 1 << 30
@@ -169,10 +180,10 @@ def _branch_cell(cands):
     return best
 
 
-def _random_branch_cell(cands, rng):
+def _random_branch_cell(cands: list[int], rng: random.Random) -> int:
     """Like ``_branch_cell``, but a random one among the cells with the fewest candidates: the
     randomised branching of a restart (a fixed order meets the same bad early choice every time)."""
-    ties = []
+    ties: list[int] = []
     fewest = 1 << 30
     for cell, mask in enumerate(cands):
         if mask & (mask - 1):
@@ -185,8 +196,8 @@ def _random_branch_cell(cands, rng):
     return rng.choice(ties) if ties else -1
 
 
-def _bits(mask):
-    out = []
+def _bits(mask: int) -> list[int]:
+    out: list[int] = []
     while mask:
         low = mask & -mask
         out.append(low)
@@ -194,7 +205,10 @@ def _bits(mask):
     return out
 
 
-def search(cands, queue, geo, limit, stats, *, rng=None, hidden=True, max_nodes=None, budget=None, found=None):
+def search(cands: list[int], queue: list[int], geo: Geometry, limit: int, stats: _Stats, *,
+           rng: random.Random | None = None, hidden: bool = True, max_nodes: int | None = None,
+           budget: Budget | None = None,
+           found: dict[tuple[int, ...], list[int]] | None = None) -> tuple[int, list[int] | None]:
     """Depth-first search from a state; returns (count up to limit, first solution's bitsets or None).
 
     With ``rng``, branching is randomised (cell among the fewest-candidate ties, digit order). With
@@ -210,8 +224,8 @@ def search(cands, queue, geo, limit, stats, *, rng=None, hidden=True, max_nodes=
         return 0, None
     pick = _branch_cell if rng is None else (lambda state: _random_branch_cell(state, rng))
     count = 0
-    first = None
-    stack = [(cands, None, None)]
+    first: list[int] | None = None
+    stack: list[Frame] = [(cands, None, None)]
     while stack:
         state, cell, options = stack[-1]
         if options is None:
@@ -245,17 +259,17 @@ def search(cands, queue, geo, limit, stats, *, rng=None, hidden=True, max_nodes=
         if budget is not None:
             budget.charge()
         child = state[:]
-        child[cell] = bit
-        if settle(child, [cell], geo, hidden=hidden):
+        child[cell] = bit  # type: ignore[index]  # options set: cell set
+        if settle(child, [cell], geo, hidden=hidden):  # type: ignore[list-item]
             stack.append((child, None, None))
     return count, first
 
 
-def _to_grid(box, cands):
+def _to_grid(box: int, cands: list[int]) -> Grid:
     return Grid(box, [mask.bit_length() for mask in cands])
 
 
-def solve(puzzle, *, limit=1, budget=None):
+def solve(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None) -> Answer:
     """The engine contract: count solutions up to ``limit``, return the first, with counters.
 
     ``budget`` (a sudoku.budget.Budget, or None) bounds the work: BudgetExceeded past it. From
@@ -278,7 +292,8 @@ RESTART_FROM_BOX = 4
 FIRST_RUN_NODES = 64  # per side: 1,024 nodes at 16x16, 2,304 at 36x36
 
 
-def _restarting(cands, queue, geo, limit, stats, budget, puzzle):
+def _restarting(cands: list[int], queue: list[int], geo: Geometry, limit: int, stats: _Stats, budget: Budget | None,
+                puzzle: Grid) -> tuple[int, list[int] | None]:
     """Depth-first search that restarts when a run stalls: run 1 is the plain search; each later
     run branches at random (fewest-candidate ties, digit order) with twice the node budget.
 
@@ -290,8 +305,8 @@ def _restarting(cands, queue, geo, limit, stats, budget, puzzle):
     """
     import random  # here, not at the top: 9x9 solves never restart
 
-    found = {}
-    rng = None
+    found: dict[tuple[int, ...], list[int]] = {}
+    rng: random.Random | None = None
     run_nodes = FIRST_RUN_NODES * geo.side
     while True:
         start = stats.nodes
@@ -306,7 +321,7 @@ def _restarting(cands, queue, geo, limit, stats, budget, puzzle):
             rng = random.Random(hash(puzzle.cells))
 
 
-def fill(box, rng, budget=None):
+def fill(box: int, rng: random.Random, budget: Budget | None = None) -> Grid:
     """A random complete grid: search the empty grid trying digits in random order.
 
     Randomized search on big empty grids has a heavy tail (a few orders thrash for minutes), so a
@@ -320,11 +335,11 @@ def fill(box, rng, budget=None):
         cands = [geo.full] * geo.ncells
         count, first = search(cands, [], geo, 1, stats, rng=rng, max_nodes=run_nodes, budget=budget)
         if count > 0:
-            return _to_grid(box, first)
+            return _to_grid(box, first)  # type: ignore[arg-type]  # a count: a first solution
         run_nodes *= 2
 
 
-def has_other(puzzle, solution, cell, budget=None):
+def has_other(puzzle: Grid, solution: Grid, cell: int, budget: Budget | None = None) -> bool:
     """Whether ``puzzle`` with ``cell`` blanked has a solution other than ``solution``.
 
     Any other solution must differ at ``cell`` (with the given back the solution is unique), so it is
@@ -340,7 +355,7 @@ def has_other(puzzle, solution, cell, budget=None):
     return count > 0
 
 
-def rate(puzzle, budget=None):
+def rate(puzzle: Grid, budget: Budget | None = None) -> str:
     """How much a puzzle needs: 'naked' (naked singles alone solve it), 'hidden' (singles alone),
     or 'guess' (singles stall; search needed). Only meaningful for a puzzle with a solution.
     ``budget`` is charged a node per propagation."""

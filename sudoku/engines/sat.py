@@ -33,12 +33,25 @@ Counters: ``guesses`` are the solver's decisions, ``nodes`` one more (a propagat
 the first); a node budget caps the solver's conflicts.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
 
 from sudoku.budget import within
 from sudoku.engines import Answer, Counters
 from sudoku.engines import py as _py
-from sudoku.grid import geometry, is_solution
+from sudoku.grid import Geometry, Grid, geometry, is_solution
+
+TYPE_CHECKING = False  # as in sudoku.engines: only the type checker needs Budget here
+if TYPE_CHECKING:
+    from typing import Any
+
+    from sudoku.budget import Budget
+
+Clause = Sequence[int]
+Sink = Callable[[Iterable[Clause]], object]
+Meaning = list[tuple[int, int] | None]  # variable -> (cell, bit); None for variable 0
 
 BOXES = range(2, 10)
 SOLVER = "cadical195"
@@ -47,7 +60,8 @@ AMO = "seqcounter"
 PY_NODES = 16  # py's search on a state with at most ``side`` open cells: past this many nodes, the solver
 
 
-def encode(cands, geo, *, pairwise_up_to=PAIRWISE_UP_TO, amo=AMO, sink=None):
+def encode(cands: list[int], geo: Geometry, *, pairwise_up_to: int = PAIRWISE_UP_TO, amo: str = AMO,
+           sink: Sink | None = None) -> tuple[list[Clause] | None, int, Meaning]:
     """CNF for the open cells of the settled state ``cands``: (clauses, top variable, var -> (cell, bit)).
 
     Clauses are tuples or lists of literals, in a list; with ``sink`` (a function taking an
@@ -57,8 +71,9 @@ def encode(cands, geo, *, pairwise_up_to=PAIRWISE_UP_TO, amo=AMO, sink=None):
     one pass over its open cells' candidates: 1.24 M clauses in 0.18 s where a Python loop making
     lists took 0.96 s (49x49 70 % blank)."""
     bits = _py._bits
-    meaning = [None]
-    cell_vars = {}  # open cell -> [(bit, variable)]
+    meaning: Meaning = [None]
+    cell_vars: dict[int, list[tuple[int, int]]] = {}  # open cell -> [(bit, variable)]
+    pairs: list[tuple[int, int]] | None
     for cell, mask in enumerate(cands):
         if mask & (mask - 1):
             pairs = cell_vars[cell] = []
@@ -66,12 +81,12 @@ def encode(cands, geo, *, pairwise_up_to=PAIRWISE_UP_TO, amo=AMO, sink=None):
                 pairs.append((bit, len(meaning)))
                 meaning.append((cell, bit))
     top = len(meaning) - 1
-    clauses = None
+    clauses: list[Clause] | None = None
     if sink is None:
         clauses = []
         sink = clauses.extend
 
-    def exactly_one(lits):
+    def exactly_one(lits: list[int]) -> None:
         nonlocal top
         sink((lits,))
         if len(lits) <= pairwise_up_to:
@@ -87,7 +102,7 @@ def encode(cands, geo, *, pairwise_up_to=PAIRWISE_UP_TO, amo=AMO, sink=None):
         exactly_one([v for _, v in pairs])
     for unit in geo.units:
         placed = 0
-        by_digit = {}
+        by_digit: dict[int, list[int]] = {}
         for cell in unit:
             pairs = cell_vars.get(cell)
             if pairs is None:
@@ -103,7 +118,7 @@ def encode(cands, geo, *, pairwise_up_to=PAIRWISE_UP_TO, amo=AMO, sink=None):
     return clauses, top, meaning
 
 
-def loader(sat):
+def loader(sat: Any) -> Sink:
     """A function that adds an iterable of clauses to ``sat`` (a ``_Cadical``, or a
     ``pysat.solvers.Solver``). For CaDiCaL 1.9.5 python-sat's C entry point itself, mapped over the
     clauses (one C call per clause, no Python frame between): 1.24 M clauses in 0.40 s, against
@@ -115,7 +130,7 @@ def loader(sat):
         try:  # python-sat's own CaDiCaL class, through its C entry point (no public API: else append_formula)
             if type(sat.solver).__name__ != "Cadical195":
                 raise AttributeError("another solver")
-            from pysolvers import cadical195_add_cl as add
+            from pysolvers import cadical195_add_cl as add  # type: ignore[no-redef]
 
             handle = sat.solver.cadical
         except (ImportError, AttributeError):
@@ -127,7 +142,7 @@ def loader(sat):
     return lambda clauses: deque(map(add_one, clauses), 0)
 
 
-def new_solver(name=SOLVER):
+def new_solver(name: str = SOLVER) -> Any:
     """A python-sat solver to add clauses to (with ``loader``): CaDiCaL 1.9.5 through python-sat's C
     module when it has the entry points ``_Cadical`` uses (not a public API of python-sat), else,
     and for any other ``name``, python-sat's public ``Solver`` class."""
@@ -147,7 +162,7 @@ class _Cadical:
     ``pysat.solvers`` (with pysat.formula, tempfile, pathlib, ...) 34-74 ms without a bytecode
     cache, and every `sudoku solve` that needs the solver paid it."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         import threading
 
         import pysolvers
@@ -158,40 +173,42 @@ class _Cadical:
         self.add = pysolvers.cadical195_add_cl
         self.handle = pysolvers.cadical195_new()
         self._main = int(threading.current_thread() is threading.main_thread())  # as python-sat: SIGINT handling
-        self._status = None
+        self._status: bool | None = None
 
-    def __enter__(self):
+    def __enter__(self) -> _Cadical:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self._c.cadical195_del(self.handle, None)
 
-    def add_clause(self, clause):
+    def add_clause(self, clause: Clause) -> None:
         self.add(self.handle, clause)
 
-    def solve(self):
+    def solve(self) -> bool | None:
         self._status = bool(self._c.cadical195_solve(self.handle, [], self._main))
         return self._status
 
-    def set_phases(self, literals):
+    def set_phases(self, literals: list[int]) -> None:
         self._c.cadical195_setphases(self.handle, literals)
 
-    def conf_budget(self, conflicts):
+    def conf_budget(self, conflicts: int) -> None:
         self._c.cadical195_cbudget(self.handle, conflicts)
 
-    def solve_limited(self):
+    def solve_limited(self) -> bool | None:
         status = self._c.cadical195_solve_lim(self.handle, [], self._main)
         self._status = None if status == 0 else status > 0
         return self._status
 
-    def get_model(self):
+    def get_model(self) -> list[int] | None:
         return (self._c.cadical195_model(self.handle) or []) if self._status else None
 
-    def accum_stats(self):
-        return self._c.cadical195_acc_stats(self.handle)
+    def accum_stats(self) -> dict[str, int]:
+        stats: dict[str, int] = self._c.cadical195_acc_stats(self.handle)
+        return stats
 
 
-def solve(puzzle, *, limit=1, budget=None, known=None, solver=SOLVER, pairwise_up_to=PAIRWISE_UP_TO, amo=AMO):
+def solve(puzzle: Grid, *, limit: int = 1, budget: Budget | None = None, known: Grid | None = None, solver: str = SOLVER,
+          pairwise_up_to: int = PAIRWISE_UP_TO, amo: str = AMO) -> Answer:
     """The engine contract: count solutions up to ``limit``, return the first, with counters.
 
     ``budget`` (a sudoku.budget.Budget) bounds the work: its nodes cap the solver's conflicts, and a
@@ -227,32 +244,33 @@ def solve(puzzle, *, limit=1, budget=None, known=None, solver=SOLVER, pairwise_u
     if budget is not None and budget.nodes is not None:
         conflicts = max(1, budget.nodes - budget.spent)
 
-    def work(inner):  # conflicts, capped above, are charged below: what a node cap bounds
+    def work(inner: Budget | None) -> tuple[int, list[int] | None, tuple[int, int]]:  # conflicts, capped above, are charged below: what a node cap bounds
         return _count(cands, geo, limit, solver=solver, conflicts=conflicts, pairwise_up_to=pairwise_up_to, amo=amo,
                       known=known)
 
     count, first, stats = within(budget, work)
     if count < 0:  # the conflict cap ran out: past the node cap, the caller's BudgetExceeded
-        budget.charge(max(stats[1], budget.nodes - budget.spent + 1))
+        budget.charge(max(stats[1], budget.nodes - budget.spent + 1))  # type: ignore[union-attr, operator]  # a cap ran out: there is a budget
     if budget is not None:
         budget.charge(stats[1])  # conflicts: what a node cap bounds
     grid = _py._to_grid(puzzle.box, first) if first is not None else None
     return Answer(count, grid, Counters(stats[0], stats[0] + 1))
 
 
-def _count(cands, geo, limit, *, solver, conflicts, pairwise_up_to, amo, known=None):
+def _count(cands: list[int], geo: Geometry, limit: int, *, solver: str, conflicts: int | None, pairwise_up_to: int,
+           amo: str, known: Grid | None = None) -> tuple[int, list[int] | None, tuple[int, int]]:
     """Solutions of the settled state up to ``limit``: (count, first solution's bitsets or None,
     (decisions, conflicts)); count -1 when ``conflicts`` (a cap, or None) ran out first.
 
     ``known`` (a solution Grid, see ``solve``) counts as the first, blocked by a clause, with the
     solver's phases set from it."""
     count = 0
-    first = None
+    first: list[int] | None = None
     with new_solver(solver) as sat:  # here, not at the top: a grid that singles fill never loads the solver
         _, _, meaning = encode(cands, geo, pairwise_up_to=pairwise_up_to, amo=amo, sink=loader(sat))
         if known is not None:
             first = [1 << (digit - 1) for digit in known.cells]
-            chosen = [v if first[cell] == bit else -v for v, (cell, bit) in enumerate(meaning[1:], 1)]
+            chosen = [v if first[cell] == bit else -v for v, (cell, bit) in enumerate(meaning[1:], 1)]  # type: ignore[misc]  # checked not None just above
             sat.set_phases(chosen)
             sat.add_clause([-lit for lit in chosen if lit > 0])
             count = 1
@@ -270,7 +288,7 @@ def _count(cands, geo, limit, *, solver, conflicts, pairwise_up_to, amo, known=N
             if not result:
                 break
             solution = cands[:]
-            blocking = []
+            blocking: list[int] = []
             for literal in sat.get_model():
                 if 0 < literal < len(meaning) and meaning[literal] is not None:
                     cell, bit = meaning[literal]
