@@ -348,6 +348,7 @@ def test_has_other_on_a_deadly_rectangle():
     assert not py.has_other(puzzle, full, 15)
 
 
+@pytest.mark.slow  # 16 s of Hypothesis over big grids
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from([3, 4, 5]), st.integers(0, 2**32), st.floats(0.3, 0.8), st.booleans())
 def test_settle_reaches_the_same_fixed_point_in_either_order(box, seed, blank, clash):

@@ -116,6 +116,7 @@ def test_replay_with_a_missing_target_is_exit_2(tmp_path):
     assert done.returncode == 2 and "does not exist" in done.stderr
 
 
+@pytest.mark.slow  # 15 s; test_jobs_input checks the same refusal quickly
 def test_an_existing_out_needs_force(tmp_path):
     # real processes: a run holds its directory's lock for its process's life, so a second run over it
     # in the same process would find it in use
@@ -127,6 +128,7 @@ def test_an_existing_out_needs_force(tmp_path):
     assert fuzz_process(*args, "--force", cwd=tmp_path).returncode == 0
 
 
+@pytest.mark.slow  # 27 s; test_jobs_trust checks --force quickly
 def test_force_replaces_a_run_with_its_reproducers_but_never_what_no_run_wrote(tmp_path):
     """The runner learns from the fuzz task what a fuzz run writes (its corpus, its summary), so
     --force replaces a run that saved reproducers; a file no run writes still stops it."""

@@ -345,7 +345,11 @@ BUGS = {
     "wrong_unique": Bug({"keeps_givens"}, set(), 60, lambda case: case.count == 1 and case.puzzle is not None
                         and {1, 2} & set(case.puzzle.cells)),
 }
-SLOW_BUGS = {"random_hang"}  # every failing case costs a limit, each replay and shrink step another
+SLOW_BUGS = {"random_hang",  # every failing case costs a limit, each replay and shrink step another
+             # 8-16 s each: the quick tier keeps one bug of each kind (changed given, crash, hang, refusal,
+             # create), the slow tier and `bench/bench_triage.py` run them all
+             "keeps_out_of_range", "sometimes_few_blanks", "sometimes_non_unique", "same_puzzle", "invalid_on_multiple",
+             "wrong_unique"}
 TIMEOUTS = {"hangs_near_empty": ["--timeout", "1", "--no-shrink"], "random_hang": ["--timeout", "1"]}
 
 

@@ -251,6 +251,7 @@ def test_schema_table_takes_columns_in_any_order_and_refuses_missing_ones():
         schema.table(built.drop_columns(["outcome"]))
 
 
+@pytest.mark.slow  # 13 s; test_interrupts resumes a stopped run quickly
 def test_a_batch_run_killed_mid_way_resumes_to_every_case_once(tmp_path):
     """SIGKILL of the whole group while batch chunks are in flight, then --resume: each case exactly once,
     each part its own chunk's cases, and the same puzzles as the seed gives (rebuilt alone)."""

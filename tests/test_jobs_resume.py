@@ -76,6 +76,7 @@ def assert_complete(out, n):
     return table
 
 
+@pytest.mark.slow  # 12 s; test_jobs_resume has quicker resumes
 def test_resume_after_sigkill_twice(tmp_path):
     out, n = tmp_path / "run", 120
     proc = _long_run(out, n=n)
@@ -103,7 +104,7 @@ def test_resume_after_sigkill_twice(tmp_path):
         assert render(puzzle, "line").strip() == row["puzzle"]
 
 
-@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("workers", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_ctrl_c_keeps_finished_chunks_and_says_how_to_resume(tmp_path, workers):
     out, n = tmp_path / "run", 150
     proc = _long_run(out, n=n, workers=workers)

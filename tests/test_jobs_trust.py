@@ -289,6 +289,7 @@ def _kill_parent_and_wait_for_workers(proc, count, timeout=60):
                 os.kill(pid, signal.SIGKILL)
 
 
+@pytest.mark.slow  # 35 s; test_workers_die_when_fuzz_is_killed is the quick check of the same rule
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_workers_die_when_sudoku_jobs_is_killed(tmp_path):
     out = tmp_path / "run"
@@ -661,6 +662,7 @@ def test_a_second_process_on_a_running_run_is_refused(tmp_path):
 # --- 10. exit codes -----------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # 35 s; test_jobs_backends checks a killed worker quickly
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_a_dead_worker_is_exit_4_and_the_run_resumes(tmp_path):
     out = tmp_path / "run"
