@@ -342,4 +342,4 @@ def _print(text, end="\n"):
 
 
 def main(argv=None):
-    return dispatch("fuzz", {"run": run, "replay": replay, "probe": probe}, _parser().parse_args(argv), (Usage,))
+    return dispatch("fuzz", {"run": run, "replay": replay, "probe": probe}, lambda: _parser().parse_args(argv), (Usage,))

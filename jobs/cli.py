@@ -216,4 +216,4 @@ def show(args):
 
 
 def main(argv=None):
-    return dispatch("sudoku-jobs", {"run": run, "show": show}, _parser().parse_args(argv), (Usage, InputError))
+    return dispatch("sudoku-jobs", {"run": run, "show": show}, lambda: _parser().parse_args(argv), (Usage, InputError))

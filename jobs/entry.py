@@ -10,12 +10,13 @@ from sudoku.cli.scaffold import IO_ERROR, LOST, USAGE, main, say, use_colour
 Commands = Mapping[str, Callable[[argparse.Namespace], int]]
 
 
-def dispatch(prog: str, commands: Commands, args: argparse.Namespace,
+def dispatch(prog: str, commands: Commands, parse: Callable[[], argparse.Namespace],
              usage_errors: tuple[type[Exception], ...]) -> int:
-    """Run ``commands[args.command](args)`` as the process's command (``sudoku.cli.scaffold.main``); a
+    """Parse the arguments (``parse()``) and run ``commands[args.command](args)`` as the process's
+    command (``sudoku.cli.scaffold.main``; parsing inside it, so ``--help | head`` ends quietly too); a
     missing command, a ``usage_errors`` error, a failed write (``jobs.store.WriteError``), a lost
     backend and an interrupt each end with their exit code."""
-    return main(lambda: _command(prog, commands, args, usage_errors))
+    return main(lambda: _command(prog, commands, parse(), usage_errors))
 
 
 def _command(prog: str, commands: Commands, args: argparse.Namespace,
