@@ -13,14 +13,23 @@ Nothing in a folder is about another submission: no matrix, no differential chec
 target's name or path. ``DIR/index.md`` (for staff, not students) says which folder is whose.
 """
 
+from __future__ import annotations
+
+import os
 import re
 import shlex
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reports import ReportError
-from reports.bugs import MAX_READ, bug_of
+from reports.bugs import MAX_READ, Bug, bug_of
+
+if TYPE_CHECKING:
+    from reports.grades import Line, Scored
+    from reports.load import Run
 
 OWN_NOTES = ("slow", "strict_input")  # notes about the program alone (differs, oracle_doubted compare it to others)
 SLIPS = {  # what a format slip means, for a student
@@ -47,17 +56,17 @@ class Submission:
     why: str = ""            # why it could not start
     cases: int = 0
     failed: int = 0
-    bugs: list = field(default_factory=list)       # reports.bugs.Bug, replay lines made local
-    slips: dict = field(default_factory=dict)      # slip -> cases
-    slip_families: dict = field(default_factory=dict)  # slip -> [families]
-    notes: dict = field(default_factory=dict)      # note -> cases
+    bugs: list[Bug] = field(default_factory=list)       # reports.bugs.Bug, replay lines made local
+    slips: dict[str, int] = field(default_factory=dict)      # slip -> cases
+    slip_families: dict[str, list[str]] = field(default_factory=dict)  # slip -> [families]
+    notes: dict[str, int] = field(default_factory=dict)      # note -> cases
 
     @property
     def started(self) -> bool:
         return self.status != "cannot start"
 
 
-def folder_name(target, taken) -> str:
+def folder_name(target: str, taken: set[str]) -> str:
     """A folder for a target: its program's folder and file names (what tells submissions apart in a
     class: ``alice/sudoku``), made safe, and a number when two are alike."""
     words = [word for word in _split(target) if "/" in word] or _split(target) or ["target"]
@@ -70,14 +79,14 @@ def folder_name(target, taken) -> str:
     return name
 
 
-def _split(text):
+def _split(text: str) -> list[str]:
     try:
         return shlex.split(text)
     except ValueError:
         return text.split()
 
 
-def submissions(run) -> list:
+def submissions(run: Run) -> list[Submission]:
     """The run's submissions in its order (a ``reports.load.Run`` of a fuzz run)."""
     manifest = run.manifest
     if manifest.get("config", {}).get("kind") != "fuzz" and "fuzz" not in manifest:
@@ -87,6 +96,7 @@ def submissions(run) -> list:
         names = [str(t) for t in run.records["target"].dropna().unique()] if "target" in run.records else []
         rows = [{"target": name, "status": "?"} for name in names]
     groups = [g for g in (manifest.get("fuzz") or {}).get("groups") or [] if isinstance(g, dict)]
+    taken: set[str]
     taken, out = set(), []
     for row in rows:
         if not isinstance(row, dict) or not isinstance(row.get("target"), str):
@@ -112,7 +122,7 @@ def submissions(run) -> list:
     return out
 
 
-def _reproducer(run_path, folder):
+def _reproducer(run_path: str | os.PathLike[str], folder: object) -> Path | None:
     """The run's reproducer folder a group record names (relative to where fuzz ran, or under the run's
     corpus), or None."""
     if not isinstance(folder, str) or not folder:
@@ -124,7 +134,7 @@ def _reproducer(run_path, folder):
     return next((c for c in candidates if c.is_dir() and not c.is_symlink()), None)
 
 
-def copy_reproducer(run_path, bug, into: Path):
+def copy_reproducer(run_path: str | os.PathLike[str], bug: Bug, into: Path) -> None:
     """Copy a bug's reproducer into ``into`` (never through a link, each file at most MAX_READ bytes;
     the input from the record when the folder is gone), and point its replay line there."""
     into.mkdir(parents=True, exist_ok=True)
@@ -149,7 +159,7 @@ def copy_reproducer(run_path, bug, into: Path):
     bug.record = {**bug.record, "replay": replay}
 
 
-def slips_md(one, cell):
+def slips_md(one: Submission, cell: Callable[[object], str]) -> list[str]:
     if not one.slips:
         return []
     lines = ["## Format slips (not bugs)", "",
@@ -165,7 +175,7 @@ NOTES = {"slow": "answered, but used more than half the time limit in CPU time",
          "strict_input": "rejected valid but unusual whitespace (CRLF, tabs, extra spaces) cleanly: allowed"}
 
 
-def page_md(one, scored, run) -> str:
+def page_md(one: Submission, scored: Sequence[Scored], run: Run) -> str:
     """The student's page in Markdown."""
     from reports.render.md import bug_md
     from reports.text import cell, code
@@ -198,7 +208,7 @@ def page_md(one, scored, run) -> str:
     return "\n".join(lines) + "\n"
 
 
-def page_html(one, scored, run) -> str:
+def page_html(one: Submission, scored: Sequence[Scored], run: Run) -> str:
     """The student's page in HTML: the same sections, the bugs drawn by ``render.html.bug_html``."""
     from reports.render.html import _page, bug_html, escape, table
 
@@ -232,7 +242,8 @@ def page_html(one, scored, run) -> str:
     return _page("Feedback on your sudoku", body)
 
 
-def write_feedback(run, out, *, rules) -> list:
+def write_feedback(run: Run, out: str | os.PathLike[str], *,
+                   rules: Sequence[Line]) -> list[tuple[Submission, float, float]]:
     """Every submission's folder under ``out``, scored by ``rules`` (``grades.read_rules``), and
     ``out/index.md``; [(Submission, score, max)]."""
     from reports import grades

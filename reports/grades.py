@@ -11,14 +11,22 @@ The rule file comes from the course, so it is read as untrusted input: unknown k
 negative points are refused with one ``ReportError`` naming the file, the line and the key.
 """
 
+from __future__ import annotations
+
 import json
+import os
 import tomllib
 import xml.etree.ElementTree as ET
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from reports import ReportError
 from sudoku.display import xml_text
+
+if TYPE_CHECKING:
+    from reports.bugs import Bug
 
 DEFAULT_RULES = Path(__file__).resolve().parent / "data" / "grading.toml"
 RESULTS_SCHEMA = Path(__file__).resolve().parent / "data" / "results.schema.json"
@@ -32,12 +40,12 @@ class Line:
 
     name: str
     points: float
-    oracles: list = field(default_factory=list)
+    oracles: list[str] = field(default_factory=list)
     slips: bool = False
-    per_bug: object = None  # points lost per bug counted; None: all of them at the first
+    per_bug: float | None = None  # points lost per bug counted; None: all of them at the first
     flaky: bool = True      # flaky bugs count
 
-    def takes(self, bug) -> bool:
+    def takes(self, bug: Bug) -> bool:
         """Whether ``bug`` (a ``reports.bugs.Bug``) is one this line names (``ANY``: every bug)."""
         if self.slips or (not self.flaky and bug.get("flaky")):
             return False
@@ -46,16 +54,17 @@ class Line:
                    for name in self.oracles)
 
 
-def own_oracle(signature) -> str:
+def own_oracle(signature: object) -> str:
     """A bug's own ``oracle:kind``: the first of its signature ('keeps_givens:changed on solvable
     (exit 0)' -> 'keeps_givens:changed')."""
     return str(signature).split(" on ")[0].split("+")[0]
 
 
-KEYS = {"name": str, "points": (int, float), "oracles": list, "slips": bool, "per_bug": (int, float), "flaky": bool}
+KEYS: dict[str, type | tuple[type, ...]] = {
+    "name": str, "points": (int, float), "oracles": list, "slips": bool, "per_bug": (int, float), "flaky": bool}
 
 
-def read_rules(path=None) -> list:
+def read_rules(path: str | os.PathLike[str] | None = None) -> list[Line]:
     """The lines of the rule file at ``path`` (the default rule when None)."""
     path = Path(path) if path else DEFAULT_RULES
     try:
@@ -75,7 +84,7 @@ def read_rules(path=None) -> list:
     return [_line(path, number, test) for number, test in enumerate(tests, 1)]
 
 
-def _line(path, number, test):
+def _line(path: Path, number: int, test: dict[str, Any]) -> Line:
     where = f"{path}: test {number}"
     for key, value in test.items():
         kinds = KEYS.get(key)
@@ -97,7 +106,7 @@ def _line(path, number, test):
     return Line(**test)
 
 
-def _kind(kinds):
+def _kind(kinds: Any) -> str:  # a type or a tuple of types (KEYS)
     return {str: "a string", list: "a list", bool: "true or false"}.get(kinds, "a number")
 
 
@@ -107,18 +116,20 @@ class Scored:
 
     line: Line
     score: float
-    counted: list  # [(title, number of the bug on the page or None)], what cost points
+    counted: list[tuple[str, int | None]]  # [(title, number of the bug on the page or None)], what cost points
 
     @property
     def passed(self) -> bool:
         return not self.counted
 
 
-def score(lines, bugs, slips, *, started=True) -> list:
+def score(lines: Iterable[Line], bugs: Iterable[Bug], slips: Mapping[str, int], *,
+          started: bool = True) -> list[Scored]:
     """Each line's score for one submission: ``bugs`` its Bugs (in the page's order, numbered from 1),
     ``slips`` {slip: cases}; a submission that did not start scores 0 on every line."""
     left = list(enumerate(bugs, 1))
     out = []
+    counted: list[tuple[str, int | None]]
     for line in lines:
         if line.slips:
             counted = [(f"{slip}: {cases} case{'s' if cases != 1 else ''}", None) for slip, cases in slips.items()]
@@ -137,7 +148,7 @@ def score(lines, bugs, slips, *, started=True) -> list:
     return out
 
 
-def _output(scored, started, why):
+def _output(scored: Scored, started: bool, why: str) -> str:
     if not started:
         return f"Your program did not start, so nothing was tested: {why}"
     if scored.passed:
@@ -149,7 +160,7 @@ def _output(scored, started, why):
     return "\n".join(lines)
 
 
-def results_json(scored, *, started=True, why="", summary="") -> str:
+def results_json(scored: Sequence[Scored], *, started: bool = True, why: str = "", summary: str = "") -> str:
     """Gradescope's ``results.json`` (its documented shape: ``data/results.schema.json``)."""
     tests = [{"name": s.line.name, "score": s.score, "max_score": float(s.line.points),
               "status": "passed" if s.passed and started else "failed", "output": _output(s, started, why)}
@@ -158,7 +169,7 @@ def results_json(scored, *, started=True, why="", summary="") -> str:
     return json.dumps({"score": total, "output": summary, "tests": tests}, indent=2) + "\n"
 
 
-def junit_xml(scored, *, suite="sudoku", started=True, why="") -> str:
+def junit_xml(scored: Sequence[Scored], *, suite: str = "sudoku", started: bool = True, why: str = "") -> str:
     """The same grade as JUnit XML: one test case per line, a failure where it lost points."""
     root = ET.Element("testsuites")
     tests = ET.SubElement(root, "testsuite", name=suite, tests=str(len(scored)),
