@@ -18,6 +18,8 @@ from math import isqrt
 from collections import namedtuple
 from functools import lru_cache
 from pathlib import Path
+from collections.abc import Callable
+from typing import Any, cast
 
 from sudoku import Grid, InvalidPuzzle, create, derive_seed, engines, find_clash, parse, render
 from sudoku.grid import MADE_SIDES
@@ -49,7 +51,7 @@ MIN_CREATES = 30  # a bug on 30 % of creates slips through 30 creates with proba
 REPLAY_CREATES = 20  # creates asked when a saved create reproducer is replayed
 
 
-def create_calls(n):
+def create_calls(n: int) -> int:
     """Creates asked per create case in a run of ``n`` cases: at least two (two answers must differ),
     and enough that the run asks at least max(30, n/10) creates."""
     create_cases = -(-n // CREATE_EVERY)
@@ -69,7 +71,7 @@ CHECK_WEIGHTS = {
 CHECK_FAMILIES = tuple(CHECK_WEIGHTS)
 
 
-def make_check_case(seed, index, *, header=False, size=9):
+def make_check_case(seed: int, index: int, *, header: bool = False, size: int | str = 9) -> Case:
     """Case ``index`` of a checker run (``--mode check``)."""
     side = side_of(size, seed, index)
     rng = random.Random(derive_seed(seed, "check", index))
@@ -91,7 +93,7 @@ def make_check_case(seed, index, *, header=False, size=9):
     return Case(family, "check", _text(grid, header), grid, None, None, 1, side, check(grid).status)
 
 
-def _broken(family, rng, solution):
+def _broken(family: str, rng: random.Random, solution: Grid) -> Grid:
     """A full valid grid with one kind of unit broken: two cells of one column and box swapped breaks
     two rows alone; of one row and box, two columns alone; two rows of different bands swapped break
     boxes alone (every row and column still holds each digit once)."""
@@ -105,7 +107,7 @@ def _broken(family, rng, solution):
     raise AssertionError(f"no {family} grid from {solution!r}")
 
 
-def _swap(family, rng, solution):
+def _swap(family: str, rng: random.Random, solution: Grid) -> Grid:
     box, side = solution.box, solution.side
     rows = solution.rows
     band, r, c = rng.randrange(box), rng.randrange(side), rng.randrange(side)
@@ -123,13 +125,13 @@ def _swap(family, rng, solution):
     return Grid(box, [v for row in rows for v in row])
 
 
-def _clash_cells(grid):
+def _clash_cells(grid: Grid) -> set[int]:
     """The cells whose values repeat in one of their units (kept when a breaking case gets blanks)."""
     from sudoku.grid import geometry
 
-    cells = set()
+    cells: set[int] = set()
     for unit in geometry(grid.box).units:
-        seen = {}
+        seen: dict[int, list[int]] = {}
         for cell in unit:
             value = grid.cells[cell]
             if value:
@@ -138,14 +140,14 @@ def _clash_cells(grid):
     return cells
 
 
-def side_of(size, seed, index):
+def side_of(size: int | str, seed: int, index: int) -> int:
     """The grid side of case ``index``: the run's ``size``, or drawn per case when it is 'mixed'."""
     if size == "mixed":
         return random.Random(derive_seed(seed, "size", index)).choice(SIZES)
     return int(size)
 
 
-def make_case(seed, index, *, n, header=False, size=9):
+def make_case(seed: int, index: int, *, n: int, header: bool = False, size: int | str = 9) -> Case:
     """Case ``index`` of a run of ``n`` cases with ``seed`` at ``size`` (a side, or 'mixed')."""
     side = side_of(size, seed, index)
     if index % CREATE_EVERY == 0:
@@ -158,11 +160,11 @@ def make_case(seed, index, *, n, header=False, size=9):
     return build(family, rng, pool, header=header)
 
 
-def create_case(calls=REPLAY_CREATES, *, side=9):
+def create_case(calls: int = REPLAY_CREATES, *, side: int = 9) -> Case:
     return Case("create", "create", b"", None, None, None, calls, side)
 
 
-def _check_case(family, text, side):
+def _check_case(family: str, text: bytes, side: int) -> Case:
     from sudoku.check import check
 
     try:
@@ -174,7 +176,7 @@ def _check_case(family, text, side):
     return Case(family, "check", text, grids[0], None, None, 1, side, check(grids[0]).status)
 
 
-def solve_after_create(text, *, side=9, header=False):
+def solve_after_create(text: bytes, *, side: int = 9, header: bool = False) -> Case | None:
     """The solve half of a round trip (``fuzz.tasks.round_trip``):
     the target's own ``create`` output, exactly as printed, given to its own ``solve``. Its right
     answer is that of the puzzle our lenient reader finds in the text; None when it finds none."""
@@ -187,55 +189,55 @@ def solve_after_create(text, *, side=9, header=False):
     return Case("roundtrip", "solve", text, grid, count, solution, 1, side)
 
 
-def build(family, rng, pool, *, header=False):
+def build(family: str, rng: random.Random, pool: dict[str, tuple[Grid, Grid]], *, header: bool = False) -> Case:
     """A case of solve ``family`` (a name in FAMILY), drawn with ``rng`` from a unique puzzle of ``pool``."""
     puzzle, solution = _unique(family, rng, pool)
-    return FAMILY[family].make(family, rng, puzzle, solution, header)
+    return cast(Case, FAMILY[family].make(family, rng, puzzle, solution, header))
 
 
-def _solve_case(family, text, puzzle, count, solution):
+def _solve_case(family: str, text: bytes, puzzle: Grid, count: int, solution: Grid | None) -> Case:
     return Case(family=family, command="solve", text=text, puzzle=puzzle, count=count, solution=solution,
                 side=puzzle.side)
 
 
-def _as_given(family, rng, puzzle, solution, header):
+def _as_given(family: str, rng: random.Random, puzzle: Grid, solution: Grid, header: bool) -> Case:
     """The unique puzzle itself."""
     return _solve_case(family, _text(puzzle, header), puzzle, 1, solution)
 
 
-def _respelled(family, rng, puzzle, solution, header):
+def _respelled(family: str, rng: random.Random, puzzle: Grid, solution: Grid, header: bool) -> Case:
     """The unique puzzle in an unusual but allowed spelling (``_whitespace``)."""
     return _solve_case(family, _whitespace(family, rng, _text(puzzle, header)), puzzle, 1, solution)
 
 
-def _broken_text(family, rng, puzzle, solution, header):
+def _broken_text(family: str, rng: random.Random, puzzle: Grid, solution: Grid, header: bool) -> Case:
     """The puzzle's text broken in the family's way (``_malformed``): no puzzle, no count."""
     return Case(family=family, command="solve", text=_malformed(family, rng, _text(puzzle, header), puzzle.side),
                 puzzle=None, count=None, solution=None, side=puzzle.side)
 
 
 @lru_cache(maxsize=8)
-def known_good(*, header=False, side=9):
+def known_good(*, header: bool = False, side: int = 9) -> bytes:
     """The text of an easy unique puzzle, for checking that a target starts at all."""
     return _text(create(isqrt(side), seed=1, difficulty="easy"), header)
 
 
-def _text(grid, header):
+def _text(grid: Grid, header: bool) -> bytes:
     return render(grid, "header" if header else "grid").encode()
 
 
 @lru_cache(maxsize=16)
-def _pool(seed, box=3):
+def _pool(seed: int, box: int = 3) -> dict[str, tuple[Grid, Grid]]:
     """One generated unique puzzle per difficulty our generator makes at ``box``, with its solution."""
-    pool = {}
+    pool: dict[str, tuple[Grid, Grid]] = {}
     for level in LEVELS[box]:
         puzzle = _rated(box, derive_seed(seed, level), level)
         if puzzle is not None:
-            pool[level] = (puzzle, engines.solve(puzzle, limit=1).solution)
+            pool[level] = (puzzle, cast(Grid, engines.solve(puzzle, limit=1).solution))
     return pool
 
 
-def _rated(box, seed, level):
+def _rated(box: int, seed: int, level: str) -> Grid | None:
     """A puzzle of ``box`` at ``level`` of LEVELS' scale (None if _TRIES made none): easy ones made
     so, the others the first made puzzle the engine rates so."""
     if level == "easy":
@@ -249,10 +251,10 @@ def _rated(box, seed, level):
 
 
 @lru_cache(maxsize=1)
-def _corpus():
+def _corpus() -> list[tuple[Grid, Grid]]:
     from sudoku.formats import parse_line
 
-    pairs = []
+    pairs: list[tuple[Grid, Grid]] = []
     for line in CORPUS.read_text().splitlines():
         line = line.split("#", 1)[0].strip()
         if line:
@@ -261,7 +263,7 @@ def _corpus():
     return pairs
 
 
-def _unique(family, rng, pool):
+def _unique(family: str, rng: random.Random, pool: dict[str, tuple[Grid, Grid]]) -> tuple[Grid, Grid]:
     """A unique puzzle and its solution, under a random symmetry."""
     box = next(iter(pool.values()))[0].box
     if family == "unique_corpus" and box == 3:
@@ -273,23 +275,23 @@ def _unique(family, rng, pool):
     return mapping(puzzle), mapping(solution)
 
 
-def symmetry(rng, box=3):
+def symmetry(rng: random.Random, box: int = 3) -> Callable[[Grid], Grid]:
     """A random validity-preserving transformation of grids of ``box``, as a function Grid -> Grid."""
     side = box * box
     digits = list(range(1, side + 1))
     rng.shuffle(digits)
     relabel = [0] + digits
 
-    def lines():
+    def lines() -> list[int]:
         bands = rng.sample(range(box), box)
         return [band * box + r for band in bands for r in rng.sample(range(box), box)]
 
     rows, cols = lines(), lines()
     transpose = rng.random() < 0.5
 
-    def apply(grid):
+    def apply(grid: Grid) -> Grid:
         cells = grid.cells
-        out = []
+        out: list[int] = []
         for r in range(side):
             for c in range(side):
                 rr, cc = (cols[c], rows[r]) if transpose else (rows[r], cols[c])
@@ -306,7 +308,7 @@ class CountUnknown(Exception):
     """Counting a text's solutions ran past its budget: its class (unique or not) is not known."""
 
 
-def counter(box):
+def counter(box: int) -> str:
     """The engine that counts a grid's solutions for the harness: a compiled one where there is one
     (``band`` at 9x9: ~0.1 ms for a 12-clue grid, where the pure-Python engine took up to 48 s of CPU
     on sparse shrink candidates), ``py`` at 4x4 (instant there), ``big`` from 16x16 up, bounded."""
@@ -315,7 +317,7 @@ def counter(box):
     return "py" if box == 2 else "big"
 
 
-def count_solutions(puzzle, *, seconds=COUNT_SECONDS):
+def count_solutions(puzzle: Grid, *, seconds: float = COUNT_SECONDS) -> tuple[int, Grid | None]:
     """(solutions up to 2, the solution when unique) of a clash-free ``puzzle``, by the fast engine
     for its size; CountUnknown past ``seconds`` (only engines with a budget are bounded: ``band``
     counts any 9x9 grid to 2 in milliseconds)."""
@@ -331,7 +333,7 @@ def count_solutions(puzzle, *, seconds=COUNT_SECONDS):
 
 
 
-def _multiple(family, rng, puzzle, solution, header):
+def _multiple(family: str, rng: random.Random, puzzle: Grid, solution: Grid, header: bool) -> Case:
     side = solution.side
     # 9x9: fewer than 17 clues is never unique. Any size: with at most side - 2 clues, two digits
     # are missing, and swapping them gives a second solution.
@@ -341,7 +343,7 @@ def _multiple(family, rng, puzzle, solution, header):
     return _solve_case(family, _text(few, header), few, 2, None)
 
 
-def _no_solution(family, rng, puzzle, solution, header):
+def _no_solution(family: str, rng: random.Random, puzzle: Grid, solution: Grid, header: bool) -> Case:
     """A blank set to a digit no peer holds but the unique solution does not have there: givens do not
     clash, yet every solution would be a solution of the original puzzle, whose only one differs."""
     from sudoku.grid import geometry
@@ -360,7 +362,7 @@ def _no_solution(family, rng, puzzle, solution, header):
     return _clashing("clashing", rng, puzzle, solution, header)
 
 
-def _no_solution_deep(family, rng, puzzle, solution, header):
+def _no_solution_deep(family: str, rng: random.Random, puzzle: Grid, solution: Grid, header: bool) -> Case:
     """No solution, no clash, and the contradiction only in the last row: one digit has no place
     left there (every blank of the row sees it in its box or column). A solver that propagates
     (hidden singles) says so at once; plain backtracking in reading order fills every row above
@@ -387,7 +389,7 @@ def _no_solution_deep(family, rng, puzzle, solution, header):
     return _solve_case(family, _text(grid, header), grid, 0, None)
 
 
-def _clashing(family, rng, puzzle, solution, header):
+def _clashing(family: str, rng: random.Random, puzzle: Grid, solution: Grid, header: bool) -> Case:
     """Two equal givens in one row, column or box."""
     from sudoku.grid import geometry
 
@@ -405,21 +407,21 @@ def _clashing(family, rng, puzzle, solution, header):
     return _solve_case(family, _text(bad, header), bad, 0, None)
 
 
-def _empty(family, rng, puzzle, solution, header):
+def _empty(family: str, rng: random.Random, puzzle: Grid, solution: Grid, header: bool) -> Case:
     empty = Grid.empty(puzzle.box)
     return _solve_case(family, _text(empty, header), empty, 2, None)
 
 
-def _full(family, rng, puzzle, solution, header):
+def _full(family: str, rng: random.Random, puzzle: Grid, solution: Grid, header: bool) -> Case:
     return _solve_case(family, _text(solution, header), solution, 1, solution)
 
 
-def _one_blank(family, rng, puzzle, solution, header):
+def _one_blank(family: str, rng: random.Random, puzzle: Grid, solution: Grid, header: bool) -> Case:
     one = solution.with_cell(rng.randrange(len(solution.cells)), 0)
     return _solve_case(family, _text(one, header), one, 1, solution)
 
 
-def _whitespace(family, rng, text):
+def _whitespace(family: str, rng: random.Random, text: bytes) -> bytes:
     """Valid text in an unusual but allowed spelling."""
     lines = text.decode().split("\n")[:-1]
     if family == "whitespace_tabs":
@@ -440,7 +442,7 @@ def _whitespace(family, rng, text):
     return ("\n".join(lines) + "\n").encode()
 
 
-def _malformed(family, rng, text, side):
+def _malformed(family: str, rng: random.Random, text: bytes, side: int) -> bytes:
     """Text that breaks the contract in one named way."""
     lines = text.decode().split("\n")[:-1]
     head = lines[:1] if lines and len(lines[0].split()) == 1 else []  # keep a header line as it is
@@ -478,7 +480,7 @@ def _malformed(family, rng, text, side):
     return ("\n".join(head + rows) + "\n").encode()
 
 
-def from_text(family, command, text, *, side=9):
+def from_text(family: str, command: str, text: bytes, *, side: int = 9) -> Case:
     """A case for any text, its answer worked out by our own parser and engine (for shrinking and
     replay): malformed when our parser rejects it or reads a grid of another side than ``side``
     (the size the target is asked about), else the puzzle with its solution count."""
@@ -502,7 +504,7 @@ def from_text(family, command, text, *, side=9):
     return Case(family, command, text, puzzle, count, solution, 1, side)
 
 
-def malformed_line(text, side):
+def malformed_line(text: bytes, side: int) -> int | None:
     """The line (1-based) where our parser finds ``text`` breaks the grid format, or None."""
     try:
         grids = list(parse(text.decode("utf-8").splitlines(keepends=True)))
@@ -520,7 +522,7 @@ def malformed_line(text, side):
 _INT = re.compile(rb"-?\d+")
 
 
-def case_class(case):
+def case_class(case: Case) -> str:
     """The kind of question a case asks, as a bug signature sees it: ``create``, ``check``,
     ``malformed`` (text to reject), ``unsolvable`` (a grid to reject: no solution, or clashing
     givens) or ``solvable`` (one solution or several). One bug shows the same way on every family
@@ -535,7 +537,7 @@ def case_class(case):
     return "unsolvable" if case.count == 0 else "solvable"
 
 
-def answer_class(case):
+def answer_class(case: Case) -> str:
     """What a right answer to a solve case is, finer than ``case_class``: a shrink keeps it, so a
     unique puzzle stays unique (a hang on a 17-clue puzzle must not become a hang on a sparse grid
     with many solutions), a clash stays a clash and text that must be rejected stays so."""
@@ -546,13 +548,13 @@ def answer_class(case):
     return "unique" if case.count == 1 else "multiple"
 
 
-def _rows(text):
+def _rows(text: bytes) -> list[list[bytes]]:
     """The rows of a text's numbers, without a box-size header line."""
     rows = [line.split() for line in text.replace(b"\r", b"").split(b"\n") if line.strip()]
     return rows[1:] if len(rows) > 1 and len(rows[0]) == 1 and len(rows[1]) > 1 else rows
 
 
-_PROPERTIES = {
+_PROPERTIES: dict[str, Callable[[bytes, Any], bool]] = {
     "whitespace_tabs": lambda text, case: b"\t" in text,
     "whitespace_crlf": lambda text, case: b"\r\n" in text,
     "whitespace_no_final_newline": lambda text, case: bool(text.strip()) and not text.endswith(b"\n"),
@@ -575,13 +577,13 @@ _PROPERTIES = {
 }
 
 
-def _space_after_each(text, end):
+def _space_after_each(text: bytes, end: bytes) -> bool:
     lines = text.split(end)
     return len(lines) > 1 and not lines[-1] and all(line.endswith(b" ") and b"\n" not in line
                                                    for line in lines[:-1])
 
 
-def _binary(text):
+def _binary(text: bytes) -> bool:
     try:
         text.decode("utf-8")
     except UnicodeDecodeError:
@@ -589,7 +591,7 @@ def _binary(text):
     return any(b < 32 and b not in b"\t\r\n" for b in text)
 
 
-def keeps_class(original, candidate):
+def keeps_class(original: Case, candidate: Case) -> bool:
     """Whether ``candidate`` (a shrink candidate of ``original``) is still the same kind of case:
     the same right answer (``answer_class``: unique stays unique, several solutions stay several, a
     clash stays a clash, malformed stays malformed) and what defines its family (the CRLF of a CRLF
@@ -612,7 +614,7 @@ the text rather than the puzzle (shrinking zeroes its digits instead of blanking
 ``lenient``, valid text the classic contract never promises (a clean rejection passes)."""
 
 
-def _family(name, weight, make, *, text=False, lenient=False):
+def _family(name: str, weight: int, make: Callable[..., Case], *, text: bool = False, lenient: bool = False) -> Family:
     return Family(name, weight, make, _PROPERTIES.get(name), text, lenient)
 
 
@@ -640,11 +642,11 @@ SOLVE_FAMILIES = tuple(FAMILY)
 FAMILIES = SOLVE_FAMILIES + ("create", "roundtrip")
 
 
-def lenient(family):
+def lenient(family: str) -> bool:
     """Whether ``family`` is valid text the classic contract never promises (whitespace variants)."""
     return family in FAMILY and FAMILY[family].lenient
 
 
-def about_text(family):
+def about_text(family: str) -> bool:
     """Whether a ``family`` case is about its text, not its puzzle (malformed and respelled text)."""
     return family in FAMILY and FAMILY[family].text

@@ -10,8 +10,10 @@ import shlex
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 from fuzz.engine import Usage
+from fuzz.targets import Target
 from jobs.entry import dispatch
 from sudoku.cli.scaffold import (FAILED, INTERRUPTED, IO_ERROR, LOST, OK, USAGE, Parser, add_color_option,
                                   add_version_option, exit_codes)
@@ -45,14 +47,14 @@ MAX_TARGETS_BYTES = 1 << 20  # a --targets file of a thousand long commands is w
 
 
 
-def _three_words(text):
+def _three_words(text: str) -> list[str]:
     words = [word.strip() for word in text.split(",")]
     if len(words) != 3 or not all(words) or len({word.lower() for word in words}) != 3:
         raise argparse.ArgumentTypeError(f"{text!r}: three different words, comma-separated")
     return words
 
 
-def _three_codes(text):
+def _three_codes(text: str) -> list[int]:
     try:
         codes = [int(code) for code in text.split(",")]
     except ValueError:
@@ -62,7 +64,7 @@ def _three_codes(text):
     return codes
 
 
-def _target_options(parser, *, many=False):
+def _target_options(parser: argparse.ArgumentParser, *, many: bool = False) -> None:
     what = ("engine (our engines in-process; engine:NAME for one), cli (our `sudoku` command), or a command such "
             "as ./sudoku or 'python3 their.py' (default engine)")
     if many:
@@ -90,7 +92,7 @@ def _target_options(parser, *, many=False):
     parser.add_argument("--strict", action="store_true", help="count output format slips as failures")
 
 
-def _parser():
+def _parser() -> Parser:
     parser = Parser(prog="fuzz", description="Fuzz a `sudoku` program (create/solve contract): find bugs, "
                      "shrink them to minimal reproducers.",
                      epilog="examples:\n  fuzz run -n 10000\n  fuzz run -n 500 --target cli\n"
@@ -162,18 +164,18 @@ def _parser():
     return parser
 
 
-def _json_option(parser, schema, what):
+def _json_option(parser: argparse.ArgumentParser, schema: str, what: str) -> None:
     parser.add_argument("--json", action="store_true",
                         help=f"stdout: one JSON object (schema {schema}, version 1): {what}")
 
 
-def _target_spec(args, spec=None):
+def _target_spec(args: argparse.Namespace, spec: str | None = None) -> dict[str, Any]:
     return {"spec": args.target if spec is None else spec, "create_args": args.create_args,
             "solve_args": args.solve_args, "header": args.format == "header", "timeout": args.timeout,
             "max_output": args.max_output, "check_args": args.check_args}
 
 
-def _target_specs(args):
+def _target_specs(args: argparse.Namespace) -> list[dict[str, Any]]:
     """Every target of a run: the --target options, then the lines of --targets FILE. Every command
     string is split here first, so a bad one is one line naming its option or its file and line
     before anything runs; more than MAX_TARGETS targets is refused (each costs a pre-flight)."""
@@ -187,7 +189,7 @@ def _target_specs(args):
     return [_target_spec(args, name) for name in names]
 
 
-def _check_command_options(args):
+def _check_command_options(args: argparse.Namespace) -> None:
     """Split each command-string option once, so a bad one is a usage error naming the option."""
     from fuzz.commands import BadCommand, split
 
@@ -202,7 +204,7 @@ def _check_command_options(args):
         raise Usage(str(error)) from None
 
 
-def _targets_file(path):
+def _targets_file(path: str) -> list[str]:
     """The commands of a --targets file (one a line, '#' comments), each split to check it; a file
     larger than MAX_TARGETS_BYTES is refused unread, a line that cannot be split names its line."""
     from fuzz.commands import BadCommand, split
@@ -217,7 +219,7 @@ def _targets_file(path):
         lines = data.decode("utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as error:
         raise Usage(f"cannot read --targets {shown}: {getattr(error, 'strerror', None) or error}") from None
-    names = []
+    names: list[str] = []
     for number, line in enumerate(lines, 1):
         line = line.strip()
         if line and not line.startswith("#"):
@@ -231,7 +233,7 @@ def _targets_file(path):
 
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     """``fuzz run``: the options made into a run's config; the run itself is ``fuzz.engine.run``."""
     from fuzz import engine, summary
     from jobs.cli import changed_options
@@ -285,7 +287,7 @@ def run(args):
     return code
 
 
-def replay(args):
+def replay(args: argparse.Namespace) -> int:
     """``fuzz replay``: saved reproducers against a target (``fuzz.engine.replay``)."""
     from fuzz import engine, summary
     from sudoku.colour import paint
@@ -303,14 +305,14 @@ def replay(args):
     return code
 
 
-def probe(args):
+def probe(args: argparse.Namespace) -> int:
     """``fuzz probe``: the spellings a program understands (``fuzz.probe``), as ``fuzz run`` options."""
     from fuzz.engine import preflight, target_of_spec
     from fuzz.probe import options, probe as find
     from fuzz.summary import probe_json
     from sudoku.display import visible
 
-    def make(create_args, solve_args, header):
+    def make(create_args: str, solve_args: str, header: bool) -> Target:
         return target_of_spec({"spec": args.target, "create_args": create_args, "solve_args": solve_args,
                                "header": header, "timeout": args.timeout, "max_output": 1 << 20})
 
@@ -336,10 +338,10 @@ def probe(args):
     return OK
 
 
-def _print(text, end="\n"):
+def _print(text: str, end: str = "\n") -> None:
     """Print to stdout, flushed (a reader that goes away, ``fuzz run ... | head``, is the scaffold's)."""
     print(text, end=end, flush=True)
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     return dispatch("fuzz", {"run": run, "replay": replay, "probe": probe}, lambda: _parser().parse_args(argv), (Usage,))

@@ -17,7 +17,7 @@ class BadCommand(ValueError):
     """A command string that cannot be split into an argv; the message names where it came from."""
 
 
-def split(text, where):
+def split(text: str, where: str) -> list[str]:
     """``text`` as an argv list (POSIX shell quoting, no shell); ``where`` names its source for the
     message ("--target", "targets.txt line 3")."""
     from sudoku.display import visible

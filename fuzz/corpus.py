@@ -9,6 +9,8 @@ apart, so a run replays only its own target's. Writes are atomic (a temporary fo
 place), so a crash never leaves half a case.
 """
 
+from __future__ import annotations
+
 import errno
 import hashlib
 import json
@@ -18,9 +20,17 @@ import shlex
 import shutil
 import stat
 from collections import namedtuple
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from sudoku.grid import MADE_SIDES
+
+if TYPE_CHECKING:
+    from sudoku import Grid
+
+    from fuzz.cases import Case
+    from fuzz.targets import Result, Target
 
 MAX_SHOWN = 4000
 # The names this layout writes, relative to a corpus (regular expressions, verbose): a run directory's
@@ -30,27 +40,27 @@ OWNED_FILES = rf"{_FOLDER}/(?:input\.txt|output\.txt|case\.json|\.case\.json\.\d
 OWNED_DIRS = rf"[^/]+|[^/]+/[a-z_]+|{_FOLDER}"
 
 
-def _shown(data):
+def _shown(data: bytes) -> str:
     text = data.decode("utf-8", "backslashreplace")
     return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + f"... ({len(text)} characters)"
 
 
-def target_key(target):
+def target_key(target: Target) -> str:
     """A folder name for a target: readable, and unique to its command, arguments and format."""
     if not hasattr(target, "argv"):
         return target.name.replace(":", "-")
     program = Path(target.argv[-1] if Path(target.argv[0]).name.startswith("python") and len(target.argv) > 1
                    else target.argv[0]).name
-    identity = json.dumps([target.name, target.create_args, target.solve_args, target.header])
+    identity = json.dumps([target.name, target.create_args, target.solve_args, target.header])  # type: ignore[union-attr]
     slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", program).strip("-.") or "target"
     return f"{slug[:40]}-{hashlib.sha256(identity.encode()).hexdigest()[:8]}"
 
 
-def group_id(signature):
+def group_id(signature: str) -> str:
     return hashlib.sha256(signature.encode()).hexdigest()[:12]
 
 
-def expected_of(case):
+def expected_of(case: Case) -> str:
     if case.command == "create":
         return "a unique puzzle with enough blanks (40 at 9x9), a different one on each call, exit 0"
     if case.count is None:
@@ -62,13 +72,13 @@ def expected_of(case):
     return "exit 0 and any one of its several solutions, keeping every given"
 
 
-def _grid_text(grid):
+def _grid_text(grid: Grid) -> str:
     from sudoku import render
 
     return render(grid, "grid")
 
 
-def command_line(target, case):
+def command_line(target: Target, case: Case) -> str:
     """The shell line that shows the case to a person (run in the reproducer's folder)."""
     argv = getattr(target, "argv", None)
     args = getattr(target, "create_args" if case.command == "create" else "solve_args", [case.command])
@@ -76,12 +86,13 @@ def command_line(target, case):
     return command + (" < input.txt" if case.command == "solve" else "")
 
 
-def folder_for(corpus, target, oracle, signature):
+def folder_for(corpus: str | os.PathLike[str], target: Target, oracle: str, signature: str) -> Path:
     """Where a group's reproducer lives in ``corpus``."""
     return Path(corpus) / target_key(target) / oracle / group_id(signature)
 
 
-def save(corpus, case, *, signature, oracle, detail, target, result, extra=None):
+def save(corpus: str | os.PathLike[str], case: Case, *, signature: str, oracle: str, detail: str, target: Target,
+         result: Result, extra: dict[str, Any] | None = None) -> Path:
     """Save one group's reproducer; an existing folder for the same group is kept (the first saved)."""
     final = folder_for(corpus, target, oracle, signature)
     if final.exists():
@@ -107,7 +118,7 @@ def save(corpus, case, *, signature, oracle, detail, target, result, extra=None)
     return final
 
 
-def actual_of(result):
+def actual_of(result: Result) -> dict[str, Any]:
     """What a target did, for people and reports: exit code, output (cut for display), wall and CPU
     seconds, and whether it was stopped as a hang."""
     return {"exit_code": result.exit_code, "wall_s": round(result.seconds, 4),
@@ -115,14 +126,14 @@ def actual_of(result):
             "stdout": _shown(result.stdout), "stderr": _shown(result.stderr)}
 
 
-def _write_meta(folder, meta):
+def _write_meta(folder: Path, meta: dict[str, Any]) -> None:
     """case.json replaced atomically (a temporary file renamed over it)."""
     temporary = folder / f".case.json.{os.getpid()}.tmp"
     temporary.write_text(json.dumps(meta, indent=2) + "\n")
     os.replace(temporary, folder / "case.json")
 
 
-def merge(folder, *, signature, cases, families):
+def merge(folder: str | os.PathLike[str], *, signature: str, cases: int, families: list[str]) -> None:
     """Record in a saved reproducer that another group's failure is the same bug (its shrunk input is
     the same bytes): its signature joins ``also``, and the counts and families are the merged ones."""
     meta_path = Path(folder) / "case.json"
@@ -136,11 +147,11 @@ def merge(folder, *, signature, cases, families):
     _write_meta(Path(folder), meta)
 
 
-def saved_groups(corpus, target):
+def saved_groups(corpus: str | os.PathLike[str], target: Target) -> dict[str, tuple[Path, dict[str, Any], bytes]]:
     """{signature: (folder, meta, input bytes)} of the groups of ``target`` saved in ``corpus``, the
     signatures merged into a reproducer included (what an interrupted triage finished)."""
     own = Path(corpus) / target_key(target)
-    found = {}
+    found: dict[str, tuple[Path, dict[str, Any], bytes]] = {}
     for folder, meta, data in (load(own).entries if own.exists() else []):
         for signature in [meta.get("signature"), *(meta.get("also") or [])]:
             if isinstance(signature, str):
@@ -158,7 +169,7 @@ SIDES = MADE_SIDES
 COMMANDS = ("solve", "create", "check")
 
 
-def load(path):
+def load(path: str | os.PathLike[str]) -> Loaded:
     """Every reproducer at or under ``path`` (a corpus, a target's or an oracle's folder, one
     reproducer, or a run directory), in a stable order: a Loaded.
 
@@ -168,7 +179,8 @@ def load(path):
     linked input.txt could hand a program any file the user can read). Hidden folders (temporaries)
     are passed over silently; every other bad entry is skipped with why."""
     root = Path(path)
-    entries, skipped = [], []
+    entries: list[tuple[Path, dict[str, Any], bytes]] = []
+    skipped: list[tuple[Path, str]] = []
     if not root.is_dir():
         return Loaded(entries, skipped)
     for folder, names, files in _walk(root, skipped):
@@ -188,12 +200,12 @@ class BadEntry(ValueError):
     """A corpus entry that is not replayed; the message says why."""
 
 
-def _walk(root, skipped):
+def _walk(root: Path, skipped: list[tuple[Path, str]]) -> Iterator[tuple[Path, list[str], set[str]]]:
     """(folder, subfolders, files) under ``root`` in sorted order, hidden folders left out; a
     symbolic link to a folder is not entered but noted in ``skipped``."""
-    for top, dirs, files in os.walk(root, followlinks=False, onerror=lambda error: skipped.append(
+    for folder, dirs, files in os.walk(root, followlinks=False, onerror=lambda error: skipped.append(
             (Path(error.filename or root), f"cannot read: {error.strerror}"))):
-        top = Path(top)
+        top = Path(folder)
         dirs.sort()
         for name in list(dirs):
             if name.startswith(".") or os.path.islink(top / name):
@@ -203,7 +215,7 @@ def _walk(root, skipped):
         yield top, dirs, set(files)
 
 
-def _read(path):
+def _read(path: Path) -> bytes:
     """A corpus file's bytes: a regular file, not a link, at most MAX_FILE bytes (BadEntry else).
     Opened without blocking, so a FIFO planted in a corpus cannot hang the replay."""
     try:
@@ -220,7 +232,7 @@ def _read(path):
     return data
 
 
-def _meta(data):
+def _meta(data: bytes) -> dict[str, Any]:
     """case.json's object, once the fields replay uses are checked (BadEntry names the first bad one)."""
     from sudoku.untrusted import BadJSON, loads
 
@@ -232,6 +244,7 @@ def _meta(data):
         raise BadEntry(f"case.json: {error}") from None
     if not isinstance(meta, dict):
         raise BadEntry("case.json: not a JSON object")
+    checks: dict[str, tuple[Callable[[Any], bool], str]]
     checks = {"command": (lambda v: v in COMMANDS, "one of " + ", ".join(COMMANDS)),
               "side": (lambda v: type(v) is int and v in SIDES, "one of 4, 9, 16, 25"),
               "family": (lambda v: isinstance(v, str) and v in (*FAMILIES, *CHECK_FAMILIES, "replay"), "a known family"),
@@ -245,6 +258,6 @@ def _meta(data):
     return meta
 
 
-def _short(value):
+def _short(value: Any) -> str:
     text = json.dumps(value)
     return text if len(text) <= 60 else text[:57] + "..."

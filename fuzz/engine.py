@@ -13,10 +13,21 @@ Each phase's time is kept (``Outcome.phases``). Usage errors are ``Usage``; the 
 them into one line and exit 2.
 """
 
+from __future__ import annotations
+
 import sys
 import time
 from collections import namedtuple
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from fuzz.cases import Case
+    from fuzz.corpus import Loaded
+    from fuzz.oracles import Verdict
+    from fuzz.targets import Result, Target
+    from fuzz.triage import Saved
 
 PROGRESS_S = 10.0  # seconds between the pre-flight's progress lines
 REFERENCE_TRIES = 6  # a reference failing 1 call in 3 at random is refused once in 729 runs
@@ -33,7 +44,7 @@ saved reproducers replayed and those that still fail, where it is, and each phas
 
 
 
-def target_of_spec(spec, where="--target"):
+def target_of_spec(spec: dict[str, Any], where: str = "--target") -> Target:
     """The target a spec (``_target_spec``) names; a bad one is a usage error (``where`` names the
     option it came from)."""
     from fuzz.targets import TargetError, make_target
@@ -44,7 +55,7 @@ def target_of_spec(spec, where="--target"):
         raise Usage(str(error)) from None
 
 
-def preflight(target, side, mode="solve", *, timing=None):
+def preflight(target: Target, side: int, mode: str = "solve", *, timing: list[float] | None = None) -> str | None:
     """What stops ``target`` from starting at all (a missing program, interpreter or script), in its
     own words, from one known-good solve and one create; None when it starts. The wall seconds of
     each call are added to ``timing`` (a list) when one is given: they size the run's chunks."""
@@ -54,6 +65,7 @@ def preflight(target, side, mode="solve", *, timing=None):
     if not hasattr(target, "argv"):
         return None
     text = known_good(header=target.header, side=side)
+    calls: tuple[Callable[[], Result], ...]
     calls = (lambda: target.check(text),) if mode == "check" else (lambda: target.solve(text),
                                                                    lambda: target.create(side=side))
     for call in calls:
@@ -66,13 +78,15 @@ def preflight(target, side, mode="solve", *, timing=None):
     return None
 
 
-def cannot_start(specs, side, mode="solve", *, timing=None):
+def cannot_start(specs: Sequence[dict[str, Any]], side: int, mode: str = "solve", *,
+                 timing: list[float] | None = None) -> dict[str, str]:
     """{target: why} for the targets that cannot start at all: a program that is missing, not
     executable or not on PATH, or one that fails ``preflight``. Of many targets, progress is shown
     every PROGRESS_S seconds, as the pre-flight of a long list takes minutes."""
     from fuzz.targets import CannotStart, TargetError, make_target
 
-    found, shown = {}, time.monotonic()
+    found: dict[str, str] = {}
+    shown = time.monotonic()
     for number, spec in enumerate(specs, 1):
         try:
             problem = preflight(make_target(**spec), side, mode, timing=timing)
@@ -89,7 +103,8 @@ def cannot_start(specs, side, mode="solve", *, timing=None):
     return found
 
 
-def check_reference(spec, side, *, mode, words, exits):
+def check_reference(spec: dict[str, Any], side: int, *, mode: str, words: Sequence[str] | None,
+                    exits: Sequence[int] | None) -> Target:
     """Refuse a --reference that cannot start, or that does not answer the pre-flight's known-good
     puzzle rightly: its answers would stand in for the expected ones and fail correct targets.
 
@@ -117,7 +132,8 @@ def check_reference(spec, side, *, mode, words, exits):
                 f"{visible(found.detail, newlines=False)}")
 
 
-def chunk_cases(n, targets, workers, chunk_size=None, *, seconds_per_case=None):
+def chunk_cases(n: int, targets: int, workers: int, chunk_size: int | None = None, *,
+                seconds_per_case: float | None = None) -> int:
     """Cases per chunk (each asked of every target). Asked for: ``chunk_size``. Else about 100 target
     calls a chunk, and against programs (``seconds_per_case``: the pre-flight's calls, every target
     together) no more than CHUNK_SECONDS of work, so the progress bar moves case by case and Ctrl-C
@@ -134,7 +150,9 @@ def chunk_cases(n, targets, workers, chunk_size=None, *, seconds_per_case=None):
     return max(1, -(-n // (workers * rounds)))
 
 
-def replay_entries(entries, target, *, strict, into=None, quiet=False, words=None, exits=None, reference=None):
+def replay_entries(entries: Sequence[tuple[Path, dict[str, Any], bytes]], target: Target, *, strict: bool,
+                   into: Path | None = None, quiet: bool = False, words: Sequence[str] | None = None,
+                   exits: Sequence[int] | None = None, reference: Target | None = None) -> list[tuple[Path, str]]:
     """Run saved reproducers; [(folder, signature now)] of those that still fail. With a ``reference``
     target its answers are the expected ones, as in the run; a case it fails on is judged only for
     hangs, floods and crashes."""
@@ -145,14 +163,14 @@ def replay_entries(entries, target, *, strict, into=None, quiet=False, words=Non
     from fuzz.tasks import run_case, signature_of
     from sudoku.display import visible
 
-    still = []
+    still: list[tuple[Path, str]] = []
     for folder, meta, data in entries:
         try:
             case = from_text(meta.get("family", "replay"), meta.get("command", "solve"), data, side=meta.get("side", 9))
         except CountUnknown as error:
             print(f"{visible(str(folder))}: skipped: {error}", file=sys.stderr)
             continue
-        expected = case
+        expected: Case | None = case
         if reference is not None and asks(case):
             expected = answer(case, reference, header=target.header, words=words, exits=exits)
         if expected is None:  # the reference failed on it: nothing to compare with
@@ -180,7 +198,7 @@ def replay_entries(entries, target, *, strict, into=None, quiet=False, words=Non
     return still
 
 
-def replay_own(config, target, run_corpus):
+def replay_own(config: dict[str, Any], target: Target, run_corpus: Path) -> tuple[int, list[tuple[Path, str]]]:
     """Replay the shared corpus's reproducers of ``target``: (how many, those still failing)."""
     from fuzz import corpus as store
 
@@ -192,7 +210,7 @@ def replay_own(config, target, run_corpus):
                                          reference=reference)
 
 
-def loaded(found):
+def loaded(found: Loaded) -> list[tuple[Path, dict[str, Any], bytes]]:
     """The entries of a corpus ``load``, after one line on stderr for each entry skipped (escaped:
     a folder's name is the corpus writer's)."""
     from sudoku.display import visible
@@ -200,10 +218,11 @@ def loaded(found):
     for folder, why in found.skipped:
         print(f"fuzz: skipped {visible(str(folder), newlines=False)}: {visible(why, newlines=False)}",
               file=sys.stderr)
-    return found.entries
+    return cast("list[tuple[Path, dict[str, Any], bytes]]", found.entries)
 
 
-def triage_phase(records, config, target, run_corpus, *, shrink_them, show_progress, seconds=None):
+def triage_phase(records: Any, config: dict[str, Any], target: Target, run_corpus: Path, *, shrink_them: bool,
+                 show_progress: bool, seconds: float | None = None) -> list[Saved]:
     """Group the run's failures into bugs, shrink and confirm one reproducer each (triage.triage, in
     about ``seconds``), with a progress bar on a terminal and log lines otherwise."""
     import logging
@@ -223,7 +242,7 @@ def triage_phase(records, config, target, run_corpus, *, shrink_them, show_progr
 
     started = time.monotonic()
 
-    def progress(done, total):
+    def progress(done: int, total: int) -> None:
         if bar:
             bar.update(1)
         else:
@@ -239,7 +258,7 @@ def triage_phase(records, config, target, run_corpus, *, shrink_them, show_progr
             bar.close()
 
 
-def prepare(config, *, chunk_size=None):
+def prepare(config: dict[str, Any], *, chunk_size: int | None = None) -> dict[str, Any]:
     """The prepare phase of a new run, before its directory is made: ``config["cannot_start"]`` (a lone
     target that cannot start ends the run now; of several, it is a row of its own and the others go
     on), the reference checked, and ``config["chunk_size"]`` (asked for, or sized by the pre-flight's
@@ -248,7 +267,7 @@ def prepare(config, *, chunk_size=None):
 
     specs = targets_of(config)
     side = 9 if config["size"] == "mixed" else int(config["size"])
-    timing = []
+    timing: list[float] = []
     config["cannot_start"] = cannot_start(specs, side, config["mode"], timing=timing)
     if len(config["cannot_start"]) == len(specs):
         raise Usage("; ".join(f"target {name} cannot start: {why}" for name, why in config["cannot_start"].items()))
@@ -260,7 +279,8 @@ def prepare(config, *, chunk_size=None):
     return config
 
 
-def run(config=None, *, resume=None, force=False, verbose=False, shrink=True, show_progress=True):
+def run(config: dict[str, Any] | None = None, *, resume: str | Path | None = None, force: bool = False,
+        verbose: bool = False, shrink: bool = True, show_progress: bool = True) -> Outcome:
     """Conduct a run: a new one from ``config`` (``prepare``d), or ``resume`` an interrupted one from its
     directory; the phases in turn; an Outcome. summary.md is written (the save phase)."""
     import pyarrow.compute as pc
@@ -276,6 +296,7 @@ def run(config=None, *, resume=None, force=False, verbose=False, shrink=True, sh
         started = time.monotonic()
         running = [spec for spec in targets_of(config) if spec["spec"] not in config.get("cannot_start", {})]
         targets = [(number, spec, target_of_spec(spec)) for number, spec in enumerate(running)]
+        still: list[tuple[Path, str]]
         replayed, still = 0, []
         for _, _, target in targets:
             entries, failing = replay_own(config, target, run_corpus)
@@ -285,7 +306,7 @@ def run(config=None, *, resume=None, force=False, verbose=False, shrink=True, sh
     manifest = runner.run_with_progress(run_dir, config, tasks.FUZZ, specs, resume=bool(resume),
                                         show_progress=show_progress)
     records = run_dir.read_table()
-    saved = []
+    saved: list[Saved] = []
     if manifest["status"] == "complete":
         start = time.monotonic()
         # shrinking and confirming get at most as long as the cases took, shared among the targets by
@@ -316,7 +337,9 @@ def run(config=None, *, resume=None, force=False, verbose=False, shrink=True, sh
     return outcome
 
 
-def replay(path, target_spec, *, strict=False, reference=None, words=None, exits=None):
+def replay(path: str | Path, target_spec: dict[str, Any], *, strict: bool = False,
+           reference: dict[str, Any] | None = None, words: Sequence[str] | None = None,
+           exits: Sequence[int] | None = None) -> tuple[Target, int, list[tuple[Path, str]]]:
     """Replay the reproducers at or under ``path`` against a target: (entries replayed, those that still
     fail). ``reference`` is a trusted program's spec, whose answers are the expected ones."""
     from fuzz import corpus as store
@@ -330,7 +353,7 @@ def replay(path, target_spec, *, strict=False, reference=None, words=None, exits
     if not entries:
         raise Usage(f"no reproducers under {visible(str(path), newlines=False)} (a reproducer is a folder with "
                     "case.json and input.txt)")
-    keys = sorted({meta.get("target_key") for _, meta, _ in entries} - {None})
+    keys = sorted(cast("set[str]", {meta.get("target_key") for _, meta, _ in entries} - {None}))
     if len(keys) > 1:
         mine = store.target_key(target)
         if mine not in keys:

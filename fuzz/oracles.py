@@ -38,13 +38,15 @@ than half the limit in CPU time).
 
 import re
 from collections import namedtuple
+from collections.abc import Sequence
+from typing import cast
 
-from sudoku import engines, find_clash, min_blanks
+from sudoku import Grid, engines, find_clash, min_blanks
 
-from fuzz.cases import lenient
-from fuzz.read import find_grid
+from fuzz.cases import Case, lenient
+from fuzz.read import Reading, find_grid
 from fuzz.sanitize import report_in
-from fuzz.targets import BACKSTOP_FACTOR
+from fuzz.targets import BACKSTOP_FACTOR, Result
 
 Failure = namedtuple("Failure", "detail kind where", defaults=(None,))
 Failure.__doc__ = """One failed oracle: ``detail`` for people, ``kind`` a short class of it (``signal 11``,
@@ -70,7 +72,7 @@ PRIORITY = ("no_timeout", "no_flood", "no_crash", "check_verdict", "rejects_malf
             "create_random", "format")
 
 
-def _contained(result, failed, notes):
+def _contained(result: Result, failed: dict[str, Failure], notes: list[str]) -> bool:
     """The oracles every call answers to; True when the call ended abnormally (nothing else to judge)."""
     if result.timed_out:
         failed["no_timeout"] = Failure(_hang_detail(result), "hang")
@@ -89,7 +91,7 @@ def _contained(result, failed, notes):
     return result.timed_out or result.flooded or result.exit_code < 0 or report is not None
 
 
-def _raised(stderr):
+def _raised(stderr: bytes) -> str:
     """The exception a Python traceback ends with ("IndexError"), or "exception"."""
     for line in reversed(stderr.decode("utf-8", "replace").strip().splitlines()):
         match = re.match(r"([A-Za-z_][\w.]*)(?::|$)", line.strip())
@@ -98,7 +100,7 @@ def _raised(stderr):
     return "exception"
 
 
-def _hang_detail(result):
+def _hang_detail(result: Result) -> str:
     """What a hung call did, by the rule that stopped it (see ``fuzz.targets``)."""
     limit = result.limit or result.seconds
     cpu, wall = result.cpu_seconds, result.seconds
@@ -111,18 +113,18 @@ def _hang_detail(result):
     return f"no answer within {limit:g}s (cpu {cpu:.1f}s)"
 
 
-def said(stream, width=80):
+def said(stream: bytes, width: int = 80) -> str:
     """The first line a stream holds, cut to ``width`` (empty when none)."""
     lines = stream.decode("utf-8", "replace").strip().splitlines()
     return lines[0][:width] if lines else ""
 
 
-def _exit(result):
+def _exit(result: Result) -> str:
     message = said(result.stderr)
     return f"exit {result.exit_code}" + (f" ({message})" if message else "")
 
 
-def _validity(reading, side):
+def _validity(reading: Reading, side: int) -> Failure | None:
     """Failure of ``valid_grid`` for a grid read from an answer, or None."""
     if reading.out_of_range:
         r, c, v = reading.out_of_range[0]
@@ -136,7 +138,8 @@ def _validity(reading, side):
     return None
 
 
-def _verdict(failed, slips, notes, grid, *, strict, calls=1, calls_failed=None, evidence=0):
+def _verdict(failed: dict[str, Failure], slips: list[str], notes: list[str], grid: Grid | None, *, strict: bool,
+             calls: int = 1, calls_failed: int | None = None, evidence: int = 0) -> Verdict:
     if slips and strict:
         failed["format"] = Failure(", ".join(slips), "format")
     if calls_failed is None:
@@ -144,16 +147,18 @@ def _verdict(failed, slips, notes, grid, *, strict, calls=1, calls_failed=None, 
     return Verdict(failed, slips, notes, grid, calls, calls_failed, evidence)
 
 
-def judge_contained(result):
+def judge_contained(result: Result) -> Verdict:
     """Judge a call by the containment oracles alone (no hang, no flood, no crash): for a case whose
     right answer is unknown (its reference failed on it)."""
-    failed, notes = {}, []
+    failed: dict[str, Failure] = {}
+    notes: list[str] = []
     _contained(result, failed, notes)
     return _verdict(failed, [], notes, None, strict=False)
 
 
-def judge_solve(case, result, *, side=9, header=False, strict=False):
-    failed, notes = {}, []
+def judge_solve(case: Case, result: Result, *, side: int = 9, header: bool = False, strict: bool = False) -> Verdict:
+    failed: dict[str, Failure] = {}
+    notes: list[str] = []
     abnormal = _contained(result, failed, notes)
     reading = find_grid(result.stdout, side=side, header=header)
     slips = list(reading.slips)
@@ -186,14 +191,15 @@ def judge_solve(case, result, *, side=9, header=False, strict=False):
     return _verdict(failed, slips, notes, grid, strict=strict)
 
 
-def _rejection_slips(result, slips):
+def _rejection_slips(result: Result, slips: list[str]) -> None:
     if result.stdout.strip():
         slips.append("error_on_stdout")
     elif not result.stderr.strip():
         slips.append("no_error_message")
 
 
-def _judge_rejection(case, result, reading, failed, slips, side):
+def _judge_rejection(case: Case, result: Result, reading: Reading, failed: dict[str, Failure], slips: list[str],
+                     side: int) -> None:
     """A case whose right answer is a rejection: non-zero exit and no answer. The message's stream is
     a slip; accepting the input (exit 0) or printing a complete grid is a failure."""
     name = "rejects_malformed" if case.count is None else "rejects_unsolvable"
@@ -217,7 +223,7 @@ def _judge_rejection(case, result, reading, failed, slips, side):
             failed["valid_grid"] = invalid
 
 
-def can_fail(oracle, case):
+def can_fail(oracle: str, case: Case) -> bool:
     """Whether ``oracle`` judges a solve ``case`` at all: each right answer (malformed, no solution,
     solvable) has its own oracles, so a shrinker need not ask the target about the others."""
     if oracle in ("no_timeout", "no_flood", "no_crash", "valid_grid", "format"):
@@ -229,12 +235,14 @@ def can_fail(oracle, case):
     return oracle in ("answers", "keeps_givens") or (oracle == "unique_solution" and case.count == 1)
 
 
-def judge_create(results, *, side=9, header=False, strict=False, check_engine="py"):
+def judge_create(results: Sequence[Result], *, side: int = 9, header: bool = False, strict: bool = False,
+                 check_engine: str = "py") -> Verdict:
     """Judge every answer of a create case; ``results`` holds one Result per call."""
-    failed, notes = {}, []
+    failed: dict[str, Failure] = {}
+    notes: list[str] = []
     per_call = [_judge_one_create(result, side, header, check_engine, notes) for result in results]
     grids = [grid for _, grid, _ in per_call]
-    seen = {}
+    seen: dict[Grid, int] = {}
     for index, grid in enumerate(grids):
         if grid is not None and grid in seen:
             per_call[index][0].setdefault("create_random", Failure(
@@ -255,9 +263,10 @@ def judge_create(results, *, side=9, header=False, strict=False, check_engine="p
                     calls_failed=calls_failed, evidence=evidence)
 
 
-def _judge_one_create(result, side, header, check_engine, notes):
+def _judge_one_create(result: Result, side: int, header: bool, check_engine: str,
+                      notes: list[str]) -> tuple[dict[str, Failure], Grid | None, list[str]]:
     """(failed oracles, grid or None, slips) of one create answer."""
-    failed = {}
+    failed: dict[str, Failure] = {}
     if _contained(result, failed, notes):
         return failed, None, []
     reading = find_grid(result.stdout, side=side, header=header)
@@ -269,7 +278,7 @@ def _judge_one_create(result, side, header, check_engine, notes):
         return failed, None, reading.slips
     grid = reading.grid
     if reading.out_of_range:
-        failed["create_answers"] = Failure(_validity(reading, side).detail, "out_of_range")
+        failed["create_answers"] = Failure(cast(Failure, _validity(reading, side)).detail, "out_of_range")
         return failed, None, reading.slips
     wanted = min_blanks(grid.box)
     if grid.blanks < wanted:
@@ -282,7 +291,7 @@ def _judge_one_create(result, side, header, check_engine, notes):
     return failed, grid, reading.slips
 
 
-def said_verdict(stdout, words=VERDICTS):
+def said_verdict(stdout: bytes, words: Sequence[str] = VERDICTS) -> str | None:
     """The verdict a checker printed: the first of ``words`` (complete, incomplete, invalid, in that
     order, or a program's own three) found as a word on stdout, case-insensitive; None if none."""
     import re
@@ -293,10 +302,12 @@ def said_verdict(stdout, words=VERDICTS):
     return min(found)[1] if found else None
 
 
-def judge_check(case, result, *, words=VERDICTS, exits=None, strict=False):
+def judge_check(case: Case, result: Result, *, words: Sequence[str] = VERDICTS, exits: Sequence[int] | None = None,
+                strict: bool = False) -> Verdict:
     """Judge a checker's answer: ``words`` are its three verdict words, ``exits`` its three verdict
     exit codes (None: the exit code does not carry the verdict)."""
-    failed, notes = {}, []
+    failed: dict[str, Failure] = {}
+    notes: list[str] = []
     if _contained(result, failed, notes):
         return _verdict(failed, [], notes, None, strict=False)
     said = said_verdict(result.stdout, words)
@@ -316,7 +327,7 @@ def judge_check(case, result, *, words=VERDICTS, exits=None, strict=False):
     return _verdict(failed, [], notes, None, strict=False)
 
 
-def exit_class(result):
+def exit_class(result: Result) -> str:
     """How a call ended, as a bug signature sees it: a hang (computing, or blocked: a solver that
     spins and a reader that waits for more input are two bugs), a flood, a signal, exit 0 or not (the
     exact non-zero code says little: a program's rejections differ in code more than in kind)."""
@@ -329,7 +340,7 @@ def exit_class(result):
     return "exit 0" if result.exit_code == 0 else "exit non-zero"
 
 
-def message_class(result):
+def message_class(result: Result) -> str:
     """The class of what a call said: its first line (stderr, else stdout), lower case, numbers and
     punctuation made alike ("Needs at least 25 numbers" and "format of input is incorrect" are two
     classes; "row 3 has two 5s" and "row 7 has two 1s" are one)."""
@@ -338,7 +349,7 @@ def message_class(result):
     return " ".join(re.sub(r"[^a-z#]+", " ", text).split())[:40]
 
 
-def signature(case_class, verdict, result):
+def signature(case_class: str, verdict: Verdict, result: Result) -> str | None:
     """The failure's signature, which groups failing cases into distinct bugs (as a crash triager
     groups crashes): the behaviour, never the case family. A solve's signature is its first failed
     oracle in ``PRIORITY`` (the others are its consequences: a changed given also breaks the grid)
@@ -360,19 +371,19 @@ def signature(case_class, verdict, result):
     return f"{failures} on {case_class} ({ended})"
 
 
-def parts_of(signature_text):
+def parts_of(signature_text: str) -> list[str]:
     """A signature's behaviours, one signature each (a create case's failed oracles are separate
     bugs: a program may repeat itself and, apart from that, make puzzles with several solutions)."""
     failures, rest = signature_text.split(" on ", 1)
     return [f"{part} on {rest}" for part in failures.split("+")]
 
 
-def oracles_of(signature_text):
+def oracles_of(signature_text: str) -> list[str]:
     """The oracle names a signature holds, in ``PRIORITY`` order (the bug's own oracle first)."""
     return [part.split(":", 1)[0] for part in signature_text.split(" on ", 1)[0].split("+")]
 
 
-def differ(answers, expected):
+def differ(answers: Sequence[str | None], expected: str | None) -> list[tuple[str, int, int] | None]:
     """The differential check of one puzzle with one solution, answered by several targets.
 
     ``answers`` holds each target's grid (a ``line`` string) when it exited 0 with one, else None;
@@ -381,7 +392,7 @@ def differ(answers, expected):
     when all targets answered the same grid and it is not ``expected``.
     """
     given = [answer for answer in answers if answer is not None]
-    out = [None] * len(answers)
+    out: list[tuple[str, int, int] | None] = [None] * len(answers)
     if len(given) < 2:
         return out
     if len(set(given)) == 1:

@@ -13,6 +13,8 @@ it goes ("understood; its answer: create_blanks: ...") so the user is not surpri
 """
 
 from collections import namedtuple
+from collections.abc import Callable
+from typing import Any
 
 from fuzz.cases import from_text, known_good
 from fuzz.oracles import judge_create, judge_solve
@@ -28,10 +30,11 @@ none), the first solve arguments and input format whose answer was a readable gr
 of two, the one right with the fewest slips), and every (what, outcome) tried."""
 
 
-def probe(make, *, side=9):
+def probe(make: Callable[[str, str, bool], Any], *, side: int = 9) -> Finding:
     """Try each solve spelling in each input format, then each create spelling, on targets made by
     ``make(create_args, solve_args, header)``."""
-    tried, solves = [], []
+    tried: list[tuple[str, str]] = []
+    solves: list[tuple[bool, int, int, str, str]] = []
     for fmt in FORMATS:
         header = fmt == "header"
         text = known_good(header=header, side=side)
@@ -57,7 +60,7 @@ def probe(make, *, side=9):
     return Finding(create_found, solve_found, format_found, tried)
 
 
-def _outcome(verdict):
+def _outcome(verdict: Any) -> tuple[bool, str]:
     """(whether the program understood the call: a readable answer, however wrong; what it did)."""
     wrong = ", ".join(f"{name}: {failure.detail}" for name, failure in verdict.failed.items())
     if set(verdict.failed) & _NOT_UNDERSTOOD:
@@ -67,7 +70,7 @@ def _outcome(verdict):
     return True, "right" + (f" (slips: {', '.join(verdict.slips)})" if verdict.slips else "")
 
 
-def options(finding):
+def options(finding: Finding) -> str:
     """The ``fuzz run`` options a finding comes to (empty when the defaults work)."""
     words = []
     if finding.create_args not in (None, "create"):

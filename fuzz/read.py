@@ -23,7 +23,7 @@ is 0 in it), the format ``slips``, and ``out_of_range``: (row, column, value) of
 0..side in the grid's rows, 1-based."""
 
 
-def _row(line, side):
+def _row(line: str, side: int) -> list[int] | None:
     """The ``side`` integers of a row line (any integers, range checked later), or None."""
     tokens = line.replace("|", " ").split()
     if len(tokens) != side:
@@ -40,13 +40,14 @@ def _row(line, side):
     return row
 
 
-def _is_rule(line):
+def _is_rule(line: str) -> bool:
     return bool(line.strip()) and set(line.rstrip("\r")) <= SEPARATOR_CHARS
 
 
-def _runs(lines, side):
+def _runs(lines: list[str], side: int) -> list[list[tuple[int, list[int]]]]:
     """Runs of (line number, row) with only rules and blank lines between their rows."""
-    runs, current = [], []
+    runs: list[list[tuple[int, list[int]]]] = []
+    current: list[tuple[int, list[int]]] = []
     for number, line in enumerate(lines):
         row = _row(line, side)
         if row is not None:
@@ -62,7 +63,7 @@ def _runs(lines, side):
     return runs
 
 
-def find_grid(stdout, *, side=9, header=False):
+def find_grid(stdout: bytes, *, side: int = 9, header: bool = False) -> Reading:
     """The last grid in ``stdout`` (bytes) and how the text strays from the exact contract output
     (``render(grid, 'grid')``, or with the box-size header line)."""
     text = stdout.decode("utf-8", "replace")
@@ -79,8 +80,9 @@ def find_grid(stdout, *, side=9, header=False):
     return Reading(grid, _slips(text, lines, rows, runs, side, header), out_of_range)
 
 
-def _slips(text, lines, rows, runs, side, header):
-    slips = []
+def _slips(text: str, lines: list[str], rows: list[tuple[int, list[int]]],
+           runs: list[list[tuple[int, list[int]]]], side: int, header: bool) -> list[str]:
+    slips: list[str] = []
     first, last = rows[0][0], rows[-1][0]
     grid_lines = lines[first : last + 1]
     if "\r" in text:

@@ -16,11 +16,15 @@ Creates and round trips are the target's own puzzles: our engine judges them, re
 """
 
 from collections import namedtuple
+from collections.abc import Sequence
 
 from sudoku import Grid, find_clash, render
 
+from fuzz.cases import Case
+
 from fuzz.oracles import VERDICTS, exit_class, said_verdict
-from fuzz.read import find_grid
+from fuzz.read import Reading, find_grid
+from fuzz.targets import Result, Target
 
 Expected = namedtuple("Expected", "case note detail")
 Expected.__doc__ = """A case as the reference says it should be answered: ``case`` (None when the reference
@@ -30,19 +34,21 @@ engine) and ``detail`` (what the reference did, for people; None when it agrees)
 AGREES, OVERRULED, FAILED = None, "reference_overruled", "reference_failed"
 
 
-def asks(case):
+def asks(case: Case) -> bool:
     """Whether the reference is asked about ``case`` (solve and check cases; not creates or round trips)."""
     return case.command in ("solve", "check") and case.family != "roundtrip"
 
 
-def expect(case, reference, *, words=VERDICTS, exits=None):
+def expect(case: Case, reference: Target, *, words: Sequence[str] = VERDICTS,
+           exits: Sequence[int] | None = None) -> Expected:
     """Ask ``reference`` about ``case``: the Expected case."""
     if case.command == "check":
         return _expect_check(case, reference.check(case.text), words, exits)
     return _expect_solve(case, reference.solve(case.text), reference.header)
 
 
-def answer(case, reference, *, header=False, words=VERDICTS, exits=None, tries=3):
+def answer(case: Case, reference: Target, *, header: bool = False, words: Sequence[str] | None = VERDICTS,
+           exits: Sequence[int] | None = None, tries: int = 3) -> Case | None:
     """``case`` as ``reference`` says it should be answered (in the text of a target whose format is
     ``header``), or None when the reference failed on it ``tries`` times: a reference that failed
     once is asked again, as its failure is not the target's (triage and ``fuzz replay``)."""
@@ -50,13 +56,13 @@ def answer(case, reference, *, header=False, words=VERDICTS, exits=None, tries=3
     if reference.header != header and case.puzzle is not None:
         text = render(case.puzzle, "header" if reference.header else "grid").encode()  # its own format
     for _ in range(tries):
-        expected = expect(case._replace(text=text), reference, words=words or VERDICTS, exits=exits).case
+        expected: Case | None = expect(case._replace(text=text), reference, words=words or VERDICTS, exits=exits).case
         if expected is not None:
             return expected._replace(text=case.text)
     return None
 
 
-def _abnormal(result):
+def _abnormal(result: Result) -> str | None:
     if result.timed_out or result.flooded or result.exit_code < 0:
         return exit_class(result)
     if b"Traceback (most recent call last)" in result.stderr:
@@ -64,7 +70,7 @@ def _abnormal(result):
     return None
 
 
-def _expect_solve(case, result, header):
+def _expect_solve(case: Case, result: Result, header: bool) -> Expected:
     if (how := _abnormal(result)) is not None:
         return Expected(None, FAILED, f"reference failed: {how}")
     reading = find_grid(result.stdout, side=case.side, header=header)
@@ -93,7 +99,7 @@ def _expect_solve(case, result, header):
                     "the reference solves what our engine rejects")
 
 
-def _broken(grid, reading, puzzle):
+def _broken(grid: Grid, reading: Reading, puzzle: Grid | None) -> str | None:
     """Why a reference's answer grid cannot be right, or None."""
     if reading.out_of_range:
         return "holds a number out of range"
@@ -107,7 +113,7 @@ def _broken(grid, reading, puzzle):
     return None
 
 
-def _expect_check(case, result, words, exits):
+def _expect_check(case: Case, result: Result, words: Sequence[str], exits: Sequence[int] | None) -> Expected:
     if (how := _abnormal(result)) is not None:
         return Expected(None, FAILED, f"reference failed: {how}")
     said = said_verdict(result.stdout, words)

@@ -17,6 +17,7 @@ ASan, whose report is the more precise.
 import os
 import re
 from collections import namedtuple
+from collections.abc import Mapping
 
 EXIT_CODE = 86
 ASAN_OPTIONS = f"halt_on_error=1:abort_on_error=0:exitcode={EXIT_CODE}:detect_leaks=0"
@@ -33,7 +34,7 @@ _RUNTIME = re.compile(rb"^(?:\S+?:\d+:\d+: )?runtime error: (.*)$", re.M)
 SHORT = {b"Address": "asan", b"Leak": "lsan", b"Memory": "msan", b"Thread": "tsan", b"UndefinedBehavior": "ubsan"}
 
 
-def report_in(stderr: bytes):
+def report_in(stderr: bytes) -> Report | None:
     """The sanitizer report on ``stderr`` (a Report), or None. An ASan-family error comes first; else
     the first UBSan runtime error."""
     error = _ERROR.search(stderr)
@@ -48,17 +49,17 @@ def report_in(stderr: bytes):
         kind = re.sub(r"0x[0-9a-f]+", "ADDR", message)
         kind = re.sub(r"-?\d+", "N", kind)[:80]
         summary = next((m.group(0) for m in _SUMMARY.finditer(stderr) if m.group(1) == b"UndefinedBehavior"), None)
-        detail = (_text(summary) + ": " if summary else "") + "runtime error: " + message
-        return Report(f"ubsan {kind}", detail)
+        shown = (_text(summary) + ": " if summary else "") + "runtime error: " + message
+        return Report(f"ubsan {kind}", shown)
     return None
 
 
-def _text(data: bytes, width=200) -> str:
+def _text(data: bytes, width: int = 200) -> str:
     text = data.decode("utf-8", "backslashreplace").strip()
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-def environment(env=None) -> dict:
+def environment(env: Mapping[str, str] | None = None) -> dict[str, str]:
     """``env`` (the process's when None) with the sanitizers' options added where not already set."""
     env = dict(os.environ if env is None else env)
     env.setdefault("ASAN_OPTIONS", ASAN_OPTIONS)

@@ -14,12 +14,14 @@ A person fixing a bug wants the failing input in front of them, not a path to a 
 Lines of text only (``sudoku.display.show`` prints them to a terminal or a pipe); no file is read.
 """
 
+from typing import Any
+
 from sudoku.display import caret_lines, excerpt, mark_in, marked
 
 INDENT = "     "
 
 
-def state_of(one) -> str:
+def state_of(one: Any) -> str:
     """How the bug's replays went: a flaky one says so first, since its input may not fail for you."""
     if one.flaky:
         state = f"FLAKY: failed the same way in {one.confirmed} of 3 replays"
@@ -30,7 +32,7 @@ def state_of(one) -> str:
     return state
 
 
-def title_line(one, number: int, *, several: bool, width: int = 160) -> str:
+def title_line(one: Any, number: int, *, several: bool, width: int = 160) -> str:
     """The bug in one line; a long detail is cut, since the input below says the rest."""
     who = f"{one.target}: " if several else ""
     cases = f"{one.cases} case{'s' if one.cases != 1 else ''}"
@@ -38,7 +40,7 @@ def title_line(one, number: int, *, several: bool, width: int = 160) -> str:
     return f"{number:>3}. {who}{one.signature}: {cases}; {detail} ({state_of(one)})"
 
 
-def input_lines(one) -> list:
+def input_lines(one: Any) -> list[str]:
     """The reproducer's input, indented under a caption, with the failing place marked; nothing for an
     input-less case (a create)."""
     text = one.text or b""
@@ -53,7 +55,7 @@ def input_lines(one) -> list:
     return [caption] + [f"{INDENT}  {line}" for line in lines]
 
 
-def bug_lines(one, number: int, *, several: bool = False) -> list:
+def bug_lines(one: Any, number: int, *, several: bool = False) -> list[str]:
     """The whole block of one bug (``one``: a ``triage.Saved``, or anything with its fields; ``families``,
     ``mark`` and ``side`` are used when present)."""
     lines = [marked(title_line(one, number, several=several), "warn" if one.flaky else "bad")]

@@ -26,10 +26,11 @@ and cheap in target calls (each may be a subprocess).
 
 import re
 import time
+from collections.abc import Callable, Sequence
 
 from sudoku import Grid, parse, render
 
-from fuzz.cases import CountUnknown, about_text, from_text, keeps_class
+from fuzz.cases import Case, CountUnknown, about_text, from_text, keeps_class
 from fuzz.oracles import can_fail
 
 MAX_CALLS = 200
@@ -37,19 +38,20 @@ MAX_SECONDS = 20.0
 
 
 class _Budget:
-    def __init__(self, calls, seconds):
+    def __init__(self, calls: int, seconds: float) -> None:
         self.calls = calls
         self.deadline = time.monotonic() + seconds
 
-    def left(self):
+    def left(self) -> bool:
         """Whether another candidate may be tried (its answer worked out, the target asked)."""
         return self.calls > 0 and time.monotonic() < self.deadline
 
-    def spend(self):
+    def spend(self) -> None:
         self.calls -= 1
 
 
-def shrink(case, oracles, same_failure, *, header=False, max_calls=MAX_CALLS, max_seconds=MAX_SECONDS):
+def shrink(case: Case, oracles: Sequence[str], same_failure: Callable[[Case], bool], *, header: bool = False,
+           max_calls: int = MAX_CALLS, max_seconds: float = MAX_SECONDS) -> Case:
     """The smallest case found that still fails as ``case`` does.
 
     ``oracles`` are the failed oracles of the signature; ``same_failure(candidate) -> bool`` asks the
@@ -62,7 +64,7 @@ def shrink(case, oracles, same_failure, *, header=False, max_calls=MAX_CALLS, ma
     budget = _Budget(max_calls, max_seconds)
     family, original = case.family, case
 
-    def still(text):
+    def still(text: bytes) -> Case | None:
         """The case for ``text`` if it fails the same way, else None."""
         try:
             candidate = from_text(family, "solve", text, side=case.side)
@@ -83,7 +85,8 @@ def shrink(case, oracles, same_failure, *, header=False, max_calls=MAX_CALLS, ma
                    lambda text, chosen: bytes(b for i, b in enumerate(text) if i not in chosen), still, budget)
 
 
-def _chunks(case, places, change, still, budget):
+def _chunks(case: Case, places: Callable[[bytes], list[int]], change: Callable[[bytes, set[int]], bytes],
+            still: Callable[[bytes], Case | None], budget: _Budget) -> Case:
     """A ddmin-like pass: ``change`` the case's text at all of its ``places`` at once, then at halves,
     quarters, ... of them, keeping each change that still fails the same way. When most of a text
     does not matter to the bug (the usual case), a few calls do most of the work."""
@@ -104,20 +107,20 @@ def _chunks(case, places, change, still, budget):
     return case
 
 
-def _fewer_clues(case, still, budget, header):
+def _fewer_clues(case: Case, still: Callable[[bytes], Case | None], budget: _Budget, header: bool) -> Case:
     """Blank givens, in ever smaller chunks (fewest clues)."""
     fmt = "header" if header else "grid"
 
-    def givens(text):
+    def givens(text: bytes) -> list[int]:
         return [i for i, v in enumerate(case_grid(text).cells) if v]
 
-    def blank(text, chosen):
+    def blank(text: bytes, chosen: set[int]) -> bytes:
         grid = case_grid(text)
         return render(Grid(grid.box, [0 if i in chosen else v for i, v in enumerate(grid.cells)]), fmt).encode()
 
-    grids = {}
+    grids: dict[bytes, Grid] = {}
 
-    def case_grid(text):
+    def case_grid(text: bytes) -> Grid:
         if text not in grids:
             grids[text] = next(iter(parse(text.decode("utf-8").splitlines(keepends=True))))
         return grids[text]
@@ -126,7 +129,7 @@ def _fewer_clues(case, still, budget, header):
     return _chunks(case, givens, blank, still, budget)
 
 
-def _lines(case, still, budget):
+def _lines(case: Case, still: Callable[[bytes], Case | None], budget: _Budget) -> Case:
     """Delete whole lines, one at a time."""
     lines = case.text.split(b"\n")
     i = 0

@@ -5,19 +5,31 @@ each bug and target, and the ``--json`` of ``fuzz run``, ``fuzz replay`` and ``f
 ``reports`` writes; ``JSON_VERSION`` goes up on any change of shape (docs/fuzz.md lists the keys).
 Rendering only: the run itself is conducted by ``fuzz.engine``."""
 
+from __future__ import annotations
+
 from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from fuzz.tasks import targets_of
 
+if TYPE_CHECKING:
+    from sudoku.display import Table
+
+    from fuzz.engine import Outcome
+    from fuzz.probe import Finding
+    from fuzz.triage import Saved
 
 
-def target_rows(config, records, saved):
+
+def target_rows(config: dict[str, Any], records: Any, saved: Sequence[Saved]) -> list[dict[str, Any]]:
     """One row per target for the summary's matrix: cases, failing cases per oracle, slips, bugs."""
     import pyarrow.compute as pc
 
     from fuzz.targets import make_target
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     for spec in targets_of(config):
         name = spec["spec"]
         why = config.get("cannot_start", {}).get(name)
@@ -35,7 +47,7 @@ def target_rows(config, records, saved):
     return rows
 
 
-def differential(config, records):
+def differential(config: dict[str, Any], records: Any) -> dict[str, Any] | None:
     """What the differential check and the reference found, per case of the run (not per target row):
     puzzles with one solution compared across targets, the targets named as differing on each, the
     cases where all targets agreed against the expected answer, and the reference's failures and
@@ -46,10 +58,10 @@ def differential(config, records):
     rows = records.select(["case", "family", "solutions", "target", "notes"]).to_pylist()
     notes = [(row, set((row["notes"] or "").split(","))) for row in rows]
 
-    def cases_with(note):
+    def cases_with(note: str) -> int:
         return len({row["case"] // stride for row, have in notes if note in have})
 
-    found = {"targets": stride,
+    found: dict[str, Any] = {"targets": stride,
              "compared": len({row["case"] // stride for row in rows if row["solutions"] == 1
                               and row["family"] not in ("create", "roundtrip")}) if stride > 1 else 0,
              "differs": dict(Counter(row["target"] for row, have in notes if "differs" in have)),
@@ -62,7 +74,7 @@ def differential(config, records):
     return found
 
 
-def differential_lines(found, code=None):
+def differential_lines(found: dict[str, Any] | None, code: Callable[[str], str] | None = None) -> list[str]:
     """The summary's lines for ``differential``'s findings: Markdown, or with ``code`` (how to show a
     command, e.g. sudoku.display.visible) the plain lines of the terminal summary."""
     if not found:
@@ -88,7 +100,7 @@ def differential_lines(found, code=None):
     return out if plain else out + [""]
 
 
-def group_record(one):
+def group_record(one: Saved) -> dict[str, Any]:
     """A Saved group as JSON for the manifest (where ``reports`` finds it)."""
     return {"target": one.target, "signature": one.signature, "cases": one.cases, "case": one.case,
             "folder": str(one.folder),
@@ -98,7 +110,7 @@ def group_record(one):
             "actual": one.actual, "mark": one.mark, "shrink_note": one.note}
 
 
-def matrix(rows):
+def matrix(rows: Sequence[dict[str, Any]]) -> list[str]:
     """The targets-by-oracles table: failing cases per oracle, format slips, distinct bugs, status."""
     from sudoku.display import md_code, md_text
 
@@ -116,7 +128,7 @@ def matrix(rows):
     return out + [""]
 
 
-def matrix_table(rows):
+def matrix_table(rows: Sequence[dict[str, Any]]) -> Table:
     """The targets-by-oracles table for the terminal (``matrix`` is the Markdown one)."""
     from sudoku.display import Table, marked
 
@@ -134,7 +146,7 @@ def matrix_table(rows):
     return table
 
 
-def shown_input(text, *, width=400, rows=12):
+def shown_input(text: bytes, *, width: int = 400, rows: int = 12) -> str:
     """A reproducer's input for people: whole when short (with \\r, \\t and control bytes visible),
     else its start and its length."""
     from sudoku.display import visible
@@ -145,7 +157,7 @@ def shown_input(text, *, width=400, rows=12):
     return shown[:80] + f"... ({len(text)} bytes)"
 
 
-def render(outcome):
+def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
     """A run's summary twice (``outcome``: a ``fuzz.engine.Outcome``): whole, as Markdown (summary.md,
     ``--md``), and short, as ``sudoku.display`` blocks for stdout: counts, each bug with its input and
     replay line, failures per oracle, where the rest is. A target's text (details, inputs, names) is
@@ -170,7 +182,7 @@ def render(outcome):
            (f"{len(targets_of(config))} targets" if several else f"target {md_code(config['target']['spec'])}")
            + f", seed {config['seed']}, " + counts, replays, ""]
     failed = "bad" if totals["failed"] or saved else None
-    short = [marked(head, failed), marked((f"{len(targets_of(config))} targets" if several
+    short: list[str | Table] = [marked(head, failed), marked((f"{len(targets_of(config))} targets" if several
                                            else f"target {config['target']['spec']}")
                                           + f", seed {config['seed']}, " + counts, failed),
              marked(replays, "bad" if still else None)]
@@ -190,8 +202,8 @@ def render(outcome):
             if one.intermittent:
                 state += f"; intermittent ({one.intermittent})"
             who = f"{one.target}: " if several else ""
-            cases = f"{one.cases} case{'s' if one.cases != 1 else ''}"
-            out.append(f"{number}. {md_code(who) if several else ''}**{md_text(one.signature)}**: {cases}; "
+            shown = f"{one.cases} case{'s' if one.cases != 1 else ''}"
+            out.append(f"{number}. {md_code(who) if several else ''}**{md_text(one.signature)}**: {shown}; "
                        f"{md_text(one.detail)} ({state})")
             if one.text:
                 out += ["", "   input:", ""] + [f"   {line}" for line in md_block(shown_input(one.text)).split("\n")] \
@@ -229,13 +241,13 @@ def render(outcome):
 JSON_VERSION = 1  # the shape of fuzz run/replay/probe --json; bump it on any change
 
 
-def _json(schema, **fields):
+def _json(schema: str, **fields: Any) -> str:
     import json
 
     return json.dumps({"schema": schema, "version": JSON_VERSION, **fields}, indent=2, default=str) + "\n"
 
 
-def bug_json(one):
+def bug_json(one: Saved) -> dict[str, Any]:
     """One bug for ``--json``: what failed, where its reproducer is, and the line that replays it."""
     return {"target": one.target, "signature": one.signature, "cases": one.cases, "case": one.case,
             "detail": one.detail, "confirmed": one.confirmed, "flaky": bool(one.flaky),
@@ -244,7 +256,7 @@ def bug_json(one):
             "replay": one.replay}
 
 
-def run_json(outcome, code):
+def run_json(outcome: Outcome, code: int) -> str:
     """``fuzz run --json``: the run's counts, its bugs, the saved reproducers that still fail, each
     target's row, where the records, summary and corpus are, and the exit code it ends with."""
     manifest, config, run_dir = outcome.manifest, outcome.manifest["config"], outcome.run_dir
@@ -264,13 +276,13 @@ def run_json(outcome, code):
                  corpus=str(outcome.run_corpus), resume=f"fuzz run --resume {run_dir.path}" if interrupted else None)
 
 
-def replay_json(target, count, still, code):
+def replay_json(target: str, count: int, still: Sequence[tuple[Path, str]], code: int) -> str:
     """``fuzz replay --json``: how many reproducers ran and each that still fails, with its signature now."""
     return _json("fuzz.replay", target=target, exit_code=code, replayed=count, passed=count - len(still),
                  still_fail=[{"reproducer": str(folder), "signature": now} for folder, now in still])
 
 
-def probe_json(target, finding, found, code):
+def probe_json(target: str, finding: Finding, found: str | None, code: int) -> str:
     """``fuzz probe --json``: the spellings found (None where none worked), the ``fuzz run`` line they
     make, and every spelling tried with what came of it."""
     import shlex
@@ -282,7 +294,7 @@ def probe_json(target, finding, found, code):
                  else None, tried=[{"what": what, "outcome": outcome} for what, outcome in finding.tried])
 
 
-def write(path, text):
+def write(path: Path, text: str) -> None:
     """Write a file of the run; the OS refusing is one line and exit 3, as for the runner's files."""
     from jobs.store import WriteError
 

@@ -44,8 +44,10 @@ import tempfile
 import threading
 import time
 from collections import namedtuple
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from math import isqrt
 from pathlib import Path
+from typing import IO, Any
 
 Result = namedtuple("Result", "exit_code stdout stderr seconds timed_out flooded cpu_seconds limit hang "
                     "blocked_seconds", defaults=(0.0, None, None, 0.0))
@@ -81,7 +83,7 @@ class EngineTarget:
     family and a case always meets the same one.
     """
 
-    def __init__(self, engine=None, *, side=9):
+    def __init__(self, engine: str | None = None, *, side: int = 9) -> None:
         from sudoku import engines
 
         if engine is not None and engine not in engines.names():
@@ -94,7 +96,7 @@ class EngineTarget:
         self.makers = [n for n in self.engines
                        if "fill" in engines.info(n).capabilities and engines.supports(n, box)] or ["py"]
 
-    def pick(self, index, side=9):
+    def pick(self, index: int, side: int = 9) -> "EngineTarget":
         if self.engine is not None:
             return self
         sized = EngineTarget(side=side)
@@ -104,7 +106,7 @@ class EngineTarget:
         one.makers = [sized.makers[(index // len(sized.engines)) % len(sized.makers)]]
         return one
 
-    def _call(self, argv, data):
+    def _call(self, argv: list[str], data: bytes) -> Result:
         from sudoku import cli
 
         cpu = time.process_time()
@@ -123,21 +125,23 @@ class EngineTarget:
         return Result(code, stdout.getvalue().encode(), stderr.getvalue().encode(), seconds, False, False,
                       time.process_time() - cpu)
 
-    def create(self, side=9):
+    def create(self, side: int = 9) -> Result:
         return self._call(["create", "--size", str(side), "--engine", self.makers[0]], b"")
 
-    def solve(self, text):
+    def solve(self, text: bytes) -> Result:
         return self._call(["solve", "--engine", self.engines[0]], text)
 
-    def check(self, text):
+    def check(self, text: bytes) -> Result:
         return self._call(["check"], text)
 
 
 class CommandTarget:
     """Any program with the contract, run as ``argv + create_args`` / ``argv + solve_args``."""
 
-    def __init__(self, argv, *, name=None, env=None, create_args=("create",), solve_args=("solve",), header=False,
-                 timeout=DEFAULT_TIMEOUT_S, max_output=DEFAULT_MAX_OUTPUT, check_args=("check",)):
+    def __init__(self, argv: Sequence[str], *, name: str | None = None, env: Mapping[str, str] | None = None,
+                 create_args: Sequence[str] = ("create",), solve_args: Sequence[str] = ("solve",), header: bool = False,
+                 timeout: float = DEFAULT_TIMEOUT_S, max_output: int = DEFAULT_MAX_OUTPUT,
+                 check_args: Sequence[str] = ("check",)) -> None:
         self.argv = list(argv)
         self.check_args = list(check_args)
         self.name = name or shlex.join(self.argv)
@@ -148,29 +152,32 @@ class CommandTarget:
         self.max_output = max_output
         self.env = env
 
-    def create(self, side=9):
+    def create(self, side: int = 9) -> Result:
         """Ask for a puzzle; ``{size}`` and ``{box}`` in the create arguments are the side asked for."""
         args = [arg.replace("{size}", str(side)).replace("{box}", str(isqrt(side))) for arg in self.create_args]
         return self._call(args, b"")
 
-    def solve(self, text):
+    def solve(self, text: bytes) -> Result:
         return self._call(self.solve_args, text)
 
-    def check(self, text):
+    def check(self, text: bytes) -> Result:
         return self._call(self.check_args, text)
 
-    def _call(self, args, data):
+    def _call(self, args: list[str], data: bytes) -> Result:
         return run_contained(self.argv + args, data, timeout=self.timeout, max_output=self.max_output, env=self.env)
 
 
-def _kill_group(pid):
+Target = EngineTarget | CommandTarget  # what make_target gives
+
+
+def _kill_group(pid: int) -> None:
     try:
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
 
 
-def _drain(stream, sink, cap, on_flood):
+def _drain(stream: IO[bytes], sink: bytearray, cap: int, on_flood: Callable[[], None]) -> None:
     """Read a pipe to its end, keeping at most ``cap`` bytes; past the cap, call ``on_flood`` once."""
     flooded = False
     while True:
@@ -186,7 +193,7 @@ def _drain(stream, sink, cap, on_flood):
     stream.close()
 
 
-def _feed(stream, data):
+def _feed(stream: IO[bytes], data: bytes) -> None:
     try:
         if data:
             stream.write(data)
@@ -199,7 +206,8 @@ def _feed(stream, data):
             pass
 
 
-def run_contained(argv, data, *, timeout=DEFAULT_TIMEOUT_S, max_output=DEFAULT_MAX_OUTPUT, env=None):
+def run_contained(argv: list[str], data: bytes, *, timeout: float = DEFAULT_TIMEOUT_S,
+                  max_output: int = DEFAULT_MAX_OUTPUT, env: Mapping[str, str] | None = None) -> Result:
     """Run ``argv`` with ``data`` on stdin, contained (see the module docstring); a sanitized build
     reports to stderr and exits (``fuzz.sanitize.environment``)."""
     from fuzz.sanitize import environment
@@ -215,7 +223,8 @@ def run_contained(argv, data, *, timeout=DEFAULT_TIMEOUT_S, max_output=DEFAULT_M
                 _subreaper(False)  # only while a case runs: orphans of anything else are not ours to reap
 
 
-def _run(argv, data, timeout, max_output, env, workdir, before):
+def _run(argv: list[str], data: bytes, timeout: float, max_output: int, env: Mapping[str, str], workdir: str,
+         before: set[int] | None) -> Result:
     """One contained call; ``before`` is the set of our children before it (None: strays not sought)."""
     start = time.perf_counter()
     try:
@@ -226,7 +235,7 @@ def _run(argv, data, timeout, max_output, env, workdir, before):
     out, err = bytearray(), bytearray()
     flood = threading.Event()
 
-    def on_flood():
+    def on_flood() -> None:
         flood.set()
         _kill_group(proc.pid)
 
@@ -258,7 +267,7 @@ def _run(argv, data, timeout, max_output, env, workdir, before):
                   timeout, hang, blocked)
 
 
-def _watch(pid, timeout):
+def _watch(pid: int, timeout: float) -> tuple[str | None, float, float]:
     """Wait until ``pid`` (our child, the leader of its tree) exits or hangs, by the rule of the
     module docstring: (which rule it hung by or None, its tree's CPU seconds, seconds blocked)."""
     start = time.monotonic()
@@ -280,7 +289,7 @@ def _watch(pid, timeout):
         interval = min(interval * 1.5, POLL_S[1])
 
 
-def _hang_rule(cpu, blocked, wall, timeout):
+def _hang_rule(cpu: float, blocked: float, wall: float, timeout: float) -> str | None:
     """Which rule a call that has not answered breaks ("cpu", "blocked", "wall"), or None."""
     if cpu >= timeout:
         return "cpu"
@@ -291,7 +300,7 @@ def _hang_rule(cpu, blocked, wall, timeout):
     return None
 
 
-def _wait_exit(pid, timeout):
+def _wait_exit(pid: int, timeout: float) -> bool:
     """Wait until ``pid`` (our child) has exited, without reaping it; False on a timeout."""
     try:
         fd = os.pidfd_open(pid)
@@ -314,7 +323,7 @@ def _wait_exit(pid, timeout):
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
-def _tree(leader):
+def _tree(leader: int) -> tuple[float, bool]:
     """(CPU seconds, whether any thread runs or waits for a CPU) of the processes in ``leader``'s
     session or process group. A process's CPU counts the children it reaped (cutime, cstime), so
     the tree's total holds what its dead members used; a state is read per thread only in a
@@ -328,7 +337,7 @@ def _tree(leader):
     return ticks / _TICKS, runnable
 
 
-def _a_thread_runs(pid):
+def _a_thread_runs(pid: int) -> bool:
     """Whether some thread of ``pid`` is runnable (state R)."""
     try:
         threads = os.listdir(f"/proc/{pid}/task")
@@ -337,7 +346,7 @@ def _a_thread_runs(pid):
     return any((fields := _stat(f"/proc/{pid}/task/{tid}/stat")) and fields[0] == b"R" for tid in threads)
 
 
-def _stat(path):
+def _stat(path: str) -> list[bytes] | None:
     """The fields of a /proc stat file after the command name (state first), or None when gone."""
     try:
         with open(path, "rb") as stat:
@@ -346,7 +355,7 @@ def _stat(path):
         return None
 
 
-def _processes():
+def _processes() -> Iterator[tuple[int, list[bytes]]]:
     """(pid, stat fields) of every process (from /proc)."""
     try:
         entries = os.listdir("/proc")
@@ -357,22 +366,22 @@ def _processes():
             yield int(name), fields
 
 
-def _subreaper(on):
+def _subreaper(on: bool) -> bool:
     """Make this process the reaper of its orphaned descendants (``on``), or stop being it; False
     where Linux says no (another system: strays then go to init, and only the group kill holds)."""
     try:
-        return ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0) == 0
+        return bool(ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0) == 0)
     except (OSError, AttributeError):
         return False
 
 
-def _children():
+def _children() -> list[int]:
     """The pids whose parent is this process (from /proc)."""
     me = os.getpid()
     return [pid for pid, fields in _processes() if int(fields[1]) == me]
 
 
-def _kill_strays(before):
+def _kill_strays(before: set[int]) -> None:
     """Kill and reap every child of ours that was not there before the case: the case's descendants
     that outlived their parent. Each one's own children then come to us, so repeat until none."""
     for _ in range(100):
@@ -395,7 +404,7 @@ _CANNOT_START = re.compile(r"no such file|can't open file|cannot open|not found|
                            r"cannot execute|exec format error|bad interpreter", re.IGNORECASE)
 
 
-def startup_failure(result):
+def startup_failure(result: Result) -> str | None:
     """What stopped a target from starting at all (a missing program, interpreter or script), from a
     call's Result; None when it started."""
     message = result.stderr.decode("utf-8", "replace").strip().splitlines()
@@ -407,7 +416,7 @@ def startup_failure(result):
     return None
 
 
-def _env_finding_our_sudoku():
+def _env_finding_our_sudoku() -> dict[str, str]:
     """The environment with the folder of the ``sudoku`` package this harness runs on first in
     PYTHONPATH, so ``cli`` tests this very code from the case's temporary directory (a relative
     PYTHONPATH such as ``.`` would point into that directory instead)."""
@@ -418,8 +427,9 @@ def _env_finding_our_sudoku():
     return {**os.environ, "PYTHONPATH": os.pathsep.join(dict.fromkeys(paths))}
 
 
-def make_target(spec, *, create_args="create", solve_args="solve", header=False, timeout=DEFAULT_TIMEOUT_S,
-                max_output=DEFAULT_MAX_OUTPUT, check_args="check", where="--target"):
+def make_target(spec: str, *, create_args: str = "create", solve_args: str = "solve", header: bool = False,
+                timeout: float = DEFAULT_TIMEOUT_S, max_output: int = DEFAULT_MAX_OUTPUT, check_args: str = "check",
+                where: str = "--target") -> Target:
     """A target from its command-line spelling: ``engine`` (or ``engine:NAME``), ``cli``, or a command.
 
     ``where`` names where ``spec`` came from ("--target", "--reference", "targets.txt line 3"), for
@@ -431,6 +441,7 @@ def make_target(spec, *, create_args="create", solve_args="solve", header=False,
     if spec == "engine" or spec.startswith("engine:"):
         return EngineTarget(spec.partition(":")[2] or None)
     try:
+        options: dict[str, Any]
         options = dict(create_args=split(create_args, "--create-args"), solve_args=split(solve_args, "--solve-args"),
                        header=header, timeout=timeout, max_output=max_output,
                        check_args=split(check_args, "--check-args"))
@@ -451,7 +462,7 @@ def make_target(spec, *, create_args="create", solve_args="solve", header=False,
     return CommandTarget(argv, name=spec, **options)
 
 
-def _program(program):
+def _program(program: str) -> str:
     """The program of a command, by its full path when given as a path; CannotStart when it is
     missing, not executable or not on PATH (names shown escaped: a targets file is untrusted)."""
     from sudoku.display import visible

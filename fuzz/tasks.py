@@ -2,21 +2,23 @@
 
 import logging
 import time
+from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
+from typing import Any
 
-from sudoku import engines, render
+from sudoku import Grid, engines, render
 
 from fuzz import corpus as store
-from fuzz.cases import case_class, make_case, make_check_case, solve_after_create
-from fuzz.oracles import VERDICTS, differ, judge_check, judge_contained, judge_create, judge_solve, signature
-from fuzz.reference import asks, expect
-from fuzz.targets import make_target
+from fuzz.cases import Case, case_class, make_case, make_check_case, solve_after_create
+from fuzz.oracles import VERDICTS, Verdict, differ, judge_check, judge_contained, judge_create, judge_solve, signature
+from fuzz.reference import Expected, asks, expect
+from fuzz.targets import Result, Target, make_target
 from jobs.schema import SCHEMA_VERSION
 from jobs.task import Task
 from jobs.tasks import worker_id
 
 # The fuzz run's own config fields, checked when a manifest is read back (--resume).
-FIELDS = {
+FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "target": (lambda value: isinstance(value, dict) and isinstance(value.get("spec"), str), "a target object"),
     "targets": (lambda value: value is None or isinstance(value, list) and all(
         isinstance(one, dict) and isinstance(one.get("spec"), str) for one in value), "a list of target objects"),
@@ -27,15 +29,15 @@ FIELDS = {
 }
 log = logging.getLogger("jobs.fuzz")
 MAX_TEXT = 4096
-_targets = {}
+_targets: dict[tuple[tuple[str, Any], ...], Target] = {}
 
 
-def targets_of(config):
+def targets_of(config: dict[str, Any]) -> list[dict[str, Any]]:
     """A run's target specs (runs from before several targets had one)."""
     return config.get("targets") or [config["target"]]
 
 
-def target_of(options):
+def target_of(options: dict[str, Any]) -> Target:
     """The target a spec names, made once per worker (and reused by the triage phase's tasks)."""
     key = tuple(sorted(options.items()))
     if key not in _targets:
@@ -43,7 +45,8 @@ def target_of(options):
     return _targets[key]
 
 
-def run_case(case, target, *, strict=False, check_engine="py", words=None, exits=None):
+def run_case(case: Case, target: Target, *, strict: bool = False, check_engine: str = "py",
+             words: Sequence[str] | None = None, exits: Sequence[int] | None = None) -> tuple[Verdict, Result]:
     """Ask the target, judge the answer: (verdict, result). A create case asks ``case.calls`` times;
     its result is the call the verdict's evidence names, with the wall and CPU time of every call."""
     header = target.header
@@ -61,7 +64,8 @@ def run_case(case, target, *, strict=False, check_engine="py", words=None, exits
     return judge_solve(case, result, side=case.side, header=header, strict=strict), result
 
 
-def round_trip(case, target, *, strict=False, check_engine="py"):
+def round_trip(case: Case, target: Target, *, strict: bool = False,
+               check_engine: str = "py") -> tuple[Verdict, Result, Case | None]:
     """Create, then solve exactly what create printed (case 25, 75, 125, ... of a run; the way course
     scripts test ``create | solve``): the create half must answer with a grid; the
     solve half is judged as any solve of that puzzle. (verdict, result, the solve half's case or
@@ -79,22 +83,22 @@ def round_trip(case, target, *, strict=False, check_engine="py"):
                                                       cpu_seconds=made.cpu_seconds + answer.cpu_seconds), half
 
 
-def case_of(spec, index, *, header=False):
+def case_of(spec: dict[str, Any], index: int, *, header: bool = False) -> Case:
     """Case ``index`` of the run a spec (a chunk's, or the run's config) belongs to."""
     if spec.get("mode") == "check":
         return make_check_case(spec["seed"], index, header=header, size=spec.get("size", 9))
     return make_case(spec["seed"], index, n=spec["n"], header=header, size=spec.get("size", 9))
 
 
-def signature_of(case, verdict, result):
+def signature_of(case: Case, verdict: Verdict, result: Result) -> str | None:
     return signature(case_class(case), verdict, result)
 
 
-def _line(grid):
+def _line(grid: Grid | None) -> str | None:
     return render(grid, "line").rstrip("\n") if grid is not None else None
 
 
-def run_chunk(spec):
+def run_chunk(spec: dict[str, Any]) -> list[dict[str, Any]]:
     """One chunk of a run: cases ``first`` .. ``first + cases - 1``, each asked of every target of the
     run in turn (target ``number`` of ``stride`` writes case ``i`` as record ``i * stride + number``,
     so a chunk's records are one unbroken range), the reference asked first when there is one, and
@@ -102,7 +106,7 @@ def run_chunk(spec):
     targets = [(number, target_of(options)) for number, options in spec["targets"]]
     reference = target_of(spec["reference"]) if spec.get("reference") else None
     engines.warm(*engines_of(spec))
-    records = []
+    records: list[dict[str, Any]] = []
     start = time.perf_counter()
     for index in range(spec["first"], spec["first"] + spec["cases"]):
         rows, cases = _one_case(spec, index, targets, reference)
@@ -115,20 +119,22 @@ def run_chunk(spec):
     return records
 
 
-def _one_case(spec, index, targets, reference):
+def _one_case(spec: dict[str, Any], index: int, targets: Sequence[tuple[int, Target]],
+              reference: Target | None) -> tuple[list[dict[str, Any]], list[Case]]:
     """Case ``index`` asked of every target: (their records, the case each was judged by)."""
-    made = {}
+    made: dict[bool, Case] = {}
 
-    def case_for(header):  # targets that read a header and those that do not get the same case
+    def case_for(header: bool) -> Case:  # targets that read a header and those that do not get the same case
         if header not in made:
             made[header] = case_of(spec, index, header=header)
         return made[header]
 
-    expected = None
+    expected: Expected | None = None
     if reference is not None and asks(case_for(reference.header)):
         expected = expect(case_for(reference.header), reference, words=spec.get("verdict_words") or VERDICTS,
                           exits=spec.get("verdict_exit"))
-    rows, cases = [], []
+    rows: list[dict[str, Any]] = []
+    cases: list[Case] = []
     for number, target in targets:
         case = case_for(target.header)
         if expected is not None and expected.case is not None:
@@ -152,7 +158,7 @@ def _one_case(spec, index, targets, reference):
     return rows, cases
 
 
-def _differ(rows, cases, reference):
+def _differ(rows: list[dict[str, Any]], cases: list[Case], reference: Target | None) -> None:
     """The differential check of one case across targets (``oracles.differ``), written into the rows."""
     case = cases[0]
     if case.command != "solve" or case.family == "roundtrip" or case.count != 1 or case.solution is None:
@@ -169,7 +175,8 @@ def _differ(rows, cases, reference):
             row["reason"] = "; ".join(filter(None, [row["reason"], why]))
 
 
-def _record(spec, index, case, verdict, result, target, one):
+def _record(spec: dict[str, Any], index: int, case: Case, verdict: Verdict, result: Result, target: Target,
+            one: Target) -> dict[str, Any]:
     puzzle = case.puzzle if case.command == "solve" else verdict.grid
     text = case.text.decode("utf-8", "backslashreplace")
     return {
@@ -192,7 +199,7 @@ def _record(spec, index, case, verdict, result, target, one):
     }
 
 
-def plan(config, targets):
+def plan(config: dict[str, Any], targets: list[tuple[int, dict[str, Any]]]) -> list[dict[str, Any]]:
     """The run's chunks: each runs the same slice of cases against every target; target ``number``'s
     case ``i`` is record ``i * len(targets) + number`` (so each record of the run appears exactly once,
     and a chunk's records are one range, as the runner wants)."""
@@ -206,7 +213,7 @@ def plan(config, targets):
             for chunk, first in enumerate(range(0, n, size))]
 
 
-def engines_of(spec):
+def engines_of(spec: dict[str, Any]) -> list[str]:
     """The engines a fuzz run's workers use (the checking engine and those of our own targets), from
     a chunk spec: warmed in the parent before a local pool forks them, and by each worker (a no-op
     there then)."""

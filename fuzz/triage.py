@@ -18,14 +18,18 @@ reproducers are the same bytes are one bug: the second is merged into the first'
 
 import shlex
 from collections import namedtuple
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, cast
 
 import pyarrow.compute as pc
 
 from fuzz import corpus as store
-from fuzz.cases import create_case, from_text, malformed_line
-from fuzz.oracles import oracles_of, parts_of
+from fuzz.cases import Case, create_case, from_text, malformed_line
+from fuzz.oracles import Verdict, oracles_of, parts_of
 from fuzz.reference import answer, asks
 from fuzz.shrink import shrink
+from fuzz.targets import Result, Target
 from fuzz.tasks import case_of, run_case, signature_of, target_of
 from jobs import backends
 
@@ -48,17 +52,17 @@ target did ({exit_code, stdout, stderr, wall_s, cpu_s}), the cell or line the fa
 in full)."""
 
 
-def groups(records):
+def groups(records: Any) -> list[Group]:
     """The failing cases of a run's records (an Arrow table) grouped by signature, largest first."""
     failed = records.filter(pc.equal(records.column("outcome"), "failed"))
     rows = failed.select(["case", "signature", "family", "target_s", "calls_failed", "size", "input_text"]
                          ).to_pylist()
-    by_bug = {}
+    by_bug: dict[str, list[Any]] = {}  # signature -> [(signature, row)], then [row]
     for row in rows:
         signature = row["signature"] or "unknown"
         for one in (parts_of(signature) if " on create (" in signature else [signature]):
             by_bug.setdefault(bug_key(one), []).append((one, row))
-    out = []
+    out: list[Group] = []
     for members in by_bug.values():
         plain = [m for m in members if m[1]["family"] != "roundtrip"] or members  # a round trip is not shrunk
         if "no_timeout" in oracles_of(members[0][0]):
@@ -76,7 +80,7 @@ def groups(records):
 _REJECTS = ("rejects_malformed", "rejects_unsolvable")
 
 
-def bug_key(signature):
+def bug_key(signature: str) -> str:
     """What makes two signatures one bug: the signature, except that a refusal done wrong is one
     behaviour whatever was to be refused (a program whose every refusal exits 0 does so on
     malformed text and on puzzles with no solution alike, as real programs do), and a crash by one
@@ -92,13 +96,13 @@ def bug_key(signature):
     return signature
 
 
-def create_calls_in(records):
+def create_calls_in(records: Any) -> int:
     """Creates asked in the run."""
     creates = records.filter(pc.equal(records.column("family"), "create"))
     return sum(value or 0 for value in creates.column("calls").to_pylist())
 
 
-def replay_command(folder, target_options, reference=None):
+def replay_command(folder: str | Path, target_options: dict[str, Any], reference: dict[str, Any] | None = None) -> str:
     """The exact ``fuzz replay`` line for a reproducer, with the options that make the same target (and
     the run's reference, whose answers were the expected ones)."""
     spec = target_options
@@ -116,7 +120,7 @@ def replay_command(folder, target_options, reference=None):
     return shlex.join(words)
 
 
-def _same(signature, case, target, config):
+def _same(signature: str, case: Case, target: Target, config: dict[str, Any]) -> tuple[bool, Verdict, Result]:
     """Whether ``case`` fails on ``target`` as ``signature`` says: the same signature for a solve; for
     a create (whose answers are random), every oracle and kind of the signature seen again."""
     if config.get("reference") and asks(case):  # the reference says what is right, as in the run
@@ -135,13 +139,14 @@ def _same(signature, case, target, config):
     return got == signature, verdict, result
 
 
-def _expected(case, config):
+def _expected(case: Case, config: dict[str, Any]) -> Case | None:
     """``case`` as the run's reference says it should be answered, or None when the reference fails on it."""
     return answer(case, target_of(config["reference"]), header=config["target"].get("header", False),
                   words=config.get("verdict_words"), exits=config.get("verdict_exit"), tries=CONFIRMATIONS)
 
 
-def _confirm(signature, case, target, config):
+def _confirm(signature: str, case: Case, target: Target,
+             config: dict[str, Any]) -> tuple[int, tuple[Verdict, Result] | None]:
     """(replays that failed the same way, verdict and result of the first that did, or of the last)."""
     hits, shown = 0, None
     for attempt in range(CONFIRMATIONS):
@@ -154,7 +159,8 @@ def _confirm(signature, case, target, config):
     return hits, shown
 
 
-def triage_group(group, config, target, *, shrink_it=True, seconds=None):
+def triage_group(group: Group, config: dict[str, Any], target: Target, *, shrink_it: bool = True,
+                 seconds: float | None = None) -> tuple[Case, int, Verdict, Result, str | None]:
     """(case to save, replays confirmed, verdict, result, a note on shrinking or None) for one group,
     in about ``seconds`` (None: the shrinker's own bounds)."""
     if hasattr(target, "pick"):
@@ -181,18 +187,20 @@ def triage_group(group, config, target, *, shrink_it=True, seconds=None):
         steady, steady_shown = _confirm(group.signature, case, target, config)
         if steady > hits:
             small, hits, shown = case, steady, steady_shown
-    verdict, result = shown
+    verdict, result = cast("tuple[Verdict, Result]", shown)  # the last replay's when none failed
     return small, hits, verdict, result, note
 
 
-def triage_task(spec):
+def triage_task(spec: dict[str, Any]) -> tuple[Case, int, Verdict, Result, str | None]:
     """The runner task of the triage phase: one group in, ``triage_group``'s answer out. Groups are
     independent, so they shrink in parallel on the run's own backend."""
     return triage_group(Group(**spec["group"]), spec["config"], target_of(spec["config"]["target"]),
                         shrink_it=spec["shrink"], seconds=spec.get("seconds"))
 
 
-def triage(records, config, target, corpora, *, shrink_them=True, progress=None, seconds=None):
+def triage(records: Any, config: dict[str, Any], target: Target, corpora: Sequence[str | Path], *,
+           shrink_them: bool = True, progress: Callable[[int, int], None] | None = None,
+           seconds: float | None = None) -> list[Saved]:
     """Group, shrink, confirm and save every distinct bug of a run; a list of Saved, largest group first.
 
     ``corpora`` are the folders to save into (the run's own first: groups already saved there by an
@@ -218,10 +226,11 @@ def triage(records, config, target, corpora, *, shrink_them=True, progress=None,
         each = None if seconds is None else max(MIN_GROUP_S, seconds / rounds)
         specs = [{"chunk": number, "group": group._asdict(), "config": config, "shrink": shrink_them,
                   "seconds": each} for number, group in todo]
-        options = {"workers": workers}
+        options: dict[str, Any] = {"workers": workers}
         if config["backend"] == "dask":
             options["scheduler"] = config.get("scheduler")
         for spec, outcome in backends.BACKENDS[config["backend"]](triage_task, specs, **options):
+            spec = cast("dict[str, Any]", spec)  # no heartbeat asked: never None
             book.save(spec["chunk"], found[spec["chunk"]], *outcome)
             if progress:
                 progress(len(book.numbers), len(found))
@@ -232,20 +241,21 @@ class _Book:
     """The saved bugs of one target's triage, kept as groups finish: each saved to every corpus at
     once, a reproducer that is the same bytes as one saved before merged into it."""
 
-    def __init__(self, config, target, corpora, creates):
+    def __init__(self, config: dict[str, Any], target: Target, corpora: Sequence[str | Path], creates: int) -> None:
         self.config, self.target, self.corpora, self.creates = config, target, corpora, creates
-        self.numbers = {}  # group number -> folder (in the run's corpus)
-        self.by_folder = {}  # folder -> Saved
-        self.by_input = {}  # (command, input bytes) -> folder
+        self.numbers: dict[int, Path] = {}  # group number -> folder (in the run's corpus)
+        self.by_folder: dict[Path, Saved] = {}  # folder -> Saved
+        self.by_input: dict[tuple[str | None, bytes], Path] = {}  # (command, input bytes) -> folder
 
-    def load(self, number, folder, meta, text):
+    def load(self, number: int, folder: Path, meta: dict[str, Any], text: bytes) -> None:
         """A group an earlier, interrupted triage saved (``store.saved_groups``)."""
         self.numbers[number] = folder
         if folder not in self.by_folder:
             self.by_folder[folder] = _saved_from(folder, meta, text, self.config["target"]["spec"])
             self.by_input[(meta.get("command"), text)] = folder
 
-    def save(self, number, group, case, hits, verdict, result, note):
+    def save(self, number: int, group: Group, case: Case, hits: int, verdict: Verdict, result: Result,
+             note: str | None) -> None:
         key = (case.command, case.text)
         if case.command == "solve" and key in self.by_input:  # the same reproducer: the same bug
             folder = self.by_input[key]
@@ -267,7 +277,7 @@ class _Book:
                  "confirmed": f"{hits} of {CONFIRMATIONS} replays", "hits": hits, "flaky": hits < CONFIRMATIONS,
                  "intermittent": intermittent, "families": group.families, "also": [], "mark": mark,
                  "shrink_note": note}
-        folders = []
+        folders: list[Path] = []
         for root in self.corpora:
             folder = store.folder_for(root, self.target, oracle, group.signature)
             extra["replay"] = replay_command(folder, self.config["target"], self.config.get("reference"))
@@ -282,31 +292,31 @@ class _Book:
             self.config["target"]["spec"], group.families, [], case.side, store.expected_of(case),
             store.actual_of(result), mark, note)
 
-    def bugs(self):
+    def bugs(self) -> list[Saved]:
         """The Saved bugs, largest group first, each once."""
         return sorted(self.by_folder.values(), key=lambda one: (-one.cases, one.signature))
 
 
-def _mark(case, verdict, oracle):
+def _mark(case: Case, verdict: Verdict, oracle: str) -> dict[str, int] | None:
     """Where in the input the failure is: the cell its oracle names, or for text that must be
     rejected, the line where it breaks the format (None when neither)."""
     for name in (oracle, "valid_grid"):
         failure = verdict.failed.get(name)
         if failure is not None and failure.where:
-            return failure.where
+            return cast("dict[str, int]", failure.where)
     if case.command == "solve" and case.count is None:
         line = malformed_line(case.text, case.side)
         return {"line": line} if line else None
     return None
 
 
-def _saved_from(folder, meta, text, spec):
+def _saved_from(folder: Path, meta: dict[str, Any], text: bytes, spec: str) -> Saved:
     """A Saved rebuilt from a reproducer's case.json (a resumed triage's groups done before)."""
-    def field(name, kind, default):  # the corpus is checked by store.load; these fields only by type
+    def field(name: str, kind: type, default: Any) -> Any:  # the corpus is checked by store.load; these fields only by type
         value = meta.get(name, default)
         return value if isinstance(value, kind) and not isinstance(value, bool) or kind is bool else default
 
-    def strings(name):
+    def strings(name: str) -> list[str]:
         return [one for one in field(name, list, []) if isinstance(one, str)]
 
     return Saved(meta["signature"], field("cases", int, 1), field("case", int, None), folder, field("detail", str, ""),

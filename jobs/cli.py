@@ -4,10 +4,12 @@ Exit codes: ``EXIT_CODES``, from the table every tool shares (``sudoku.cli.scaff
 and an interrupt, finished chunks are kept: resume with --resume DIR.
 """
 
+import argparse
 import os
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 from sudoku import DIFFICULTIES, engines, new_seed
 from sudoku.cli.scaffold import (FAILED, INTERRUPTED, IO_ERROR, LOST, OK, USAGE, Parser, add_color_option,
@@ -36,7 +38,7 @@ class Usage(Exception):
     pass
 
 
-def _parser():
+def _parser() -> Parser:
     parser = Parser(prog="sudoku-jobs", description="Create, check and solve puzzles in parallel; "
                      "record per-puzzle timings to Parquet and CSV.",
                      epilog="examples:\n  sudoku-jobs run -n 10000 --out runs/today\n"
@@ -83,7 +85,7 @@ def _parser():
     return parser
 
 
-def _config(args):
+def _config(args: argparse.Namespace) -> dict[str, Any]:
     box = box_of_side(args.size)
     if args.engine is None:
         args.engine = "nb" if engines.supports("nb", box) else engines.default_for(box)
@@ -127,14 +129,15 @@ def _config(args):
 RUN_ONLY = ("command", "resume", "verbose", "no_progress", "connect_timeout", "md", "json", "color")
 
 
-def changed_options(parser, args, command="run"):
+def changed_options(parser: argparse.ArgumentParser, args: argparse.Namespace,
+                    command: str = "run") -> list[str]:
     """The options given with --resume besides those that only steer this invocation."""
     defaults = vars(parser.parse_args([command]))
     return [f"--{name.replace('_', '-')}" if len(name) > 1 else f"-{name}"
             for name, value in vars(args).items() if name not in RUN_ONLY and value != defaults.get(name)]
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     """``sudoku-jobs run``: the options made into a config, run by ``jobs.runner`` (pyarrow and numpy
     load here, not for ``--help``)."""
     from jobs import runner, tasks
@@ -171,7 +174,7 @@ def run(args):
     return FAILED if t["failed"] else OK
 
 
-def _reread_input(config):
+def _reread_input(config: dict[str, Any]) -> list[tuple[int, str, str | None]]:
     """The input's lines again, refused if the file is not the one the run began with."""
     lines, digest = read_input(config["input"])
     recorded = config.get("input_sha256")
@@ -181,7 +184,7 @@ def _reread_input(config):
     return lines
 
 
-def show(args):
+def show(args: argparse.Namespace) -> int:
     import json
 
     import pyarrow as pa
@@ -215,5 +218,5 @@ def show(args):
     return FAILED if data["totals"]["failed"] else OK
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     return dispatch("sudoku-jobs", {"run": run, "show": show}, lambda: _parser().parse_args(argv), (Usage, InputError))

@@ -7,15 +7,23 @@ Exit codes (``EXIT_CODES``, from the table every tool shares, ``sudoku.cli.scaff
 still gives 1); errors are one line on stderr.
 """
 
+from __future__ import annotations
+
 import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reports import ReportError, settings
 from sudoku.cli.scaffold import (FAILED, INTERRUPTED, NOT_COMPARABLE, OK, USAGE, Parser, add_color_option,
                                   add_version_option, exit_codes, main as run_as_command, say,
                                   use_colour)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from sudoku.display import Table
 
 REGRESSION = FAILED
 EXIT_CODES = exit_codes({
@@ -48,7 +56,7 @@ class UsageError(Exception):
     pass
 
 
-def fraction(text):
+def fraction(text: str) -> float:
     """A threshold as '10%' or '0.1'."""
     try:
         value = float(text[:-1]) / 100 if text.endswith("%") else float(text)
@@ -59,7 +67,7 @@ def fraction(text):
     return value
 
 
-def positive(text):
+def positive(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
@@ -69,7 +77,7 @@ def positive(text):
     return value
 
 
-def parser():
+def parser() -> Parser:
     top = Parser(prog="reports", description="Summaries and regression verdicts of record runs (Parquet).",
                  epilog=EPILOG)
     add_version_option(top, "reports")
@@ -130,7 +138,7 @@ FEEDBACK_EPILOG = exit_codes({OK: "the folders were written (whatever the submis
                                INTERRUPTED: None})
 
 
-def add_feedback_parser(commands):
+def add_feedback_parser(commands: argparse._SubParsersAction[Parser]) -> Parser:
     feedback = commands.add_parser("feedback", help="per target of a fuzz run: a feedback page, results.json and "
                                                     "JUnit XML",
                                    description="For each target of a fuzz run (a class's submissions), a folder "
@@ -149,7 +157,7 @@ def add_feedback_parser(commands):
     return feedback
 
 
-def run_feedback(args):
+def run_feedback(args: argparse.Namespace) -> int:
     from reports.feedback import write_feedback
     from reports.grades import read_rules
     from reports.load import load_run
@@ -166,7 +174,7 @@ def run_feedback(args):
     return OK
 
 
-def write(path, text):
+def write(path: str | os.PathLike[str], text: str) -> None:
     path = Path(path)
     try:
         path.write_text(text, encoding="utf-8")
@@ -174,7 +182,8 @@ def write(path, text):
         raise ReportError(f"{path}: cannot write ({error.strerror or error})") from None
 
 
-def publish(args, markdown, html_of, blocks_of, json_of):
+def publish(args: argparse.Namespace, markdown: str, html_of: Callable[[], str],
+            blocks_of: Callable[[], list[str | Table]], json_of: Callable[[], str]) -> None:
     """stdout: the short summary (``reports.render.terminal``, ``reports.render.history``), or the
     Markdown with --md -, or JSON with --json; Markdown to --md FILE and $GITHUB_STEP_SUMMARY; HTML to
     --html (each rendered only when asked)."""
@@ -200,7 +209,7 @@ def publish(args, markdown, html_of, blocks_of, json_of):
             raise ReportError(f"{summary}: cannot append the step summary ({error.strerror or error})") from None
 
 
-def run_show(args):
+def run_show(args: argparse.Namespace) -> int:
     from reports.load import load_run
     from reports.render.html import summary_html
     from reports.render.json import summary_json
@@ -214,7 +223,7 @@ def run_show(args):
     return REGRESSION if summary.failed else OK
 
 
-def run_compare(args):
+def run_compare(args: argparse.Namespace) -> int:
     from reports import verdict
     from reports.load import load_run
     from reports.render.html import comparison_html
@@ -237,7 +246,7 @@ def run_compare(args):
     return NOT_COMPARABLE if not comparison.comparable and args.fail_on != "none" else OK
 
 
-def run_history(args):
+def run_history(args: argparse.Namespace) -> int:
     from reports.history import history_of, load_history
     from reports.render.history import history_blocks, history_html, history_md
     from reports.render.json import history_json
@@ -248,7 +257,7 @@ def run_history(args):
     return OK
 
 
-def run(argv=None):
+def run(argv: list[str] | None = None) -> int:
     """The command without process-wide set-up: parse ``argv``, act, return the exit code; every expected
     error is one line on stderr, and an unexpected one too (named, so it can be reported), never a
     traceback."""
@@ -272,7 +281,7 @@ def run(argv=None):
         return USAGE
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     """The console entry point: ``run`` as the process's command (``sudoku.cli.scaffold.main``): SIGTERM
     and SIGHUP end a report as Ctrl-C does (exit 128+n), a reader that went away quietly (141)."""
     return run_as_command(lambda: run(argv))

@@ -14,8 +14,12 @@ cli.run(argv)`` works and a tool that needs only the scaffold does not pay for t
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
-def __getattr__(name: str) -> object:
+
+def __getattr__(name: str) -> Any:
     if name in ("run", "main", "SAVE_BYTES"):
         from sudoku.cli import command
 

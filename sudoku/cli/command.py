@@ -5,6 +5,8 @@ stderr, and maps outcomes to exit codes. Nothing heavy is imported here, so a si
 starts in milliseconds.
 """
 
+from __future__ import annotations
+
 import argparse
 import os
 import sys
@@ -18,6 +20,17 @@ from sudoku.cli.scaffold import (FAILED, INTERRUPTED, IO_ERROR, OK, TIME_LIMIT, 
                                   use_colour)
 from sudoku.generate import ATTEMPTS, DIFFICULTIES, GenerationFailed, create, derive_seed, new_seed
 from sudoku.grid import MADE_SIDES as SIZES, InvalidPuzzle, box_of_side, find_clash
+
+TYPE_CHECKING = False  # typing costs ~3 ms at start-up; only the type checker needs these
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator
+    from typing import IO, Any, TypeVar
+
+    from sudoku.grade import Grade
+    from sudoku.grid import Grid
+    from sudoku.hint import Hint
+
+    T = TypeVar("T")
 
 MAX_LINE = 65536
 
@@ -48,7 +61,7 @@ class _TimeLimit(Exception):
 
 
 @lru_cache(maxsize=None)
-def _parser():
+def _parser() -> Parser:
     """The argument parser, built once per process (in-process callers run many commands)."""
     parser = Parser(
         prog="sudoku",
@@ -59,7 +72,7 @@ def _parser():
     add_version_option(parser, "sudoku")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    def command(name, help, example):
+    def command(name: str, help: str, example: str) -> argparse.ArgumentParser:
         return sub.add_parser(
             name,
             help=help,
@@ -145,7 +158,7 @@ def _parser():
     return parser
 
 
-def _timeout_option(parser, scope):
+def _timeout_option(parser: argparse.ArgumentParser, scope: str) -> None:
     parser.add_argument(
         "--timeout", type=float, metavar="SECONDS",
         help=f"give up after this many seconds for {scope}: one line on stderr, exit 124 "
@@ -153,7 +166,7 @@ def _timeout_option(parser, scope):
     )
 
 
-def _budget(args):
+def _budget(args: argparse.Namespace) -> Budget | None:
     """The command's Budget (None without --timeout), started now: it covers the whole command."""
     if args.timeout is None:
         return None
@@ -166,13 +179,13 @@ def _budget(args):
     return Budget(seconds=args.timeout)
 
 
-def _input_options(parser):
+def _input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="*", metavar="FILE",
                         help="read puzzles from these files in turn (- or none: stdin); one batch, numbered across files")
     parser.add_argument("--format", choices=formats.INPUT_FORMATS, help="input format (default: detected)")
 
 
-def read_lines(stream, max_line=MAX_LINE):
+def read_lines(stream: IO[bytes], max_line: int = MAX_LINE) -> Iterator[str]:
     """Text lines of a binary stream, each at most ``max_line`` bytes, decoded as UTF-8."""
     number = 0
     while True:
@@ -189,15 +202,15 @@ def read_lines(stream, max_line=MAX_LINE):
             raise InvalidPuzzle(f"byte 0x{byte:02x} is not text", line=number, column=error.start + 1) from None
 
 
-def _write(text):
+def _write(text: str) -> None:
     sys.stdout.write(text)
 
 
-def _warn(text):
+def _warn(text: str) -> None:
     say("sudoku", text)
 
 
-def run_create(args):
+def run_create(args: argparse.Namespace) -> int:
     difficulty = args.difficulty or args.level
     if args.level and args.difficulty and args.level != args.difficulty:
         raise Usage(f"difficulty given twice: {args.level} and {args.difficulty}")
@@ -240,7 +253,7 @@ def run_create(args):
     return OK
 
 
-def run_solve(args):
+def run_solve(args: argparse.Namespace) -> int:
     if args.limit < 1:
         raise Usage(f"--limit must be at least 1, not {args.limit}")
     if args.json and not args.count:
@@ -288,20 +301,20 @@ def run_solve(args):
         else:
             if count > 1 and not args.quiet:
                 _warn(f"{prefix}several solutions; printing one")
-            _write(gap + formats.render(answer.solution, out_fmt))
+            _write(gap + formats.render(answer.solution, out_fmt))  # type: ignore[union-attr, arg-type]  # count > 0: solved
     return status
 
 
 JSON_VERSION = 1  # the shape of every --json line (check, solve --count, grade, hint); bump it on any change
 
 
-def _json_line(**fields):
+def _json_line(**fields: Any) -> str:
     import json
 
     return json.dumps({"version": JSON_VERSION, **fields}, separators=(", ", ": ")) + "\n"
 
 
-def _puzzles(args):
+def _puzzles(args: argparse.Namespace) -> Iterator[tuple[int, Grid, str, bool]]:
     """Each puzzle of the inputs, in order, as ``(number, grid, format, batch)``.
 
     The inputs are ``args.files`` (``-`` or none: stdin), read one after another like ``cat``'s;
@@ -324,7 +337,7 @@ def _puzzles(args):
             yield number, grid, fmt, batch
 
 
-def _grids_of(name, format, *, several):
+def _grids_of(name: str, format: str | None, *, several: bool) -> Iterator[tuple[Grid, str, bool]]:
     """``(grid, format, batch)`` for each grid of one input; errors name the file (not stdin)."""
     stream = None
     try:
@@ -347,7 +360,7 @@ def _grids_of(name, format, *, several):
             stream.close()
 
 
-def _with_more(grids):
+def _with_more(grids: Iterable[Grid]) -> Iterator[tuple[Grid, bool]]:
     """Each grid with whether it is one of several, read one grid ahead. When the next one is
     malformed, the grid before it is still given (as one of a batch) before the error is raised."""
     grids = iter(grids)
@@ -367,7 +380,7 @@ def _with_more(grids):
 VERDICT_STYLES = {"complete": "good", "incomplete": "warn", "invalid": "bad"}  # check's colours on a terminal
 
 
-def run_check(args):
+def run_check(args: argparse.Namespace) -> int:
     from sudoku.colour import paint
 
     status = OK
@@ -383,7 +396,7 @@ def run_check(args):
     return status
 
 
-def run_grade(args):
+def run_grade(args: argparse.Namespace) -> int:
     """Level and score per puzzle (sudoku.grade, loaded only here); 1 if one cannot be graded."""
     from sudoku.grade import grade, tally
     from sudoku.hint import describe
@@ -392,6 +405,7 @@ def run_grade(args):
     status = OK
     for number, puzzle, _, batch in _puzzles(args):
         prefix = f"puzzle {number}: " if batch else ""
+        result: Grade
         result = _bounded(budget, lambda inner, puzzle=puzzle: grade(puzzle, budget=inner), f"grading {puzzle.side}x"
                           f"{puzzle.side} puzzle {number}")
         if result.problem:
@@ -401,6 +415,7 @@ def run_grade(args):
             continue
         said = [describe(step, puzzle.box) for step in result.steps] if args.steps else []
         if args.json:
+            record: dict[str, Any]
             record = {"puzzle": number, "level": result.level, "score": result.score, "guesses": result.guesses,
                       "techniques": tally(result.steps)}
             if args.steps:
@@ -414,7 +429,7 @@ def run_grade(args):
     return status
 
 
-def run_hint(args):
+def run_hint(args: argparse.Namespace) -> int:
     """The next logical step per grid (sudoku.hint, loaded only here); 1 if an entry breaks it."""
     from sudoku.hint import hint
 
@@ -422,11 +437,13 @@ def run_hint(args):
     status = OK
     for number, grid, _, batch in _puzzles(args):
         prefix = f"puzzle {number}: " if batch else ""
+        result: Hint
         result = _bounded(budget, lambda inner, grid=grid: hint(grid), f"a hint for {grid.side}x{grid.side} "
                           f"grid {number}")
         if result.broken:
             status = FAILED
         if args.json:
+            record: dict[str, Any]
             record = {"puzzle": number, "hint": result.words, "problem": result.problem}
             if result.step:
                 record.update(technique=result.step.technique, placement=result.step.placement,
@@ -439,7 +456,7 @@ def run_hint(args):
     return status
 
 
-def _bounded(budget, work, doing):
+def _bounded(budget: Budget | None, work: Callable[..., T], doing: str) -> T:
     """``work(inner)`` within the command's budget (sudoku.budget.within: a forked child killed at the
     deadline, since a pass of forcing chains cannot be stopped half-way); _TimeLimit past it."""
     if budget is None:
@@ -456,7 +473,7 @@ SAVE_BYTES = 8 << 20  # a 25x25 save with a full history of moves is under 4 MB
 SAVE_DEPTH = 8  # a save nests 4 deep (a move's before and after)
 
 
-def _read_save(path):
+def _read_save(path: str) -> bytes:
     """A save's bytes, at most SAVE_BYTES of them (ValueError past that: /dev/zero is never read to its
     end). Only a regular file is read, and not through a link the game did not make (it writes
     saves by renaming a file into place, never a link); opened without blocking, so a FIFO cannot
@@ -479,7 +496,7 @@ def _read_save(path):
     return data
 
 
-def run_play(args):
+def run_play(args: argparse.Namespace) -> int:
     """The game (sudoku.cli.play, Textual: loaded only here); saves on quit. 0 once saved."""
     from sudoku.play_state import BadSave, Game, Unplayable
 
@@ -543,7 +560,7 @@ def run_play(args):
     return OK
 
 
-def run(argv=None):
+def run(argv: list[str] | None = None) -> int:
     """The command without process-wide set-up: parse ``argv``, act, return the exit code.
 
     Reads ``sys.stdin.buffer`` and writes ``sys.stdout``/``sys.stderr`` as they are at call time, so
@@ -578,7 +595,7 @@ def run(argv=None):
         return TIME_LIMIT
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     """The console entry point: ``run`` as the process's command (``sudoku.cli.scaffold.main``).
     SIGINT, SIGTERM and SIGHUP end a command alike: quietly, with exit 128+n, after the ``finally``
     blocks on the way have run (so a forked solve child is killed)."""

@@ -34,6 +34,14 @@ from textual.widgets import Static
 from sudoku.formats import _SYMBOLS
 from sudoku.play_state import Game
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any
+
+    from sudoku.grid import Grid
+    from sudoku.hint import Hint
+
 KEYS = ("arrows/click move  1-9 A-P digit  p pencil  0 . space del erase\n"
         "u undo  r redo  h hint  c check  q save+quit")
 CELL = 3  # characters a cell takes on screen
@@ -49,14 +57,14 @@ STYLE = {
 }
 
 
-def save_path(environ=os.environ):
+def save_path(environ: Mapping[str, str] = os.environ) -> Path:
     """Where a game is saved by default: $XDG_STATE_HOME/sudoku/play.json, else
     ~/.local/state/sudoku/play.json."""
     state = environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
     return Path(state) / "sudoku" / "play.json"
 
 
-def write_save(path, data):
+def write_save(path: str | os.PathLike[str], data: dict[str, Any]) -> None:
     """Write the save atomically (a temporary file, then a rename): a crash never leaves half a save."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -65,11 +73,11 @@ def write_save(path, data):
     os.replace(temporary, path)
 
 
-def symbol(digit):
+def symbol(digit: int) -> str:
     return _SYMBOLS[digit - 1]
 
 
-def clock_text(seconds):
+def clock_text(seconds: float) -> str:
     minutes, seconds = divmod(int(seconds), 60)
     hours, minutes = divmod(minutes, 60)
     return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes:02d}:{seconds:02d}"
@@ -78,22 +86,22 @@ def clock_text(seconds):
 class Board(Widget):
     """The grid: one line a row, ``CELL`` characters a cell, box-drawing lines between boxes."""
 
-    def __init__(self, game, **kwargs):
+    def __init__(self, game: Game, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.game = game
-        self.hinted = set()
-        self.flagged = set()
+        self.hinted: set[int] = set()
+        self.flagged: set[int] = set()
         box, side = game.puzzle.box, game.side
         self.styles.width = side * CELL + box + 1
         self.styles.height = side + box + 1
 
-    def render(self):
+    def render(self) -> Text:
         game = self.game
         box, side = game.puzzle.box, game.side
         conflicts = game.conflicts()
         out = Text()
 
-        def rule(left, middle, right):
+        def rule(left: str, middle: str, right: str) -> None:
             out.append(left + middle.join(["─" * (CELL * box)] * box) + right + "\n")
 
         rule("┌", "┬", "┐")
@@ -111,7 +119,7 @@ class Board(Widget):
         out.rstrip()
         return out
 
-    def _cell(self, cell, conflicts):
+    def _cell(self, cell: int, conflicts: set[int]) -> tuple[str, str]:
         game = self.game
         value = game.value(cell)
         if value:
@@ -137,7 +145,7 @@ class Board(Widget):
             style += " " + STYLE["cursor"]
         return text, style
 
-    def cell_at(self, x, y):
+    def cell_at(self, x: int, y: int) -> int | None:
         """The cell under widget offset (x, y), or None on a border line."""
         box, side = self.game.puzzle.box, self.game.side
         x, y = x - 1, y - 1
@@ -152,10 +160,10 @@ class Board(Widget):
     def on_click(self, event: Click) -> None:
         cell = self.cell_at(event.x, event.y)
         if cell is not None:
-            self.app.put_cursor(cell)
+            self.app.put_cursor(cell)  # type: ignore[attr-defined]  # the app is a PlayApp
 
 
-class PlayApp(App):
+class PlayApp(App[Game]):
     """The game on screen. ``clock`` gives seconds (time.monotonic; tests pass a fixed one)."""
 
     TITLE = "sudoku play"
@@ -170,13 +178,13 @@ class PlayApp(App):
     #keys { height: auto; margin: 1 1 0 1; color: $text-muted; }
     """
 
-    def __init__(self, game, *, title="", clock=time.monotonic):
+    def __init__(self, game: Game, *, title: str = "", clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
         self.game = game
         self.label = title
         self.clock = clock
         self.pencil = False
-        self.started = None if game.solved() else clock()
+        self.started: float | None = None if game.solved() else clock()
         self.message = f"Solved in {clock_text(game.elapsed_s)}." if game.solved() else ""
 
     def compose(self) -> ComposeResult:
@@ -194,24 +202,24 @@ class PlayApp(App):
 
     # --- time ----------------------------------------------------------------------------------
 
-    def elapsed(self):
+    def elapsed(self) -> float:
         """Seconds played, the running stretch included."""
         running = self.clock() - self.started if self.started is not None else 0.0
         return self.game.elapsed_s + running
 
-    def stop_clock(self):
+    def stop_clock(self) -> None:
         """Fold the running stretch into the game (before a save, and on a win)."""
         self.game.elapsed_s = self.elapsed()
         self.started = None if self.game.solved() else self.clock()
 
     # --- the view ------------------------------------------------------------------------------
 
-    def refresh_view(self):
+    def refresh_view(self) -> None:
         self.board.refresh()
         self.refresh_status()
         self.query_one("#message", Static).update(Text(self.message))
 
-    def _tick(self):
+    def _tick(self) -> None:
         """The clock's second: the status again, unless the screen is already gone (a tick can come
         while the app shuts down, after its widgets are removed; seen once in CI)."""
         try:
@@ -219,7 +227,7 @@ class PlayApp(App):
         except (NoMatches, ScreenStackError):
             pass
 
-    def refresh_status(self):
+    def refresh_status(self) -> None:
         game = self.game
         row, col = divmod(game.cursor, game.side)
         marks = " ".join(symbol(d) for d in game.marked(game.cursor)) or "none"
@@ -233,13 +241,13 @@ class PlayApp(App):
         ]
         self.query_one("#status", Static).update(Text("\n".join(lines)))
 
-    def say(self, message):
+    def say(self, message: str) -> None:
         self.message = message
         self.refresh_view()
 
     # --- input ---------------------------------------------------------------------------------
 
-    def put_cursor(self, cell):
+    def put_cursor(self, cell: int) -> None:
         self.game.cursor = cell
         self.refresh_view()
 
@@ -247,6 +255,7 @@ class PlayApp(App):
         """Every key the game knows; the rest are ignored (never an error)."""
         key, char = event.key, event.character
         moves = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+        commands: dict[str | None, Callable[[], None]]
         commands = {"p": self.toggle_pencil, "u": self.undo, "r": self.redo, "h": self.show_hint,
                     "c": self.check, "q": self.save_and_quit}
         event.stop()
@@ -264,18 +273,18 @@ class PlayApp(App):
             digit = _SYMBOLS.index(char) + 1
             self.play(self.game.toggle_mark if self.pencil else self.game.enter, digit)
 
-    def action_quit(self):
+    def action_quit(self) -> None:  # type: ignore[override]  # Textual's is a coroutine; ours saves first
         """ctrl+q, Textual's quit key (a priority binding, so it never reaches on_key), saves too."""
         self.save_and_quit()
 
-    def play(self, move, *args):
+    def play(self, move: Callable[..., bool], *args: int) -> None:
         """Make a move at the cursor; a solved game takes no more moves."""
         if self.game.solved():
             return
         if move(self.game.cursor, *args):
             self.after_move()
 
-    def after_move(self, message=""):
+    def after_move(self, message: str = "") -> None:
         self.board.hinted = set()
         self.board.flagged = set()
         if self.game.solved():
@@ -283,11 +292,11 @@ class PlayApp(App):
             message = f"Solved in {clock_text(self.game.elapsed_s)}! Press q to save and quit."
         self.say(message)
 
-    def toggle_pencil(self):
+    def toggle_pencil(self) -> None:
         self.pencil = not self.pencil
         self.say(f"pencil marks {'on' if self.pencil else 'off'}")
 
-    def undo(self):
+    def undo(self) -> None:
         if self.game.solved():
             return
         if self.game.undo():
@@ -295,7 +304,7 @@ class PlayApp(App):
         else:
             self.say("nothing to undo")
 
-    def redo(self):
+    def redo(self) -> None:
         if self.game.solved():
             return
         if self.game.redo():
@@ -303,7 +312,7 @@ class PlayApp(App):
         else:
             self.say("nothing to redo")
 
-    def show_hint(self):
+    def show_hint(self) -> None:
         """Look for the next step in a thread: proving that no technique applies can take seconds, and
         the game keeps taking keys meanwhile. A hint found for a position since left is dropped."""
         if self.game.solved():
@@ -312,13 +321,13 @@ class PlayApp(App):
         self.say("hint: looking...")
         self.run_worker(lambda: self._find_hint(values), thread=True, exclusive=True, group="hint")
 
-    def _find_hint(self, values):
+    def _find_hint(self, values: Grid) -> None:
         from sudoku.hint import hint
 
         found = hint(values)
         self.call_from_thread(self._show_hint_found, values, found)
 
-    def _show_hint_found(self, values, found):
+    def _show_hint_found(self, values: Grid, found: Hint) -> None:
         if self.game.solved() or self.game.values() != values:
             return
         step = found.step
@@ -332,7 +341,7 @@ class PlayApp(App):
         self.board.hinted = cells
         self.say(f"hint: {found.words}")
 
-    def check(self):
+    def check(self) -> None:
         game = self.game
         wrong = game.wrong()
         self.board.flagged = set(wrong)
@@ -346,6 +355,6 @@ class PlayApp(App):
             message = f"no wrong entries so far; {game.blanks()} blank cells to go"
         self.say(message)
 
-    def save_and_quit(self):
+    def save_and_quit(self) -> None:
         self.stop_clock()
         self.exit(self.game)
