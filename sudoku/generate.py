@@ -82,6 +82,13 @@ def new_seed() -> int:
     return random.SystemRandom().getrandbits(63)
 
 
+def refuse_impossible(box: int, difficulty: str | None) -> None:
+    """GenerationFailed at once for a level no puzzle of this size has (a caller may check before
+    it starts anything that waits on the puzzle)."""
+    if box == 2 and difficulty not in (None, "easy"):
+        raise GenerationFailed(f"no {difficulty} 4x4 puzzle exists: naked singles solve every unique 4x4 puzzle")
+
+
 def create(box: int = 3, *, seed: int, blanks: int | None = None, difficulty: str | None = None,
            minimal: bool = False, engine: str | None = None, attempts: int = ATTEMPTS, budget: Budget | None = None,
            symmetric: bool = False, progress: Callable[[str], None] | None = None, bank: bool = True) -> Grid:
@@ -107,8 +114,7 @@ def create(box: int = 3, *, seed: int, blanks: int | None = None, difficulty: st
         raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, not {difficulty!r}")
     if "fill" not in info(engine).capabilities:
         raise ValueError(f"engine {engine!r} cannot create puzzles (it has no 'fill')")
-    if box == 2 and difficulty not in (None, "easy"):
-        raise GenerationFailed(f"no {difficulty} 4x4 puzzle exists: naked singles solve every unique 4x4 puzzle")
+    refuse_impossible(box, difficulty)
     cells = box**4
     wanted = max(blanks or 0, min_blanks(box))
     if wanted >= cells:

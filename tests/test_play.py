@@ -369,21 +369,34 @@ def test_play_refuses_a_bad_file_or_save_in_one_line(tmp_path, content, args, co
     _one_line_error(run_cli(*args), code, words.format(file=path))
 
 
-def test_play_attempts_go_to_create(monkeypatch, capsys):
-    """`play --attempts` is create's: the game asks create for that many tries."""
+def test_play_attempts_go_to_create_and_making_the_puzzle_is_said_first(monkeypatch, capsys):
+    """`play --attempts` is create's: the game asks create for that many tries. Until the puzzle is
+    made there is no game screen, so a line says what is being made, and each try is reported."""
     asked = []
 
     def fake_create(box, **options):
         asked.append(options)
+        options["progress"]("try 1 of 7: 24 clues, not hard")
         raise command.GenerationFailed("no hard puzzle found in 7 attempts")
 
     from sudoku.cli import command
 
     monkeypatch.setattr(command, "create", fake_create)
+    monkeypatch.setattr(command, "_needs_terminal", lambda: None)  # as if run in a terminal
     assert cli.run(["play", "--difficulty", "hard", "--seed", "3", "--attempts", "7"]) == 1
-    assert asked == [{"seed": 3, "difficulty": "hard", "attempts": 7}]
-    assert "no hard puzzle found in 7 attempts" in capsys.readouterr().err
+    assert [{key: value for key, value in options.items() if key != "progress"} for options in asked] == [
+        {"seed": 3, "difficulty": "hard", "attempts": 7}]
+    err = capsys.readouterr().err.splitlines()
+    assert err == ["sudoku: making a 9x9 puzzle (hard, seed 3); Ctrl-C cancels",
+                   "sudoku: try 1 of 7: 24 clues, not hard", "sudoku: no hard puzzle found in 7 attempts"]
     assert cli.run(["play", "--attempts", "0"]) == 2
+
+
+def test_play_without_a_terminal_is_refused_before_any_puzzle_is_made(monkeypatch):
+    from sudoku.cli import command
+
+    monkeypatch.setattr(command, "create", lambda *a, **k: pytest.fail("a puzzle was made"))
+    assert cli.run(["play", "--size", "16", "--seed", "1"]) == 2
 
 
 def test_without_textual_play_says_how_to_install_it():

@@ -18,7 +18,8 @@ from sudoku.check import check
 from sudoku.cli.scaffold import (FAILED, INTERRUPTED, IO_ERROR, OK, TIME_LIMIT, USAGE, Parser,
                                   add_color_option, add_version_option, exit_codes, main as run_as_command, say,
                                   use_colour)
-from sudoku.generate import ATTEMPTS, DIFFICULTIES, GenerationFailed, create, derive_seed, new_seed
+from sudoku.generate import (ATTEMPTS, DIFFICULTIES, GenerationFailed, create, derive_seed, new_seed,
+                             refuse_impossible)
 from sudoku.grid import MADE_SIDES as SIZES, InvalidPuzzle, box_of_side, find_clash
 
 TYPE_CHECKING = False  # typing costs ~3 ms at start-up; only the type checker needs these
@@ -543,12 +544,17 @@ def run_play(args: argparse.Namespace) -> int:
         seed = new_seed() if args.seed is None else args.seed
         if args.attempts < 1:
             raise Usage(f"--attempts must be at least 1, not {args.attempts}")
-        puzzle = create(box_of_side(side), seed=seed, difficulty=args.difficulty, attempts=args.attempts)
-        game = Game.of(puzzle)
+        refuse_impossible(box_of_side(side), args.difficulty)
+        _needs_terminal()  # before the puzzle is made: making one may take a while
         level = args.difficulty or "any level"
+        # The game's screen starts once the puzzle is made; until then, say what is going on (a 16x16
+        # game, or a level that needs many tries, used to be a blank screen for many seconds).
+        _warn(f"making a {side}x{side} puzzle ({level}, seed {seed}); Ctrl-C cancels")
+        puzzle = create(box_of_side(side), seed=seed, difficulty=args.difficulty, attempts=args.attempts,
+                        progress=_warn)
+        game = Game.of(puzzle)
         extra = {"label": f"{side}x{side}, {level}, seed {seed}", "seed": seed, "level": args.difficulty}
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise Usage("play needs a terminal (stdin and stdout)")
+    _needs_terminal()
     play.PlayApp(game, title=extra.get("label", "")).run()
     try:
         play.write_save(path, game.to_dict(**extra))
@@ -558,6 +564,11 @@ def run_play(args: argparse.Namespace) -> int:
     again = "sudoku play --resume" + (f" --save {args.save}" if args.save else "")
     _write(f"{done}game saved to {path} ({again} goes on with it)\n")
     return OK
+
+
+def _needs_terminal() -> None:
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise Usage("play needs a terminal (stdin and stdout)")
 
 
 def run(argv: list[str] | None = None) -> int:
