@@ -204,3 +204,32 @@ SOLUTION = """\
 2 8 7 4 1 9 6 3 5
 3 4 5 2 8 6 1 7 9
 """
+
+
+def in_a_terminal(argv, *, stdin=None, cwd=None, env=(), columns=120):
+    """``argv`` with stdout on a pseudo-terminal (``columns`` wide, NO_COLOR unset unless ``env``
+    sets it): everything it wrote there, as text."""
+    import pty
+
+    leader, follower = pty.openpty()
+    environ = dict(os.environ, PYTHONPATH=str(REPO), TERM="xterm", COLUMNS=str(columns))
+    environ.pop("NO_COLOR", None)
+    environ.update(env)
+    process = subprocess.Popen(argv, stdin=subprocess.PIPE if stdin is not None else None, stdout=follower,
+                               stderr=subprocess.DEVNULL, cwd=cwd, env=environ)
+    os.close(follower)
+    if stdin is not None:
+        process.stdin.write(stdin.encode())
+        process.stdin.close()
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the other end closed
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    process.wait(timeout=60)
+    os.close(leader)
+    return b"".join(chunks).decode("utf-8", "replace")

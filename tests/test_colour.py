@@ -4,15 +4,14 @@ and a choice never carries over from one in-process call into the next."""
 
 import os
 import re
-import subprocess
 import sys
 
 import pytest
 
-from helpers import call_main, run_cli
+from helpers import call_main, in_a_terminal, run_cli
 from sudoku import colour as decide
 from sudoku.display import Table, marked, plain
-from test_reports_helpers import REPO, records, run_reports, write_run
+from test_reports_helpers import records, run_reports, write_run
 
 INVALID = "1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 2\n"
 COMPLETE = "1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 2 1\n"
@@ -71,32 +70,6 @@ def test_sudoku_check_piped_has_no_colour_and_forced_has_it():
     again = run_cli("check", input=INVALID)  # the last call's --color does not carry over
     assert again.stdout == piped.stdout
     assert not ANSI.search(run_cli("check", "--color", "always", "--json", input=INVALID).stdout)
-
-
-def in_a_terminal(argv, *, stdin, env=()):
-    """``argv`` with stdout on a pseudo-terminal: what it wrote there."""
-    import pty
-
-    leader, follower = pty.openpty()
-    environ = dict(os.environ, PYTHONPATH=str(REPO), TERM="xterm", COLUMNS="120")
-    environ.pop("NO_COLOR", None)
-    environ.update(env)
-    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=follower, stderr=subprocess.DEVNULL, env=environ)
-    os.close(follower)
-    process.stdin.write(stdin.encode())
-    process.stdin.close()
-    chunks = []
-    while True:
-        try:
-            chunk = os.read(leader, 65536)
-        except OSError:  # the other end closed
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
-    process.wait(timeout=60)
-    os.close(leader)
-    return b"".join(chunks).decode("utf-8", "replace")
 
 
 def test_a_terminal_gets_colour_unless_no_color_is_set_or_never_is_asked():

@@ -226,37 +226,13 @@ def test_piped_progress_lines_carry_cases_failures_rate_and_time_left(tmp_path, 
 
 # --- a terminal gets rich tables; nothing else imports rich -------------------------------------------------------
 
-def run_in_a_terminal(argv, cwd):
-    """``argv`` with stdout on a pseudo-terminal (120 columns): what it wrote there."""
-    import os
-    import pty
-    import subprocess
-
-    from test_reports_helpers import REPO
-
-    leader, follower = pty.openpty()
-    env = dict(os.environ, PYTHONPATH=str(REPO), COLUMNS="160", TERM="xterm")
-    env.pop("NO_COLOR", None)
-    process = subprocess.Popen(argv, stdout=follower, stderr=subprocess.DEVNULL, cwd=cwd, env=env)
-    os.close(follower)
-    chunks = []
-    while True:
-        try:
-            chunk = os.read(leader, 65536)
-        except OSError:  # the other end closed
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
-    process.wait(timeout=60)
-    os.close(leader)
-    return b"".join(chunks).decode("utf-8", "replace")
-
-
 def test_a_terminal_gets_boxed_tables_and_hostile_text_still_escaped(hostile_runs, tmp_path):
     import sys
 
-    shown = run_in_a_terminal([sys.executable, "-m", "reports", "show", str(hostile_runs["head"])], tmp_path)
+    from helpers import in_a_terminal
+
+    shown = in_a_terminal([sys.executable, "-m", "reports", "show", str(hostile_runs["head"])], cwd=tmp_path,
+                          columns=160)
     assert "┏" in shown and "Timing percentiles" in shown  # rich drew the tables
     assert "\\x1b[31m" in shown and "\x1b[31m<script" not in shown and "\x00" not in shown
 
