@@ -314,3 +314,27 @@ def _check_box(box: int) -> None:
     if box not in BOXES:
         side = box * box
         raise ValueError(f"engine 'big' makes and solves 16x16 to 81x81 grids, not {side}x{side}")
+
+
+def warm() -> None:
+    """Compile, or load from numba's on-disk cache, every kernel of this engine now (set-up calls it
+    once): solve and count, with and without a budget, fill, has_other, and generate at each of its
+    levels, on a 16x16 grid (the kernels are the same for every size). Without it the first big-grid
+    call after an install compiled them, tens of seconds on a loaded machine (a 16x16 `sudoku play`
+    was a blank screen that long)."""
+    import random
+
+    from sudoku.budget import Budget
+
+    for difficulty in (None, "easy", "medium", "hard"):
+        try:
+            generate(4, seed=1, difficulty=difficulty, attempts=3)
+        except ValueError:
+            pass  # no puzzle of that level in three tries: its kernels are compiled all the same
+    puzzle = generate(4, seed=1, minimal=True)
+    solution = solve(puzzle).solution
+    solve(puzzle, limit=2)
+    solve(puzzle, limit=2, budget=Budget(nodes=10**6))
+    if solution is not None:
+        has_other(puzzle, solution, puzzle.cells.index(0))
+    fill(4, random.Random(1))
