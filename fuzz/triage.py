@@ -17,6 +17,7 @@ reproducers are the same bytes are one bug: the second is merged into the first'
 """
 
 import shlex
+import time
 from collections import namedtuple
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -179,9 +180,12 @@ def triage_group(group: Group, config: dict[str, Any], target: Target, *, shrink
             note = f"not shrunk: confirming alone takes its share of the time ({seconds:.0f}s)"
         else:
             options = {} if left is None else {"max_seconds": left}
+            started = time.monotonic()
             small = shrink(case, oracles_of(group.signature),
                            lambda candidate: _same(group.signature, candidate, target, config)[0],
                            header=target.header, **options)
+            if left is not None and time.monotonic() - started >= left:  # the reproducer says so
+                note = f"shrinking stopped at its share of the run's time ({left:.0f}s): a smaller input may fail too"
     hits, shown = _confirm(group.signature, small, target, config)
     if hits < CONFIRMATIONS and small is not case:
         steady, steady_shown = _confirm(group.signature, case, target, config)
