@@ -45,11 +45,21 @@ def random_puzzle(box, seed, blank_ratio):
     return Grid(box, cells), full
 
 
-def assert_agrees_with_py(engine, puzzle, limit):
-    """``engine.solve`` counts as ``py`` does, its solution is one, and a unique one is py's."""
+def assert_agrees_with_py(engine, puzzle, limit, *, nodes=None):
+    """``engine.solve`` counts as ``py`` does, its solution is one, and a unique one is py's.
+
+    ``nodes`` caps each search (a sudoku.budget.Budget): a random 16x16 puzzle now and then takes
+    either engine minutes, and a property test should skip it, not wait. False when a search ran past
+    the cap (call it inside ``assume``), True when the two were compared.
+    """
+    from sudoku.budget import Budget, BudgetExceeded
     from sudoku.grid import is_solution
 
-    ours, reference = engine.solve(puzzle, limit=limit), py.solve(puzzle, limit=limit)
+    try:
+        ours = engine.solve(puzzle, limit=limit, budget=None if nodes is None else Budget(nodes=nodes))
+        reference = py.solve(puzzle, limit=limit, budget=None if nodes is None else Budget(nodes=nodes))
+    except BudgetExceeded:
+        return False
     assert ours.count == reference.count
     if ours.count:
         assert is_solution(puzzle, ours.solution)
@@ -57,6 +67,7 @@ def assert_agrees_with_py(engine, puzzle, limit):
         assert ours.solution is None
     if ours.count == 1 and limit > 1:
         assert ours.solution == reference.solution
+    return True
 
 
 class _Expired(BaseException):
