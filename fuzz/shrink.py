@@ -26,6 +26,7 @@ and cheap in target calls (each may be a subprocess).
 
 import re
 import time
+from collections import namedtuple
 from collections.abc import Callable, Sequence
 
 from sudoku import Grid, parse, render
@@ -36,23 +37,33 @@ from fuzz.oracles import can_fail
 MAX_CALLS = 200
 MAX_SECONDS = 20.0
 
+Shrunk = namedtuple("Shrunk", "case stopped")
+Shrunk.__doc__ = """What ``shrink`` gives: the smallest ``case`` found, and why it ``stopped`` before
+the passes were done ('time' or 'calls': a smaller case may fail too), or None when they finished."""
+
 
 class _Budget:
     def __init__(self, calls: int, seconds: float) -> None:
         self.calls = calls
         self.deadline = time.monotonic() + seconds
+        self.stopped: str | None = None  # the first cap that cut a pass short
 
     def left(self) -> bool:
         """Whether another candidate may be tried (its answer worked out, the target asked)."""
-        return self.calls > 0 and time.monotonic() < self.deadline
+        if self.stopped is None:
+            if self.calls <= 0:
+                self.stopped = "calls"
+            elif time.monotonic() >= self.deadline:
+                self.stopped = "time"
+        return self.stopped is None
 
     def spend(self) -> None:
         self.calls -= 1
 
 
 def shrink(case: Case, oracles: Sequence[str], same_failure: Callable[[Case], bool], *, header: bool = False,
-           max_calls: int = MAX_CALLS, max_seconds: float = MAX_SECONDS) -> Case:
-    """The smallest case found that still fails as ``case`` does.
+           max_calls: int = MAX_CALLS, max_seconds: float = MAX_SECONDS) -> Shrunk:
+    """The smallest case found that still fails as ``case`` does, and why shrinking stopped short (if it did).
 
     ``oracles`` are the failed oracles of the signature; ``same_failure(candidate) -> bool`` asks the
     target and compares signatures. Create cases are not shrunk (their input is empty). The budget
@@ -60,7 +71,7 @@ def shrink(case: Case, oracles: Sequence[str], same_failure: Callable[[Case], bo
     a candidate's solutions is not free).
     """
     if case.command != "solve":
-        return case
+        return Shrunk(case, None)
     budget = _Budget(max_calls, max_seconds)
     family, original = case.family, case
 
@@ -81,8 +92,9 @@ def shrink(case: Case, oracles: Sequence[str], same_failure: Callable[[Case], bo
         case = _chunks(case, lambda text: [m.start() for m in _DIGIT.finditer(text)],
                        lambda text, chosen: bytes(48 if i in chosen else b for i, b in enumerate(text)), still, budget)
     case = _lines(case, still, budget)
-    return _chunks(case, lambda text: list(range(len(text))),
+    case = _chunks(case, lambda text: list(range(len(text))),
                    lambda text, chosen: bytes(b for i, b in enumerate(text) if i not in chosen), still, budget)
+    return Shrunk(case, budget.stopped)
 
 
 def _chunks(case: Case, places: Callable[[bytes], list[int]], change: Callable[[bytes, set[int]], bytes],

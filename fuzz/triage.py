@@ -180,12 +180,13 @@ def triage_group(group: Group, config: dict[str, Any], target: Target, *, shrink
             note = f"not shrunk: confirming alone takes its share of the time ({seconds:.0f}s)"
         else:
             options = {} if left is None else {"max_seconds": left}
-            started = time.monotonic()
-            small = shrink(case, oracles_of(group.signature),
-                           lambda candidate: _same(group.signature, candidate, target, config)[0],
-                           header=target.header, **options)
-            if left is not None and time.monotonic() - started >= left:  # the reproducer says so
+            small, stopped = shrink(case, oracles_of(group.signature),
+                                    lambda candidate: _same(group.signature, candidate, target, config)[0],
+                                    header=target.header, **options)
+            if stopped == "time" and left is not None:  # the reproducer says so
                 note = f"shrinking stopped at its share of the run's time ({left:.0f}s): a smaller input may fail too"
+            elif stopped:
+                note = f"shrinking stopped at its {stopped} limit: a smaller input may fail too"
     hits, shown = _confirm(group.signature, small, target, config)
     if hits < CONFIRMATIONS and small is not case:
         steady, steady_shown = _confirm(group.signature, case, target, config)

@@ -466,7 +466,7 @@ class Fake:
 def shrunk(case, fake, **options):
     wanted = fake.signature(case)
     assert wanted, "the case must fail to begin with"
-    small = shrink(case, oracles_of(wanted), fake.same(wanted), **options)
+    small, _ = shrink(case, oracles_of(wanted), fake.same(wanted), **options)
     assert fake.signature(small) == wanted
     return small
 
@@ -588,19 +588,19 @@ def test_shrinking_respects_its_budget():
     fake = Fake(changes_a_given)
     case = case_of(render(FULLER, "grid"), family="unique_easy")
     wanted = fake.signature(case)
-    small = shrink(case, oracles_of(wanted), fake.same(wanted), max_calls=5)
-    assert fake.calls == 5
+    small, stopped = shrink(case, oracles_of(wanted), fake.same(wanted), max_calls=5)
+    assert fake.calls == 5 and stopped == "calls"
     assert fake.signature(small) == wanted
 
 
 def test_a_case_that_no_longer_fails_is_returned_as_is():
     case = case_of(render(PUZZLE, "grid"), family="unique_easy")
-    assert shrink(case, ["keeps_givens"], Fake(right_answer).same("anything")) == case
+    assert shrink(case, ["keeps_givens"], Fake(right_answer).same("anything")) == (case, None)
 
 
 def test_create_cases_do_not_shrink():
     case = Case("create", "create", b"", None, None, None)
-    assert shrink(case, ["create_unique"], lambda c: pytest.fail("no call expected")) == case
+    assert shrink(case, ["create_unique"], lambda c: pytest.fail("no call expected")) == (case, None)
 
 
 @pytest.mark.parametrize("family, kept, lost", [
