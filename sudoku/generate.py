@@ -94,11 +94,9 @@ def refuse_impossible(box: int, difficulty: str | None) -> None:
 
 def unmade_reason(box: int, difficulty: str) -> str | None:
     """Why ``create`` cannot make a ``difficulty`` puzzle of this size while a person waits (a game
-    offers only the levels without a reason), or None when it makes one in seconds.
-
-    Measured (2 cores, shared): at 16x16 and 25x25 easy and medium take seconds (medium 25x25 up to
-    ~25 s under load); hard and up are minimal puzzles graded, 10-40 s a try at 16x16 with none hard
-    in 3 tries, and no 25x25 try done in 150 s. At 9x9 expert and extreme come from the bank."""
+    offers only the levels without a reason), or None when it makes one in seconds. Above 9x9,
+    hard and up are minimal puzzles graded, tens of seconds a try and few tries at the level
+    (measured in docs/sudoku.md, Play); at 9x9 expert and extreme come from the bank."""
     if box == 2 and difficulty != "easy":
         return _NO_4X4_LEVEL
     if box == 3 and difficulty in BANK_LEVELS:
