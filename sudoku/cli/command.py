@@ -149,7 +149,9 @@ def _parser() -> Parser:
     play_p.add_argument("file", nargs="?", metavar="FILE", help="play the first puzzle of this file (any input format)")
     play_p.add_argument("--format", choices=formats.INPUT_FORMATS, help="FILE's format (default: detected)")
     play_p.add_argument("--size", type=int, choices=SIZES, help="grid side of a new puzzle: 4, 9 (default), 16 or 25")
-    play_p.add_argument("--difficulty", choices=DIFFICULTIES, help="level of a new puzzle, as create takes it")
+    play_p.add_argument("--difficulty", choices=DIFFICULTIES,
+                        help="level of a new puzzle, of those play offers at the size: 4x4 easy; 9x9 all (extreme once "
+                             "the bank holds some); 16x16 and 25x25 easy and medium (the n key's menu says why)")
     play_p.add_argument("--seed", type=int, help="seed of a new puzzle (default: a fresh one, shown on screen)")
     play_p.add_argument("--attempts", type=int, default=ATTEMPTS,
                         help=f"as create's: puzzles made and graded before giving up on a level (default {ATTEMPTS})")
