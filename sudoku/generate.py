@@ -82,11 +82,33 @@ def new_seed() -> int:
     return random.SystemRandom().getrandbits(63)
 
 
+_NO_4X4_LEVEL = "naked singles solve every unique 4x4 puzzle"
+
+
 def refuse_impossible(box: int, difficulty: str | None) -> None:
     """GenerationFailed at once for a level no puzzle of this size has (a caller may check before
     it starts anything that waits on the puzzle)."""
     if box == 2 and difficulty not in (None, "easy"):
-        raise GenerationFailed(f"no {difficulty} 4x4 puzzle exists: naked singles solve every unique 4x4 puzzle")
+        raise GenerationFailed(f"no {difficulty} 4x4 puzzle exists: {_NO_4X4_LEVEL}")
+
+
+def unmade_reason(box: int, difficulty: str) -> str | None:
+    """Why ``create`` cannot make a ``difficulty`` puzzle of this size while a person waits (a game
+    offers only the levels without a reason), or None when it makes one in seconds. Above 9x9,
+    hard and up are minimal puzzles graded, tens of seconds a try and few tries at the level
+    (measured in docs/sudoku.md, Play); at 9x9 expert and extreme come from the bank."""
+    if box == 2 and difficulty != "easy":
+        return _NO_4X4_LEVEL
+    if box == 3 and difficulty in BANK_LEVELS:
+        from sudoku.bank import at_level
+
+        if not at_level(difficulty):
+            return f"{difficulty} 9x9 puzzles come from the bank, which holds none yet (making one takes minutes)"
+    if box > 3 and difficulty not in ("easy", "medium"):
+        side = box * box
+        return (f"{side}x{side} puzzles above medium are minimal puzzles graded, tens of seconds a try, "
+                "and few tries reach the level")
+    return None
 
 
 def create(box: int = 3, *, seed: int, blanks: int | None = None, difficulty: str | None = None,

@@ -160,7 +160,7 @@ def _solution(puzzle: Grid, engine: str, budget: Budget | None = None) -> tuple[
     from sudoku import engines
     from sudoku.grid import find_clash
 
-    clash = find_clash(puzzle)
+    clash = find_clash(puzzle, symbols=True)
     if clash:
         return None, clash
     answer = engines.solve(puzzle, limit=2, engine=engine, budget=budget)

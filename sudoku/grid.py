@@ -187,10 +187,12 @@ def geometry(box: int) -> Geometry:
     return Geometry(box)
 
 
-def find_clash(grid: Grid) -> str | None:
+def find_clash(grid: Grid, *, symbols: bool = False) -> str | None:
     """The first unit holding a digit twice, as a message like ``row 1 has two 5s, columns 1 and 3``.
 
     Returns None when no unit repeats a digit. Units are searched rows, then columns, then boxes.
+    The digit is a number, as the ``grid`` format writes it; ``symbols`` names it as the board and
+    the ``line`` format do (``two Es`` at 16x16: grade and hint, which say digits so).
     """
     geo = geometry(grid.box)
     cells = grid.cells
@@ -211,6 +213,10 @@ def find_clash(grid: Grid) -> str | None:
                 else:
                     a, b = unit[first], unit[second]
                     where = f"cells r{a // side + 1}c{a % side + 1} and r{b // side + 1}c{b % side + 1}"
+                if symbols:
+                    from sudoku.formats import symbol  # here: formats imports this module
+
+                    return f"{geo.unit_names[u]} has two {symbol(value, side)}s, {where}"
                 return f"{geo.unit_names[u]} has two {value}s, {where}"
             seen[value] = position
     return None

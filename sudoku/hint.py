@@ -34,7 +34,7 @@ def hint(grid: Grid) -> Hint:
     from sudoku.engines import py
     from sudoku.grid import find_clash
 
-    clash = find_clash(grid)
+    clash = find_clash(grid, symbols=True)
     if clash:
         return Hint(None, None, f"an entry breaks the puzzle: {clash}", True)
     board = Board.of(grid)

@@ -191,6 +191,27 @@ def test_digits_above_9_are_named_as_the_board_names_them():
     assert words == f"naked single: r{cell // 16 + 1}c{cell % 16 + 1} can only be E"
 
 
+def test_a_repeated_digit_above_9_is_named_as_the_board_names_it():
+    """grade and hint name a clash's digit as hint's words do: `two Es`, not `two 14s` (check and
+    solve keep the grid format's numbers: tests/test_check.py)."""
+    from sudoku import create, solve
+    from sudoku.formats import render
+
+    full = solve(create(4, seed=1)).solution
+    cells = list(full.cells)
+    other = next(c for c in range(1, 16) if cells[c] != 14)
+    cells[cells.index(14)], cells[other] = 0, 0
+    cells[0 if cells[0] != 14 else 1] = 14
+    cells[15 if cells[15] != 14 else 14] = 14  # a second E in row 1
+    from sudoku.grid import Grid
+
+    text = render(Grid(4, cells), "line")
+    for command in ("grade", "hint"):
+        done = run_cli(command, input=text)
+        said = done.stdout + done.stderr
+        assert "row 1 has two Es, columns " in said and "14" not in said, (command, said)
+
+
 def _grid_text(line):
     return "".join(" ".join(str(v) for v in row) + "\n" for row in parse_line(line).rows)
 
@@ -204,6 +225,12 @@ def test_cli_grade_and_hint_prefix_every_batch_alike():
     assert lines[0].startswith("puzzle 1: easy, ") and lines[1].startswith("puzzle 2: expert, ")
     lines = run_cli("hint", input=two).stdout.splitlines()
     assert [line.split(":")[0] for line in lines] == ["puzzle 1", "puzzle 2"]
+    header = "3\n" + _grid_text(EASY) + "\n3\n" + _grid_text(FORCING)
+    json_lines = "".join(json.dumps({"line": line}) + "\n" for line in (EASY, FORCING))
+    for text in (f"{EASY}\n{FORCING}\n", header, json_lines):
+        for command in ("grade", "hint"):
+            lines = run_cli(command, input=text).stdout.splitlines()
+            assert [line.split(":")[0] for line in lines] == ["puzzle 1", "puzzle 2"], (command, text[:20])
 
 
 def test_cli_grade_and_hint_json_is_versioned():

@@ -23,7 +23,9 @@ from helpers import REPO, TESTS, random_puzzle, run_cli  # noqa: E402
 from sudoku import cli  # noqa: E402
 from sudoku.formats import parse_line  # noqa: E402
 from sudoku.hint import hint  # noqa: E402
-from sudoku.cli.play import CELL, PlayApp, save_path  # noqa: E402
+from sudoku.cli.making import Making, Order  # noqa: E402
+from sudoku.cli.play import CELL, MakingScreen, NewGameScreen, PlayApp, save_path  # noqa: E402
+from sudoku.generate import unmade_reason  # noqa: E402
 from sudoku.play_state import Game  # noqa: E402
 
 PUZZLE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
@@ -343,7 +345,8 @@ def _one_line_error(done, code, words):
 
 @pytest.mark.parametrize("args, code, words", [
     (["play", "--size", "4", "--seed", "1"], 2, "play needs a terminal"),
-    (["play", "--size", "4", "--difficulty", "hard"], 1, "no hard 4x4 puzzle"),
+    (["play", "--size", "4", "--difficulty", "hard"], 2, "play does not offer hard at 4x4: naked singles"),
+    (["play", "--size", "16", "--difficulty", "expert"], 2, "play does not offer expert at 16x16: 16x16 puzzles"),
     (["play", "--size", "7"], 2, "invalid choice: 7"),
     (["play", "missing.txt"], 2, "cannot read missing.txt"),
     (["play", "-"], 2, "not stdin"),
@@ -369,26 +372,17 @@ def test_play_refuses_a_bad_file_or_save_in_one_line(tmp_path, content, args, co
     _one_line_error(run_cli(*args), code, words.format(file=path))
 
 
-def test_play_attempts_go_to_create_and_making_the_puzzle_is_said_first(monkeypatch, capsys):
-    """`play --attempts` is create's: the game asks create for that many tries. Until the puzzle is
-    made there is no game screen, so a line says what is being made, and each try is reported."""
-    asked = []
-
-    def fake_create(box, **options):
-        asked.append(options)
-        options["progress"]("try 1 of 7: 24 clues, not hard")
-        raise command.GenerationFailed("no hard puzzle found in 7 attempts")
-
+def test_play_orders_the_puzzle_from_the_app_and_asks_for_a_terminal_once(monkeypatch):
+    """A new game's puzzle is made inside the app (its making screen): the command hands it the
+    order, --attempts included, and checks for a terminal once (it used to check twice)."""
     from sudoku.cli import command
+    from sudoku.cli.making import Order
 
-    monkeypatch.setattr(command, "create", fake_create)
-    monkeypatch.setattr(command, "_needs_terminal", lambda: None)  # as if run in a terminal
-    assert cli.run(["play", "--difficulty", "hard", "--seed", "3", "--attempts", "7"]) == 1
-    assert [{key: value for key, value in options.items() if key != "progress"} for options in asked] == [
-        {"seed": 3, "difficulty": "hard", "attempts": 7}]
-    err = capsys.readouterr().err.splitlines()
-    assert err == ["sudoku: making a 9x9 puzzle (hard, seed 3); Ctrl-C cancels",
-                   "sudoku: try 1 of 7: 24 clues, not hard", "sudoku: no hard puzzle found in 7 attempts"]
+    apps, checks = [], []
+    monkeypatch.setattr("sudoku.cli.play.PlayApp.run", lambda app: apps.append(app))
+    monkeypatch.setattr(command, "_needs_terminal", lambda: checks.append(1))
+    assert cli.run(["play", "--difficulty", "hard", "--seed", "3", "--attempts", "7"]) == 130
+    assert checks == [1] and apps[0].order == Order(3, "hard", 3, 7)
     assert cli.run(["play", "--attempts", "0"]) == 2
 
 
@@ -433,47 +427,172 @@ class _Terminal:
         pass
 
 
+def headless(script, size=SIZE):
+    """A stand-in for PlayApp.run: the app headless (Textual's run_test), ``script(pilot)`` playing."""
+
+    def run(app):
+        async def main():
+            async with app.run_test(size=size) as pilot:
+                await script(pilot)
+
+        asyncio.run(main())
+
+    return run
+
+
+async def until(pilot, ready, seconds=60):
+    """Wait (the app running) until ``ready()``: a puzzle is made in a child process."""
+    deadline = time.monotonic() + seconds
+    while not ready():
+        assert time.monotonic() < deadline, screen_text(pilot.app)
+        await pilot.pause(0.05)
+
+
 def test_play_saves_on_quit_and_resume_brings_the_game_back(tmp_path, monkeypatch):
-    """The command's own path, in process: PlayApp.run stands in for the player (it makes moves),
-    so saving and resuming are tested without a terminal; tmux covers the real one (slow)."""
+    """The command's own path, in process, the real app driven headless: the puzzle made on the
+    making screen, a move, q; the save; --resume brings the game back."""
     played = []
 
-    def fake_run(app):
+    async def player(pilot):
+        app = pilot.app
+        await until(pilot, lambda: app.playing)
         game = app.game
         if not played:
             blank = game.puzzle.cells.index(0)
-            game.enter(blank, game.solution.cells[blank])
-            game.toggle_mark(game.puzzle.cells.index(0, blank + 1), 3)
-            game.elapsed_s = 42.0
+            await press_at(pilot, blank, str(game.solution.cells[blank]))
+            await press_at(pilot, game.puzzle.cells.index(0, blank + 1), "p", "3")
+            game.elapsed_s, app.started = 42.0, None
         played.append(game)
+        await pilot.press("q")
 
+    monkeypatch.setattr("sudoku.cli.play.PlayApp.run", headless(player))
+    monkeypatch.setattr("sudoku.cli.command._needs_terminal", lambda: None)
     terminal = _Terminal()
-    monkeypatch.setattr("sudoku.cli.play.PlayApp.run", fake_run)
-    monkeypatch.setattr(sys, "stdin", terminal)
     monkeypatch.setattr(sys, "stdout", terminal)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     assert cli.run(["play", "--size", "4", "--seed", "5"]) == 0
     save = tmp_path / "state" / "sudoku" / "play.json"
     data = json.loads(save.read_text())
     assert data["seed"] == 5 and data["label"] == "4x4, any level, seed 5" and data["elapsed_s"] == 42.0
+    from sudoku import create
+
+    assert data["puzzle"] == list(create(2, seed=5).cells)  # the seed names the puzzle, made in the child too
     assert f"game saved to {save}" in "".join(terminal.written)
     assert cli.run(["play", "--resume"]) == 0
     first, second = played
     assert second.entries == first.entries and second.marks == first.marks and second.done == first.done
-    assert second.elapsed_s == 42.0 and second.puzzle == first.puzzle
+    assert 42.0 <= second.elapsed_s < 100 and second.puzzle == first.puzzle  # the clock ran on while resumed
+    assert json.loads(save.read_text())["label"] == "4x4, any level, seed 5"
     other = tmp_path / "other.json"
     assert cli.run(["play", "--size", "4", "--seed", "5", "--save", str(other)]) == 0 and other.exists()
 
 
 def test_a_save_that_cannot_be_written_exits_3(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr("sudoku.cli.play.PlayApp.run", lambda app: None)
-    terminal = _Terminal()
-    monkeypatch.setattr(sys, "stdin", terminal)
-    monkeypatch.setattr(sys, "stdout", terminal)
+    async def quit_at_once(pilot):
+        await until(pilot, lambda: pilot.app.playing)
+        await pilot.press("q")
+
+    monkeypatch.setattr("sudoku.cli.play.PlayApp.run", headless(quit_at_once))
+    monkeypatch.setattr("sudoku.cli.command._needs_terminal", lambda: None)
     blocker = tmp_path / "file"
     blocker.write_text("")
     assert cli.run(["play", "--size", "4", "--seed", "1", "--save", str(blocker / "play.json")]) == 3
     assert "cannot save the game to" in capsys.readouterr().err
+
+
+# --- the making screen and new games --------------------------------------------------------------
+
+
+SLOW = Order(5, "medium", 1, 1)  # a 25x25 medium puzzle: seconds to make, time to see and cancel it
+
+
+def test_the_first_puzzle_is_made_on_the_making_screen_and_esc_cancels_it_and_the_game():
+    seen = {}
+
+    async def script(pilot):
+        app = pilot.app
+        assert isinstance(app.screen, MakingScreen)
+        await until(pilot, lambda: app.screen.making is not None)
+        text = screen_text(app)
+        assert "Making a 25x25 puzzle (medium, seed 1)" in text and "s so far" in text and "Esc (or c) cancels" in text
+        await pilot.press("x", "1", "n", "u")  # ignored while the puzzle is made
+        assert isinstance(app.screen, MakingScreen) and not app.playing
+        seen["making"] = app.screen.making
+        await pilot.press("escape")
+
+    app = run_app(PlayApp(order=SLOW), script)
+    assert app.return_value is None and not app.playing and app.failure == ""
+    assert seen["making"].cancelled and seen["making"]._child.poll() is not None  # the child is gone
+
+
+def test_the_making_screen_shows_each_try_and_a_failure_ends_a_first_game_with_the_reason():
+    async def script(pilot):
+        app = pilot.app
+        screen = app.screen
+        screen._event("progress", "try 1 of 7: 24 clues, not hard")
+        await pilot.pause()
+        assert "try 1 of 7: 24 clues, not hard" in screen_text(app)
+        await pilot.press("c")
+
+    run_app(PlayApp(order=SLOW), script)
+
+    async def wait(pilot):
+        await until(pilot, lambda: pilot.app.failure)
+
+    app = run_app(PlayApp(order=Order(2, "medium", 1, 3)), wait)
+    assert app.return_value is None and "no medium 4x4 puzzle exists" in app.failure
+
+
+def test_n_offers_the_levels_create_makes_at_each_size_and_says_why_not_the_others():
+    game = game_of(SMALL)
+
+    async def script(pilot):
+        app = pilot.app
+        await pilot.press("n")
+        assert isinstance(app.screen, NewGameScreen)
+        text = screen_text(app)
+        assert "size [4] 9 16 25" in text and "1  easy" in text and "2  medium" not in text
+        assert "not offered: medium, hard, expert, extreme: naked singles solve every unique 4x4 puzzle" in text
+        await pilot.press("2", "5")  # not offered: nothing happens
+        assert isinstance(app.screen, NewGameScreen)
+        await pilot.press("s", "s")
+        text = screen_text(app)
+        assert "size 4 9 [16] 25" in text and "2  medium" in text and "3  hard" not in text
+        assert "not offered: hard, expert, extreme: 16x16 puzzles above medium" in text
+        await pilot.press("s")
+        assert "size 4 9 16 [25]" in screen_text(app) and "not offered: hard, expert, extreme: 25x25" in screen_text(app)
+        await pilot.press("s", "s")
+        text = screen_text(app)
+        assert "size 4 [9] 16 25" in text and all(f"{n}  {level}" in text for n, level in enumerate(("easy", "medium", "hard", "expert"), 1))
+        assert ("5  extreme" in text) == (unmade_reason(3, "extreme") is None)  # from the bank, once it has some
+        await pilot.press("escape")
+        assert app.screen is app.screen_stack[0] and app.game is game
+
+    run_app(PlayApp(game, clock=Clock()), script, size=(160, 30))
+
+
+def test_a_new_game_from_within_is_made_and_a_cancelled_one_goes_back_to_the_game_in_play():
+    game = game_of(PUZZLE)
+    clock = Clock(10.0)
+
+    async def script(pilot):
+        app = pilot.app
+        await press_at(pilot, 2, "4")
+        await pilot.press("n", "s", "s", "2")  # 25x25 medium
+        assert isinstance(app.screen, MakingScreen)
+        clock.now = 70.0  # the game's clock stops while it is hidden
+        await pilot.press("escape")
+        await until(pilot, lambda: "new game cancelled; back to this one" in screen_text(app))
+        assert app.game is game and game.entries[2] == 4 and "time    00:00" in screen_text(app)
+        await pilot.press("n", "s", "s", "s", "0")  # a 4x4 game, any level
+        await until(pilot, lambda: app.game is not game)
+        assert app.game.side == 4 and "new game: 4x4, any level, seed " in screen_text(app)
+        assert app.extra["label"].startswith("4x4, any level, seed ") and app.extra["level"] is None
+        assert shown(app, app.game.puzzle.cells.index(0)) == " · "  # the board is the new game's
+        await pilot.press("q")
+
+    app = run_app(PlayApp(game, clock=clock), script, size=(100, 30))
+    assert app.return_value is not game and app.return_value.side == 4
 
 
 # --- end to end in tmux (slow) --------------------------------------------------------------------

@@ -19,7 +19,7 @@ from sudoku.cli.scaffold import (FAILED, INTERRUPTED, IO_ERROR, OK, TIME_LIMIT, 
                                   add_color_option, add_version_option, exit_codes, main as run_as_command, say,
                                   use_colour)
 from sudoku.generate import (ATTEMPTS, DIFFICULTIES, GenerationFailed, create, derive_seed, new_seed,
-                             refuse_impossible)
+                             unmade_reason)
 from sudoku.grid import MADE_SIDES as SIZES, InvalidPuzzle, box_of_side, find_clash
 
 TYPE_CHECKING = False  # typing costs ~3 ms at start-up; only the type checker needs these
@@ -149,7 +149,9 @@ def _parser() -> Parser:
     play_p.add_argument("file", nargs="?", metavar="FILE", help="play the first puzzle of this file (any input format)")
     play_p.add_argument("--format", choices=formats.INPUT_FORMATS, help="FILE's format (default: detected)")
     play_p.add_argument("--size", type=int, choices=SIZES, help="grid side of a new puzzle: 4, 9 (default), 16 or 25")
-    play_p.add_argument("--difficulty", choices=DIFFICULTIES, help="level of a new puzzle, as create takes it")
+    play_p.add_argument("--difficulty", choices=DIFFICULTIES,
+                        help="level of a new puzzle, of those play offers at the size: 4x4 easy; 9x9 all (extreme once "
+                             "the bank holds some); 16x16 and 25x25 easy and medium (the n key's menu says why)")
     play_p.add_argument("--seed", type=int, help="seed of a new puzzle (default: a fresh one, shown on screen)")
     play_p.add_argument("--attempts", type=int, default=ATTEMPTS,
                         help=f"as create's: puzzles made and graded before giving up on a level (default {ATTEMPTS})")
@@ -499,6 +501,7 @@ def _read_save(path: str) -> bytes:
 
 def run_play(args: argparse.Namespace) -> int:
     """The game (sudoku.cli.play, Textual: loaded only here); saves on quit. 0 once saved."""
+    from sudoku.cli.making import Order
     from sudoku.play_state import BadSave, Game, Unplayable
 
     try:
@@ -515,7 +518,9 @@ def run_play(args: argparse.Namespace) -> int:
         raise Usage("a FILE brings its own puzzle: no --size, --difficulty or --seed")
     if args.file == "-":
         raise Usage("play reads its puzzle from a file, not stdin (the game needs the terminal)")
-    extra = {}
+    extra: dict[str, Any] = {}
+    game: Game | None = None
+    order: Order | None = None
     if args.resume:
         from sudoku.untrusted import loads
 
@@ -541,21 +546,24 @@ def run_play(args: argparse.Namespace) -> int:
         extra = {"label": os.path.basename(args.file)}
     else:
         side = args.size or 9
-        seed = new_seed() if args.seed is None else args.seed
         if args.attempts < 1:
             raise Usage(f"--attempts must be at least 1, not {args.attempts}")
-        refuse_impossible(box_of_side(side), args.difficulty)
-        _needs_terminal()  # before the puzzle is made: making one may take a while
-        level = args.difficulty or "any level"
-        # The game's screen starts once the puzzle is made; until then, say what is going on (a 16x16
-        # game, or a level that needs many tries, used to be a blank screen for many seconds).
-        _warn(f"making a {side}x{side} puzzle ({level}, seed {seed}); Ctrl-C cancels")
-        puzzle = create(box_of_side(side), seed=seed, difficulty=args.difficulty, attempts=args.attempts,
-                        progress=_warn)
-        game = Game.of(puzzle)
-        extra = {"label": f"{side}x{side}, {level}, seed {seed}", "seed": seed, "level": args.difficulty}
+        if args.difficulty and (reason := unmade_reason(box_of_side(side), args.difficulty)):
+            raise Usage(f"play does not offer {args.difficulty} at {side}x{side}: {reason}")
+        order = Order(box_of_side(side), args.difficulty, new_seed() if args.seed is None else args.seed,
+                      args.attempts)
     _needs_terminal()
-    play.PlayApp(game, title=extra.get("label", "")).run()
+    # a new puzzle is made inside the app, on its making screen (with a cancel key)
+    app = play.PlayApp(game, title=extra.get("label", ""), order=order, extra=extra)
+    app.run()
+    if app.return_code:  # the app failed (Textual has shown why)
+        return app.return_code
+    if app.return_value is None:
+        if app.failure:
+            raise GenerationFailed(app.failure)
+        _warn("cancelled before the puzzle was made; nothing saved")
+        return INTERRUPTED
+    game, extra = app.return_value, app.extra
     try:
         play.write_save(path, game.to_dict(**extra))
     except OSError as error:

@@ -13,7 +13,13 @@ Keys (``KEYS`` is the help line the screen shows):
 - ``0``, ``.``, backspace, delete or space erase the entry, or the marks when there is no entry.
 - ``u`` undo, ``r`` redo; ``h`` hint (``sudoku.hint``: its words, and its cells highlighted);
   ``c`` check against the solution; ``q`` (or ctrl+q, ctrl+c) saves and quits.
+- ``n`` new game: a menu of the sizes and of the levels ``create`` can make at each (the others
+  listed with the reason), then the making screen.
 - Any other key is ignored.
+
+A new puzzle is made on the **making screen** (``MakingScreen``), in a child process
+(``sudoku.cli.making``): the time so far and each try are shown, and Esc (or c, q, ctrl+c) cancels:
+back to the game in play, or, when the game starts with it, out of the program.
 """
 
 from __future__ import annotations
@@ -28,10 +34,14 @@ from textual.app import App, ComposeResult, ScreenStackError
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.events import Click, Key
+from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
-from sudoku.formats import _SYMBOLS
+from sudoku.cli.making import Making, Order
+from sudoku.formats import _SYMBOLS, symbol
+from sudoku.generate import DIFFICULTIES, new_seed, unmade_reason
+from sudoku.grid import MADE_SIDES
 from sudoku.play_state import Game
 
 TYPE_CHECKING = False
@@ -43,7 +53,8 @@ if TYPE_CHECKING:
     from sudoku.hint import Hint
 
 KEYS = ("arrows/click move  1-9 A-P digit  p pencil  0 . space del erase\n"
-        "u undo  r redo  h hint  c check  q save+quit")
+        "u undo  r redo  h hint  c check  n new game  q save+quit")
+CANCEL_KEYS = ("escape", "c", "q", "ctrl+c", "ctrl+q")  # the making screen's
 CELL = 3  # characters a cell takes on screen
 STYLE = {
     "given": "bold",
@@ -73,10 +84,6 @@ def write_save(path: str | os.PathLike[str], data: dict[str, Any]) -> None:
     os.replace(temporary, path)
 
 
-def symbol(digit: int) -> str:
-    return _SYMBOLS[digit - 1]
-
-
 def clock_text(seconds: float) -> str:
     minutes, seconds = divmod(int(seconds), 60)
     hours, minutes = divmod(minutes, 60)
@@ -88,12 +95,17 @@ class Board(Widget):
 
     def __init__(self, game: Game, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.show(game)
+
+    def show(self, game: Game) -> None:
+        """Show ``game`` (a new game may be of another size)."""
         self.game = game
         self.hinted: set[int] = set()
         self.flagged: set[int] = set()
         box, side = game.puzzle.box, game.side
         self.styles.width = side * CELL + box + 1
         self.styles.height = side + box + 1
+        self.refresh()
 
     def render(self) -> Text:
         game = self.game
@@ -123,10 +135,10 @@ class Board(Widget):
         game = self.game
         value = game.value(cell)
         if value:
-            text = f" {symbol(value)} "
+            text = f" {symbol(value, game.side)} "
             kind = "given" if game.is_given(cell) else "entry"
         elif game.marks[cell]:
-            marks = "".join(symbol(d) for d in game.marked(cell))
+            marks = "".join(symbol(d, game.side) for d in game.marked(cell))
             if len(marks) > CELL:
                 text = marks[: CELL - 1] + "…"  # the status line lists them all
             else:
@@ -164,7 +176,11 @@ class Board(Widget):
 
 
 class PlayApp(App[Game]):
-    """The game on screen. ``clock`` gives seconds (time.monotonic; tests pass a fixed one)."""
+    """The game on screen. ``clock`` gives seconds (time.monotonic; tests pass a fixed one).
+
+    Without a ``game``, ``order`` says what to make: the app opens on the making screen, and
+    cancelling it (or a puzzle that could not be made: ``failure``) ends the app with no game.
+    ``extra`` is what a save keeps beside the game in play (label, seed, level)."""
 
     TITLE = "sudoku play"
     ENABLE_COMMAND_PALETTE = False  # its ctrl+p would open a window of Textual's own commands
@@ -176,29 +192,94 @@ class PlayApp(App[Game]):
     #status { height: auto; }
     #message { height: auto; margin-top: 1; }
     #keys { height: auto; margin: 1 1 0 1; color: $text-muted; }
+    MakingScreen, NewGameScreen { align: center middle; }
+    #making, #menu { width: auto; max-width: 90%; height: auto; border: round $accent; padding: 1 2; }
     """
 
-    def __init__(self, game: Game, *, title: str = "", clock: Callable[[], float] = time.monotonic) -> None:
+    game: Game
+    board: Board
+
+    def __init__(self, game: Game | None = None, *, title: str = "", clock: Callable[[], float] = time.monotonic,
+                 order: Order | None = None, extra: Mapping[str, Any] | None = None) -> None:
         super().__init__()
+        if game is None and order is None:
+            raise ValueError("a PlayApp needs a game or an order to make one")
+        self.clock = clock
+        self.order = order
+        self.extra = dict(extra or {})
+        self.playing = False  # whether a game is on screen (not yet, while the first puzzle is made)
+        self.failure = ""
+        self.pencil = False
+        if game is not None:
+            self.start(game, title)
+
+    def start(self, game: Game, title: str, message: str = "") -> None:
+        """Make ``game`` the one in play."""
         self.game = game
         self.label = title
-        self.clock = clock
         self.pencil = False
-        self.started: float | None = None if game.solved() else clock()
-        self.message = f"Solved in {clock_text(game.elapsed_s)}." if game.solved() else ""
+        self.started: float | None = None if game.solved() else self.clock()
+        self.message = f"Solved in {clock_text(game.elapsed_s)}." if game.solved() else message
 
     def compose(self) -> ComposeResult:
+        if hasattr(self, "game"):
+            yield from self._game_widgets()
+
+    def _game_widgets(self) -> list[Widget]:
         self.board = Board(self.game)
-        with Horizontal(id="top"):
-            yield self.board
-            with Vertical(id="side"):
-                yield Static(id="status")
-                yield Static(id="message")
-        yield Static(KEYS, id="keys", markup=False)
+        side = Vertical(Static(id="status"), Static(id="message"), id="side")
+        return [Horizontal(self.board, side, id="top"), Static(KEYS, id="keys", markup=False)]
 
     def on_mount(self) -> None:
+        if hasattr(self, "game"):
+            self._begin_play()
+        else:
+            self.make(self.order)  # type: ignore[arg-type]  # __init__: no game, so an order
+
+    def _begin_play(self) -> None:
+        self.playing = True
         self.refresh_view()
         self.set_interval(1.0, self._tick)
+
+    # --- new games -----------------------------------------------------------------------------
+
+    def make(self, order: Order) -> None:
+        """Make a game of ``order`` on the making screen; the game in play (if any) waits under it."""
+        self._pause()
+        self.push_screen(MakingScreen(order, clock=self.clock), callback=lambda made: self._made(order, made))
+
+    async def _made(self, order: Order, made: tuple[str, Any] | None) -> None:
+        if made is None or made[0] == "failed":
+            if not self.playing:  # the first game: nothing to go back to
+                self.failure = made[1] if made else ""
+                self.exit(None)
+            else:
+                self._resume()
+                self.say(f"no new game: {made[1]}" if made else "new game cancelled; back to this one")
+            return
+        game = Game.from_dict(made[1])
+        self.order, self.extra = order, order.extra()
+        self.start(game, order.label, f"new game: {order.label}")
+        if not self.playing:
+            await self.screen_stack[0].mount_all(self._game_widgets())
+            self._begin_play()
+        else:
+            self.board.show(game)
+            self.refresh_view()
+
+    def new_game(self) -> None:
+        """The menu of sizes and levels; a choice is made on the making screen."""
+        box = self.game.puzzle.box
+        attempts = self.order.attempts if self.order else None
+
+        def chosen(order: Order | None) -> None:
+            if order is not None:
+                self.make(order)
+            else:
+                self._resume()
+
+        self._pause()
+        self.push_screen(NewGameScreen(box, attempts), callback=chosen)
 
     # --- time ----------------------------------------------------------------------------------
 
@@ -206,6 +287,16 @@ class PlayApp(App[Game]):
         """Seconds played, the running stretch included."""
         running = self.clock() - self.started if self.started is not None else 0.0
         return self.game.elapsed_s + running
+
+    def _pause(self) -> None:
+        """Stop the clock while a menu or the making screen hides the game."""
+        if self.playing and self.started is not None:
+            self.game.elapsed_s = self.elapsed()
+            self.started = None
+
+    def _resume(self) -> None:
+        if self.playing and not self.game.solved():
+            self.started = self.clock()
 
     def stop_clock(self) -> None:
         """Fold the running stretch into the game (before a save, and on a win)."""
@@ -230,7 +321,7 @@ class PlayApp(App[Game]):
     def refresh_status(self) -> None:
         game = self.game
         row, col = divmod(game.cursor, game.side)
-        marks = " ".join(symbol(d) for d in game.marked(game.cursor)) or "none"
+        marks = " ".join(symbol(d, game.side) for d in game.marked(game.cursor)) or "none"
         lines = [
             f"{self.label}".strip() or f"{game.side}x{game.side}",
             f"time    {clock_text(self.elapsed())}",
@@ -257,9 +348,11 @@ class PlayApp(App[Game]):
         moves = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
         commands: dict[str | None, Callable[[], None]]
         commands = {"p": self.toggle_pencil, "u": self.undo, "r": self.redo, "h": self.show_hint,
-                    "c": self.check, "q": self.save_and_quit}
+                    "c": self.check, "n": self.new_game, "q": self.save_and_quit}
         event.stop()
         event.prevent_default()
+        if not self.playing:
+            return
         if key == "ctrl+c":
             self.save_and_quit()
         elif key in moves:
@@ -274,7 +367,12 @@ class PlayApp(App[Game]):
             self.play(self.game.toggle_mark if self.pencil else self.game.enter, digit)
 
     def action_quit(self) -> None:  # type: ignore[override]  # Textual's is a coroutine; ours saves first
-        """ctrl+q, Textual's quit key (a priority binding, so it never reaches on_key), saves too."""
+        """ctrl+q, Textual's quit key (a priority binding, so it never reaches on_key), saves too;
+        a puzzle being made is cancelled first."""
+        if isinstance(self.screen, MakingScreen):
+            self.screen.cancel()
+        if not self.playing:
+            self.exit(None)
         self.save_and_quit()
 
     def play(self, move: Callable[..., bool], *args: int) -> None:
@@ -356,5 +454,137 @@ class PlayApp(App[Game]):
         self.say(message)
 
     def save_and_quit(self) -> None:
+        if not self.playing:  # ctrl+q while the first puzzle is made: the making screen cancels
+            return
         self.stop_clock()
         self.exit(self.game)
+
+
+class MakingScreen(Screen["tuple[str, Any]"]):
+    """"Making a puzzle": what is made, the seconds so far and each try, while a child process
+    (``sudoku.cli.making``) makes it. Dismissed with ``("made", save)``, ``("failed", message)``,
+    or None when cancelled (any of CANCEL_KEYS); every other key is ignored."""
+
+    def __init__(self, order: Order, *, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.order = order
+        self.clock = clock
+        self.began = clock()
+        self.said: list[str] = []
+        self.making: Making | None = None
+        self.over = False  # cancelled or answered: later events are dropped
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._text(), id="making", markup=False)
+
+    def on_mount(self) -> None:
+        self.set_interval(0.5, self._show)
+        self.run_worker(self._make, thread=True, group="making")
+
+    def _text(self) -> str:
+        seconds = int(self.clock() - self.began)
+        order, side = self.order, self.order.box**2
+        lines = [f"Making a {side}x{side} puzzle ({order.level or 'any level'}, seed {order.seed})",
+                 f"{seconds} s so far", *self.said[-5:], "", "Esc (or c) cancels"]
+        return "\n".join(lines)
+
+    def _show(self) -> None:
+        try:
+            self.query_one("#making", Static).update(Text(self._text()))
+        except (NoMatches, ScreenStackError):  # a tick while the screen goes
+            pass
+
+    def _make(self) -> None:
+        """The worker thread: start the child and pass on what it says."""
+        making = Making(self.order)
+        self.making = making
+        if self.over:  # cancelled while the child started
+            making.cancel()
+            return
+        for kind, value in making.events():
+            self.app.call_from_thread(self._event, kind, value)
+        if not making.cancelled:
+            making.close()
+
+    def _event(self, kind: str, value: Any) -> None:
+        if self.over:
+            return
+        if kind == "progress":
+            self.said.append(str(value))
+            self._show()
+            return
+        self.over = True
+        self.dismiss((kind, value))
+
+    def cancel(self) -> None:
+        """Kill the child and go back (to the game in play, or out of the app)."""
+        if self.over:
+            return
+        self.over = True
+        if self.making is not None:
+            self.making.cancel()
+        self.dismiss(None)
+
+    def on_key(self, event: Key) -> None:
+        event.stop()
+        event.prevent_default()
+        if event.key in CANCEL_KEYS:
+            self.cancel()
+
+    def on_unmount(self) -> None:
+        if self.making is not None and not self.over:  # the app closed under it
+            self.making.cancel()
+
+
+class NewGameScreen(ModalScreen[Order]):
+    """The new-game menu: ``s`` changes the size, ``0`` is any level, ``1``-``5`` the levels, those
+    ``create`` cannot make at the size listed with the reason and not offered; Esc goes back."""
+
+    def __init__(self, box: int, attempts: int | None) -> None:
+        super().__init__()
+        self.box = box
+        self.attempts = attempts
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._text(), id="menu", markup=False)
+
+    def offered(self) -> dict[str, str | None]:
+        """Each level's key: None for any level, and the offered levels."""
+        keys: dict[str, str | None] = {"0": None}
+        for number, level in enumerate(DIFFICULTIES, 1):
+            if unmade_reason(self.box, level) is None:
+                keys[str(number)] = level
+        return keys
+
+    def _text(self) -> str:
+        side = self.box * self.box
+        sizes = " ".join(f"[{s}]" if s == side else str(s) for s in MADE_SIDES)
+        lines = ["New game (the game in play is dropped)", "", f"s  size {sizes}", "0  any level"]
+        unmade: dict[str, list[str]] = {}  # reason: the levels it keeps out
+        for number, level in enumerate(DIFFICULTIES, 1):
+            reason = unmade_reason(self.box, level)
+            if reason is None:
+                lines.append(f"{number}  {level}")
+            else:
+                unmade.setdefault(reason, []).append(level)
+        for reason, levels in unmade.items():
+            lines.append(f"not offered: {', '.join(levels)}: {reason}")
+        lines += ["", "Esc back to the game"]
+        return "\n".join(lines)
+
+    def on_key(self, event: Key) -> None:
+        event.stop()
+        event.prevent_default()
+        offered = self.offered()
+        if event.key in ("escape", "n", "q", "ctrl+c"):
+            self.dismiss(None)
+        elif event.character == "s":
+            sides = list(MADE_SIDES)
+            side = sides[(sides.index(self.box * self.box) + 1) % len(sides)]
+            self.box = int(side**0.5)
+            self.query_one("#menu", Static).update(Text(self._text()))
+        elif event.character in offered:
+            from sudoku.generate import ATTEMPTS
+
+            level = offered[event.character]
+            self.dismiss(Order(self.box, level, new_seed(), self.attempts or ATTEMPTS))
