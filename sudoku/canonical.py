@@ -122,7 +122,7 @@ def _place(rows: list[tuple[int, ...]], b: int, level: int, band_left: list[int]
         candidates = [(r, [band * b + k for k in range(b)], tuple(x for x in bands_left if x != band))
                       for band in bands_left for r in range(band * b, band * b + b)]
     bound = best[level]
-    tried = []
+    tried: list[tuple[tuple[int, ...], int, list[int], tuple[int, ...], list[int], int]] = []
     for r, band, others in candidates:
         mapping = labels[:]
         label = next_label
@@ -135,10 +135,10 @@ def _place(rows: list[tuple[int, ...]], b: int, level: int, band_left: list[int]
                     label += 1
                 v = mapping[v]
             out.append(v)
-            if not below:
-                if v > bound[i]:  # type: ignore[index]
+            if not below and bound is not None:
+                if v > bound[i]:
                     break
-                below = v < bound[i]  # type: ignore[index]
+                below = v < bound[i]
         else:
             found = tuple(out)
             if bound is None or found < bound:
@@ -149,6 +149,6 @@ def _place(rows: list[tuple[int, ...]], b: int, level: int, band_left: list[int]
     if bound != best[level]:  # better than the best found: the rows below it are to be found again
         best[level] = bound
         best[level + 1:] = [None] * (len(rows) - level - 1)
-    for out, r, band, others, mapping, label in tried:
-        if out == bound:
+    for found, r, band, others, mapping, label in tried:
+        if found == bound:
             _place(rows, b, level + 1, [x for x in band if x != r], others, mapping, label, best)
