@@ -22,7 +22,9 @@ grid has 24^5 arrangements of its columns to choose among, which this search can
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import permutations, product
+from operator import itemgetter
 
 from sudoku.grid import Grid
 
@@ -49,9 +51,10 @@ def canonical(grid: Grid) -> Grid:
         for (u, r), key in keys.items():
             if u == t and key == top:
                 orders.update(_column_orders(g[n * r:n * r + n], b))
+        source = [g[n * r:n * r + n] for r in range(n)]
         for order in sorted(orders):
-            rows = [tuple(g[n * r + c] for c in order) for r in range(n)]
-            _place(rows, b, 0, [], tuple(range(b)), [0] * (n + 1), 1, best)
+            arrange = itemgetter(*order)
+            _place([arrange(row) for row in source], b, 0, [], tuple(range(b)), [0] * (n + 1), 1, best)
     return Grid(b, [v for row in best if row is not None for v in row])
 
 
@@ -108,6 +111,13 @@ def _column_orders(row: tuple[int, ...], b: int) -> list[tuple[int, ...]]:
     return found
 
 
+@lru_cache(maxsize=None)
+def _band_starts(b: int, bands_left: tuple[int, ...]) -> list[tuple[int, list[int], tuple[int, ...]]]:
+    """The rows that can begin a new band: (row, its band's rows, the bands left after it)."""
+    return [(r, [band * b + k for k in range(b)], tuple(x for x in bands_left if x != band))
+            for band in bands_left for r in range(band * b, band * b + b)]
+
+
 def _place(rows: list[tuple[int, ...]], b: int, level: int, band_left: list[int], bands_left: tuple[int, ...],
            labels: list[int], next_label: int, best: list[tuple[int, ...] | None]) -> None:
     """Place row ``level`` and the rest, keeping in ``best`` the least rows found: the candidates are
@@ -116,11 +126,7 @@ def _place(rows: list[tuple[int, ...]], b: int, level: int, band_left: list[int]
     equal ``best[:level]``."""
     if level == len(rows):
         return
-    if band_left:
-        candidates = [(r, band_left, bands_left) for r in band_left]
-    else:
-        candidates = [(r, [band * b + k for k in range(b)], tuple(x for x in bands_left if x != band))
-                      for band in bands_left for r in range(band * b, band * b + b)]
+    candidates = [(r, band_left, bands_left) for r in band_left] if band_left else _band_starts(b, bands_left)
     bound = best[level]
     tried: list[tuple[tuple[int, ...], int, list[int], tuple[int, ...], list[int], int]] = []
     for r, band, others in candidates:
