@@ -153,17 +153,18 @@ def stage(specs: Sequence[dict[str, Any]], out: Path, *, command: str | None
     from fuzz.commands import split
 
     out = out.resolve()
+    argvs = [split(spec["spec"], "--target") for spec in specs]
+    for spec, argv in zip(specs, argvs):
+        if spec["spec"] in ("engine", "cli") or spec["spec"].startswith("engine:") or not argv or os.sep not in argv[0]:
+            raise BuildError(f"--sanitize builds a C program from its folder; target {spec['spec']!r} is not a "
+                             "path to one (give it as ./folder/program)")
     staging = out.parent / f".{out.name}.{FOLDER}.{os.getpid()}.tmp"
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
     final: list[dict[str, Any]] = []
     staged: list[dict[str, Any]] = []
     failed: dict[str, str] = {}
-    for number, spec in enumerate(specs, 1):
-        argv = split(spec["spec"], "--target")
-        if spec["spec"] in ("engine", "cli") or spec["spec"].startswith("engine:") or not argv or os.sep not in argv[0]:
-            raise BuildError(f"--sanitize builds a C program from its folder; target {spec['spec']!r} is not a "
-                             "path to one (give it as ./folder/program)")
+    for number, (spec, argv) in enumerate(zip(specs, argvs), 1):
         program = Path(argv[0]).absolute()
         name = f"{number}-{_slug(program.parent.name)}"
         final.append({**spec, "spec": shlex.join([str(out / FOLDER / name / program.name), *argv[1:]])})

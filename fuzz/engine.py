@@ -263,7 +263,8 @@ def prepare(config: dict[str, Any], *, chunk_size: int | None = None) -> dict[st
     """The prepare phase of a new run, before its directory is made: ``config["cannot_start"]`` (a lone
     target that cannot start ends the run now; of several, it is a row of its own and the others go
     on), the reference checked, and ``config["chunk_size"]`` (asked for, or sized by the pre-flight's
-    timing)."""
+    timing). With ``--sanitize`` the targets are built first and pre-flighted as built
+    (``_build_phase``)."""
     from fuzz.tasks import targets_of
 
     specs = targets_of(config)
@@ -278,8 +279,14 @@ def prepare(config: dict[str, Any], *, chunk_size: int | None = None) -> dict[st
     config["chunk_size"] = chunk_cases(config["n"], len(specs), config["workers"], chunk_size,
                                        seconds_per_case=sum(timing) / len(timing) * len(specs) if timing else None)
     if config["reference"]:
-        check_reference(config["reference"], side, mode=config["mode"], words=config["verdict_words"],
-                        exits=config["verdict_exit"])
+        try:
+            check_reference(config["reference"], side, mode=config["mode"], words=config["verdict_words"],
+                            exits=config["verdict_exit"])
+        except Usage:  # no run: no builds kept for it
+            staging = config.pop("staging", None)
+            if staging:
+                shutil.rmtree(staging, ignore_errors=True)
+            raise
     return config
 
 

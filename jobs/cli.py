@@ -73,7 +73,7 @@ def _parser() -> Parser:
                      "columns (untimed; the run takes several times longer, see bench/README.md)")
     run.add_argument("--canonical", action="store_true", help="record each puzzle's canonical form (the least of "
                      "its variants under the grid's symmetries; 4x4 and 9x9): the summary counts the distinct "
-                     "puzzles, and the canonical column finds the duplicates (about 10-20 ms a 9x9 puzzle, untimed)")
+                     "puzzles, and the canonical column finds the duplicates (about 2-5 ms of CPU a 9x9 puzzle, untimed)")
     run.add_argument("--no-progress", action="store_true", help="no progress bar, even on a terminal")
     run.add_argument("-v", "--verbose", action="store_true", help="log lines on stderr too")
     show = sub.add_parser("show", help="totals, failures and timing percentiles of a run",
