@@ -168,6 +168,7 @@ def test_the_sanitized_build_finds_what_the_plain_build_prints_as_garbage(tmp_pa
     groups = json.loads((tmp_path / "plain" / "manifest.json").read_text())["fuzz"]["groups"]
     assert not [g for g in groups if g["signature"].startswith("no_crash")], [g["signature"] for g in groups]
     assert any("malformed_out_of_range" in g["families"] for g in groups)  # the garbage, seen as a wrong answer
+    assert any(g["signature"].startswith("create_random:variant") for g in groups)  # its create shuffles one puzzle
 
     (tmp_path / "class.txt").write_text("./alice/sudoku\n./bob/sudoku\n")
     done = fuzz("run", *common, "--out", "asan", "--corpus", "corpus", "--targets", "class.txt", "--sanitize",
