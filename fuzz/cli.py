@@ -97,6 +97,7 @@ def _parser() -> Parser:
                      "shrink them to minimal reproducers.",
                      epilog="examples:\n  fuzz run -n 10000\n  fuzz run -n 500 --target cli\n"
                             "  fuzz run -n 500 --target ./their/sudoku\n"
+                            "  fuzz run -n 300 --target ./their/sudoku --sanitize   # built with ASan+UBSan\n"
                             "  fuzz run -n 500 --target 'python3 their.py' --create-args 'create easy' --format header\n"
                             "  fuzz replay runs/fuzz-1/corpus --target ./their/sudoku\n\n" + EXIT_CODES)
     add_version_option(parser, "fuzz")
@@ -123,6 +124,14 @@ def _parser() -> Parser:
     run.add_argument("--workers", type=int, default=os.cpu_count(), help="worker processes (default: one per core)")
     run.add_argument("--chunk-size", type=int, help="cases per chunk, each against every target (default: about "
                      "100 target calls a chunk, in a multiple of --workers chunks)")
+    run.add_argument("--sanitize", action="store_true",
+                     help="build each target (a C program: ./folder/program) with AddressSanitizer and "
+                          "UndefinedBehaviorSanitizer first, from a copy of its folder in the run's build/ "
+                          "(its Makefile, with make CC='gcc -fsanitize=address,undefined ...'), and fuzz the "
+                          "build: memory errors that do not crash become no_crash:asan findings")
+    run.add_argument("--build", metavar="CMD", help="with --sanitize: the build command instead of make, run by "
+                     "sh in each copy with $CC, $CFLAGS and $LDFLAGS set (e.g. 'gcc $CFLAGS -o sudoku *.c "
+                     "$LDFLAGS'); it must leave the program where the target names it")
     run.add_argument("--reference", metavar="CMD", help="a trusted program whose answers stand in for our engine's "
                      "as the expected ones (solve and check cases; run with the same options as the targets); a "
                      "case it fails on (crash, hang, broken answer) is not compared, and counted")
@@ -248,6 +257,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.resume:
         if args.n < 1 or args.workers < 1 or (args.chunk_size is not None and args.chunk_size < 1):
             raise Usage("-n, --workers and --chunk-size must be at least 1")
+        if args.build is not None and not args.sanitize:
+            raise Usage("--build is the sanitized build's command: give --sanitize with it")
         if args.backend not in ("local", "dask"):
             raise Usage(f"unknown backend {args.backend!r}; known: local, dask")
         if args.backend == "dask" and args.scheduler:
@@ -264,7 +275,8 @@ def run(args: argparse.Namespace) -> int:
             "chunk_size": None, "reference": _target_spec(args, args.reference) if args.reference else None,
             "backend": args.backend, "scheduler": args.scheduler, "corpus": str(Path(args.corpus).resolve()),
             "out": out, "size": args.size, "mode": args.mode, "verdict_words": args.verdict_words,
-            "verdict_exit": args.verdict_exit}, chunk_size=args.chunk_size)
+            "verdict_exit": args.verdict_exit, "sanitize": args.sanitize, "build": args.build},
+            chunk_size=args.chunk_size)
     outcome = engine.run(config, resume=args.resume, force=args.force, verbose=args.verbose,
                          shrink=not args.no_shrink, show_progress=not args.no_progress)
     whole, short = summary.render(outcome)

@@ -15,6 +15,7 @@ them into one line and exit 2.
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
 from collections import namedtuple
@@ -262,21 +263,57 @@ def prepare(config: dict[str, Any], *, chunk_size: int | None = None) -> dict[st
     """The prepare phase of a new run, before its directory is made: ``config["cannot_start"]`` (a lone
     target that cannot start ends the run now; of several, it is a row of its own and the others go
     on), the reference checked, and ``config["chunk_size"]`` (asked for, or sized by the pre-flight's
-    timing)."""
+    timing). With ``--sanitize`` the targets are built first and pre-flighted as built
+    (``_build_phase``)."""
     from fuzz.tasks import targets_of
 
     specs = targets_of(config)
     side = 9 if config["size"] == "mixed" else int(config["size"])
     timing: list[float] = []
-    config["cannot_start"] = cannot_start(specs, side, config["mode"], timing=timing)
+    if config.get("sanitize"):
+        specs, config["cannot_start"] = _build_phase(config, specs, side, timing)
+    else:
+        config["cannot_start"] = cannot_start(specs, side, config["mode"], timing=timing)
     if len(config["cannot_start"]) == len(specs):
         raise Usage("; ".join(f"target {name} cannot start: {why}" for name, why in config["cannot_start"].items()))
     config["chunk_size"] = chunk_cases(config["n"], len(specs), config["workers"], chunk_size,
                                        seconds_per_case=sum(timing) / len(timing) * len(specs) if timing else None)
     if config["reference"]:
-        check_reference(config["reference"], side, mode=config["mode"], words=config["verdict_words"],
-                        exits=config["verdict_exit"])
+        try:
+            check_reference(config["reference"], side, mode=config["mode"], words=config["verdict_words"],
+                            exits=config["verdict_exit"])
+        except Usage:  # no run: no builds kept for it
+            staging = config.pop("staging", None)
+            if staging:
+                shutil.rmtree(staging, ignore_errors=True)
+            raise
     return config
+
+
+def _build_phase(config: dict[str, Any], specs: list[dict[str, Any]], side: int,
+                 timing: list[float]) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """Build every target with the sanitizers (``fuzz.build``) and pre-flight the builds: (the
+    targets, named by their programs in the run's build folder; {target: why} of those that cannot
+    start, a failed build among them). The builds wait in ``config["staging"]`` until the run's
+    directory is made; when none can start they are moved there at once, for their build.log."""
+    from fuzz.build import BuildError, settle, stage
+
+    try:
+        staging, final, staged, failed = stage(specs, Path(config["out"]), command=config.get("build"))
+    except BuildError as error:
+        raise Usage(str(error)) from None
+    built = [(one, staged_one) for one, staged_one in zip(final, staged) if one["spec"] not in failed]
+    early = cannot_start([staged_one for _, staged_one in built], side, config["mode"], timing=timing)
+    failed.update({one["spec"]: early[staged_one["spec"]] for one, staged_one in built if staged_one["spec"] in early})
+    config.update(targets=final, target=final[0], staging=str(staging))
+    if len(failed) == len(final):
+        out = Path(config["out"])
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            settle(staging, out)
+        except OSError:
+            pass  # an old run there: the logs stay in the staging folder
+    return final, failed
 
 
 def run(config: dict[str, Any] | None = None, *, resume: str | Path | None = None, force: bool = False,
@@ -289,7 +326,17 @@ def run(config: dict[str, Any] | None = None, *, resume: str | Path | None = Non
     from fuzz.tasks import targets_of
     from jobs import runner
 
-    run_dir, config = runner.open_run(tasks.FUZZ, resume=resume, config=config, force=force)
+    staging = config.pop("staging", None) if config else None
+    try:
+        run_dir, config = runner.open_run(tasks.FUZZ, resume=resume, config=config, force=force)
+    except BaseException:
+        if staging:
+            shutil.rmtree(staging, ignore_errors=True)
+        raise
+    if staging:
+        from fuzz.build import settle
+
+        settle(Path(staging), run_dir.path)
     run_corpus = run_dir.path / "corpus"
     with runner.stopping(run_dir, f"fuzz run --resume {run_dir.path}"):  # a stop while replaying: interrupted
         runner.setup_log(run_dir, verbose=verbose)

@@ -25,7 +25,10 @@ is rejected cleanly, or called invalid).
 For create cases (the target is asked ``case.calls`` times, every answer judged): ``no_timeout``,
 ``no_flood``, ``no_crash``, ``create_answers``, ``create_blanks`` (at least 40 at 9x9, half the
 cells otherwise), ``create_unique`` (our own engine counts exactly one solution), ``create_random``
-(no two answers the same), ``format``. A create oracle that fails on some answers only says so:
+(no two answers the same, kind ``repeat``; nor one the other in disguise, kind ``variant``: the
+same canonical form, ``sudoku.canonical``, at 4x4 and 9x9; a generator that shuffles one puzzle
+gives the same puzzle to anyone who solves it, and two random puzzles are variants by chance
+practically never), ``format``. A create oracle that fails on some answers only says so:
 "intermittent (1 of 2 creates)".
 
 Severity. A failure is a wrong answer, a crash, a hang, or accepting what must be rejected. Slips
@@ -243,12 +246,20 @@ def judge_create(results: Sequence[Result], *, side: int = 9, header: bool = Fal
     per_call = [_judge_one_create(result, side, header, check_engine, notes) for result in results]
     grids = [grid for _, grid, _ in per_call]
     seen: dict[Grid, int] = {}
+    forms: dict[Grid, int] = {}
     for index, grid in enumerate(grids):
         if grid is not None and grid in seen:
             per_call[index][0].setdefault("create_random", Failure(
                 f"create {index + 1} printed the same puzzle as create {seen[grid] + 1}", "repeat"))
         elif grid is not None:
             seen[grid] = index
+            form = _form(grid)
+            if form is not None and form in forms:
+                per_call[index][0].setdefault("create_random", Failure(
+                    f"create {index + 1} printed the puzzle of create {forms[form] + 1} in disguise (digits "
+                    "relabelled, rows or columns permuted, or transposed)", "variant"))
+            elif form is not None:
+                forms[form] = index
     calls_failed = sum(bool(call_failed) for call_failed, _, _ in per_call)
     evidence = next((i for i, (call_failed, _, _) in enumerate(per_call) if call_failed), 0)
     for call_failed, _, _ in per_call:
@@ -261,6 +272,14 @@ def judge_create(results: Sequence[Result], *, side: int = 9, header: bool = Fal
     slips = per_call[evidence][2]
     return _verdict(failed, slips, sorted(set(notes)), grids[evidence], strict=strict, calls=len(results),
                     calls_failed=calls_failed, evidence=evidence)
+
+
+def _form(grid: Grid) -> Grid | None:
+    """The canonical form of a created grid (``sudoku.canonical``), None where it has none (above
+    9x9)."""
+    from sudoku.canonical import BOXES, canonical
+
+    return canonical(grid) if grid.box in BOXES else None
 
 
 def _judge_one_create(result: Result, side: int, header: bool, check_engine: str,

@@ -7,11 +7,11 @@ report (``==PID==ERROR: AddressSanitizer: heap-buffer-overflow ...`` and a ``SUM
 UBSan prints ``FILE:LINE:COL: runtime error: ...`` and goes on. ``report_in`` reads either: the
 finding's **kind** is ``asan heap-buffer-overflow`` (or ``ubsan`` and the error with its numbers
 made ``N``), so one bug is one group whatever address or value showed it; its **detail** is the
-report's SUMMARY line. The build is the course's (``BUILD`` in docs/fuzz.md); ``environment`` sets
-the options every target call gets, unless the user set them: ASan exits with ``EXIT_CODE`` (not
-SIGABRT, so its report is read) and does not report leaks at exit (a correct program that does
-not free is no memory error); UBSan keeps going (recovering), so a read it flags still reaches
-ASan, whose report is the more precise.
+report's SUMMARY line. The build is ``fuzz run --sanitize``'s (``fuzz.build``, with ``FLAGS``) or
+the course's own (docs/fuzz.md); ``environment`` sets the options every target call gets, unless
+the user set them: ASan exits with ``EXIT_CODE`` (not SIGABRT, so its report is read) and does not
+report leaks at exit (a correct program that does not free is no memory error); UBSan keeps going
+(recovering), so a read it flags still reaches ASan, whose report is the more precise.
 """
 
 import os

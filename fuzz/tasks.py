@@ -224,7 +224,8 @@ def engines_of(spec: dict[str, Any]) -> list[str]:
 
 
 FUZZ = Task("fuzz", run_chunk, plan, engines=engines_of, fields=FIELDS,
-            files=rf"summary\.md|corpus/(?:{store.OWNED_FILES})",
-            dirs=rf"corpus|corpus/(?:{store.OWNED_DIRS})")
+            files=rf"summary\.md|corpus/(?:{store.OWNED_FILES})|build/.+",
+            dirs=rf"corpus|corpus/(?:{store.OWNED_DIRS})|build|build/.+")
 """The fuzz task: cases asked of every target; what it writes beside the runner's files is the run's
-own corpus of reproducers (``fuzz.corpus``'s layout) and the summary."""
+own corpus of reproducers (``fuzz.corpus``'s layout), the summary, and with ``--sanitize`` the
+targets' builds (``fuzz.build``: copies of their folders, so anything in them)."""

@@ -147,6 +147,8 @@ def _check_and_solve(spec: Spec, box: int, puzzles: Array, *, wanted_blanks: int
         reasons[i] = "; ".join(found) or None
     failed = np.array([reason is not None for reason in reasons], dtype=bool)
     graded = _grade_each(box, puzzles, unique, one) if spec.get("grade") else {}
+    if spec.get("canonical"):
+        graded["canonical"] = pa.array([canonical_line(Grid(box, row.tolist())) for row in puzzles], pa.string())
     return {**graded,
         "size": box * box, "puzzle": lines(puzzles), "solution": lines(answers, present=answered),
         "clues": puzzles.shape[1] - blanks, "blanks": blanks, "solutions": counts, "unique": one,
@@ -164,6 +166,14 @@ def graded(puzzle: Grid, solution: Grid | None) -> dict[str, Any]:
 
     result = grade(puzzle, solution=solution)
     return {"level": result.level, "score": result.score}
+
+
+def canonical_line(puzzle: Grid) -> str | None:
+    """The canonical column of one puzzle: its canonical form in the line format; None above 9x9."""
+    from sudoku.canonical import BOXES, canonical
+    from sudoku.formats import render
+
+    return render(canonical(puzzle), "line").rstrip("\n") if puzzle.box in BOXES else None
 
 
 def _grade_each(box: int, puzzles: Array, solutions: Array, unique: Array) -> dict[str, Any]:

@@ -79,7 +79,8 @@ BATCH: Fields = {
     "difficulty": (_optional(_str), "a difficulty or null"),
 }
 OPTIONAL: Fields = {"input_sha256": (_optional(_str), "a hex digest or null"),  # absent in runs made before them
-            "grade": (lambda value: isinstance(value, bool), "true or false")}
+            "grade": (lambda value: isinstance(value, bool), "true or false"),
+            "canonical": (lambda value: isinstance(value, bool), "true or false")}
 
 
 def kind_of(config: dict[str, Any]) -> str:

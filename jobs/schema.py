@@ -20,12 +20,13 @@ from typing import Any
 
 import pyarrow as pa
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 HISTORY = {
     1: "first version: batch runs (create, check, solve back)",
     2: "fuzz columns: family, target, oracles_failed, format_slips, exit_code, target_s, input_text",
     3: "fuzz columns: signature, notes, cpu_s, calls, calls_failed",
     4: "batch columns: level, score (sudoku grade, with `sudoku-jobs run --grade`)",
+    5: "batch column: canonical (the puzzle's form under the grid's symmetries, with `sudoku-jobs run --canonical`)",
 }
 
 # name, arrow type, meaning
@@ -85,6 +86,9 @@ COLUMNS = [
     ("level", pa.string(), "the level `sudoku grade` gives (easy, medium, hard, expert, extreme); null unless the "
      "run grades (--grade) and the puzzle has one solution"),
     ("score", pa.int32(), "the score `sudoku grade` gives; null when level is"),
+    ("canonical", pa.string(), "the puzzle's canonical form (sudoku.canonical: its least variant under the grid's "
+     "symmetries), line format: equal for two puzzles exactly when one is the other relabelled, permuted or "
+     "transposed; null unless the run asks (--canonical), at 16x16 and above, and for rejected rows"),
     ("worker", pa.string(), "host:pid of the process that ran the case"),
     ("timestamp", pa.timestamp("us", tz="UTC"), "when the case finished (on the batch path: when its chunk's records were built)"),
 ]
@@ -97,7 +101,7 @@ UNITS = {name: "s" for name in TIME_COLUMNS}  # the unit a column's suffix names
 # Which run kind fills a column; the other kind writes it all null. Some columns are null within
 # their kind too, as their description says (line without --input, level without --grade).
 _BATCH_ONLY = {"case_seed", "line", "blanks_ok", "solved_ok", "givens_kept", "matches_unique", "create_s", "unique_s",
-               "blanks_s", "solve_s", "guesses", "nodes", "unique_guesses", "difficulty", "level", "score"}
+               "blanks_s", "solve_s", "guesses", "nodes", "unique_guesses", "difficulty", "level", "score", "canonical"}
 _FUZZ_ONLY = {"target", "oracles_failed", "format_slips", "signature", "notes", "exit_code", "target_s", "cpu_s",
               "calls", "calls_failed", "input_text"}
 FILLED_BY = {name: "batch runs" if name in _BATCH_ONLY else "fuzz runs" if name in _FUZZ_ONLY else "every run"

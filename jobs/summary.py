@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from sudoku.display import Table
 
 PERCENTILES = (0.5, 0.9, 0.99)
-JSON_VERSION = 1  # the shape of `sudoku-jobs show --json`; bump it on any change
+JSON_VERSION = 2  # the shape of `sudoku-jobs show --json`; bump it on any change (2: "distinct")
 FAILURE_COLUMNS = ["case", "outcome", "reason", "puzzle"]
 
 
@@ -41,7 +41,8 @@ def _first_not_ok(records: Any, count: int) -> Any:
 
 def summary_data(manifest: dict[str, Any], records: Any, *, failures_shown: int = 10) -> dict[str, Any]:
     """The figures of a run's summary as plain values: the JSON of ``sudoku-jobs show --json`` (schema
-    ``sudoku-jobs.show``, ``version`` 1) and the source of the text renderings."""
+    ``sudoku-jobs.show``, ``version`` 2) and the source of the text renderings. ``distinct`` counts
+    the distinct puzzles up to symmetry of a run that recorded canonical forms (null otherwise)."""
     config = manifest.get("config", {})
     timings = []
     narrow = _columns(records, [*TIME_COLUMNS, "outcome"])
@@ -58,6 +59,7 @@ def summary_data(manifest: dict[str, Any], records: Any, *, failures_shown: int 
     bad_count = totals["cases"] - totals["ok"]
     del narrow
     shown = _first_not_ok(records, failures_shown).to_pylist() if bad_count else []
+    distinct = _distinct(records) if config.get("canonical") else None
     return {"schema": "sudoku-jobs.show", "version": JSON_VERSION, "run_id": manifest.get("run_id"),
             "status": manifest.get("status"), "wall_s": manifest.get("wall_s", 0),
             "totals": totals,
@@ -65,7 +67,15 @@ def summary_data(manifest: dict[str, Any], records: Any, *, failures_shown: int 
             "config": {key: config.get(key) for key in ("size", "engine", "check_engine", "backend", "workers",
                                                         "input", "difficulty", "blanks")},
             "host": manifest.get("host", {}), "timings": timings,
-            "not_ok": {"count": bad_count, "first": shown}}
+            "not_ok": {"count": bad_count, "first": shown}, "distinct": distinct}
+
+
+def _distinct(records: Any) -> dict[str, int]:
+    """Puzzles with a canonical form, and how many distinct forms among them (``--canonical``): the
+    rest are variants of one another, duplicates up to symmetry."""
+    forms = _columns(records, ["canonical"]).column("canonical").drop_null()
+    count = pc.count_distinct(forms).as_py() if len(forms) else 0
+    return {"puzzles": len(forms), "forms": count, "duplicates": len(forms) - count}
 
 
 def _saved_totals(outcomes: Any) -> dict[str, int]:
@@ -88,6 +98,10 @@ def summary_blocks(data: dict[str, Any]) -> list["str | Table"]:
               f"seed {data['seed']}, size {config['size']}, engine {config['engine']}, check engine "
               f"{config['check_engine']}, backend {config['backend']} x{config['workers']}, "
               f"host {data['host'].get('cpu')}"]
+    if data.get("distinct"):
+        d = data["distinct"]
+        blocks.append(f"distinct up to symmetry: {d['forms']} of {d['puzzles']} puzzles ({d['duplicates']} "
+                      "duplicates: rows whose canonical column another row has)")
     table = Table(["phase", "n:", "p50:", "p90:", "p99:", "max:"])  # each time with its unit, as `reports show`
     for row in data["timings"]:
         table.add(row["phase"], row["n"], *(fmt_time(row[key]) for key in ("p50_s", "p90_s", "p99_s", "max_s")))

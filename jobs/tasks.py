@@ -47,6 +47,7 @@ def plan(config: dict[str, Any], lines: list[tuple[int, str, str | None]] | None
     size = config["chunk_size"]
     common = {key: config[key] for key in ("run_id", "seed", "engine", "check_engine", "difficulty", "blanks")}
     common["grade"] = config.get("grade", False)  # runs made before --grade lack it
+    common["canonical"] = config.get("canonical", False)  # and before --canonical
     specs = []
     if lines is None:
         for chunk, start in enumerate(range(0, config["n"], size)):
@@ -171,6 +172,8 @@ def _check_and_solve(record: dict[str, Any], puzzle: Grid, spec: dict[str, Any],
     record.update(solved_ok=solved_ok, givens_kept=givens_kept, matches_unique=matches)
     if spec.get("grade") and counted.count == 1:
         record.update(columnar.graded(puzzle, counted.solution))
+    if spec.get("canonical"):
+        record["canonical"] = columnar.canonical_line(puzzle)
     found = problems(solved_ok=solved_ok, givens_kept=givens_kept, matches_unique=matches, solutions=counted.count,
                      created=wanted_blanks is not None, blanks=blanks, wanted_blanks=wanted_blanks)
     record.update(outcome="failed" if found else "ok", reason="; ".join(found) or None)

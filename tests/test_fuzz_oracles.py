@@ -8,12 +8,14 @@ import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fuzz import corpus, oracles
 from fuzz.cases import (case_class, CREATE_EVERY, FAMILIES, SOLVE_FAMILIES, WEIGHTS, Case, build, create_calls, from_text,
                         keeps_class, make_case, _pool)
-from fuzz.oracles import (CREATE_ORACLES, ORACLES, SOLVE_ORACLES, can_fail, judge_create, judge_solve, oracles_of,
-                          signature)
+from fuzz.oracles import (CREATE_ORACLES, ORACLES, SOLVE_ORACLES, Failure, can_fail, judge_create, judge_solve,
+                          oracles_of, signature)
 from fuzz.read import find_grid
 from fuzz.shrink import shrink
 from fuzz.targets import Result
@@ -291,6 +293,20 @@ def test_header_format_expects_the_header():
 
 def create_result(grid):
     return result(render(grid, "grid"))
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 2**32), st.integers(0, 2**32))
+def test_a_create_that_shuffles_one_puzzle_is_not_random(seed, first, second):
+    from sudoku.bank import random_symmetry, transform
+
+    puzzle = create(3, seed=seed)
+    one, two = (transform(puzzle, random_symmetry(random.Random(s))) for s in (first, second))
+    if one != two:  # the same text twice is a repeat, tested below
+        failed = judge_create([create_result(one), create_result(create(3, seed=seed + 1)), create_result(two)]).failed
+        assert failed == {"create_random": Failure("create 3 printed the puzzle of create 1 in disguise (digits "
+                                                   "relabelled, rows or columns permuted, or transposed)", "variant")}
+    assert judge_create([create_result(one), create_result(create(3, seed=seed + 1))]).failed == {}
 
 
 def test_create_oracles():

@@ -334,6 +334,7 @@ BUGS = {
     "non_unique_create": Bug({"create_unique"}, set(), 60, creates),
     "few_blanks": Bug({"create_blanks"}, set(), 60, creates),
     "same_puzzle": Bug({"create_random"}, set(), 60, creates),
+    "shuffled_create": Bug({"create_random"}, set(), 60, creates),
     "hangs_near_empty": Bug({"no_timeout"}, set(), 60, lambda case: case.family == "empty"),
     "errors_on_stdout": Bug({"rejects_malformed", "rejects_unsolvable"}, set(), 60,
                             lambda case: case.count == 0),
@@ -349,7 +350,7 @@ SLOW_BUGS = {"random_hang",  # every failing case costs a limit, each replay and
              # 8-16 s each: the quick tier keeps one bug of each kind (changed given, crash, hang, refusal,
              # create), the slow tier and `bench/bench_triage.py` run them all
              "keeps_out_of_range", "sometimes_few_blanks", "sometimes_non_unique", "same_puzzle", "invalid_on_multiple",
-             "wrong_unique"}
+             "wrong_unique", "shuffled_create"}
 TIMEOUTS = {"hangs_near_empty": ["--timeout", "1", "--no-shrink"], "random_hang": ["--timeout", "1"]}
 
 
@@ -524,12 +525,15 @@ def test_a_create_bug_on_some_creates_is_intermittent(runs, name, oracle):
     assert from_text("t", "solve", next(output).read_bytes()).puzzle is not None  # the failing create, verbatim
 
 
-@pytest.mark.parametrize("name", ["non_unique_create", "few_blanks", "same_puzzle"])
+@pytest.mark.parametrize("name", ["non_unique_create", "few_blanks", "same_puzzle",
+                                  pytest.param("shuffled_create", marks=pytest.mark.slow)])
 def test_a_create_bug_is_saved_as_a_create(runs, name):
     _, out, _, _ = runs(name)
     for oracle in BUGS[name].oracles:
         meta, data = reproducers(out)[oracle]
         assert meta["command"] == "create" and data == b"" and meta["run"].endswith("create")
+        if name == "shuffled_create":  # no text twice, one puzzle in disguise
+            assert "create_random:variant" in meta["signature"] and "in disguise" in meta["detail"]
 
 
 def test_a_blocked_hang_is_stopped_after_the_limit(runs):

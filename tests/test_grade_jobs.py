@@ -18,7 +18,7 @@ def assert_graded_as_sudoku_grade(table):
 
 
 def test_schema_4_has_level_and_score():
-    assert SCHEMA_VERSION == 4 and 4 in HISTORY and {"level", "score"} <= set(NAMES)
+    assert SCHEMA_VERSION >= 4 and 4 in HISTORY and {"level", "score"} <= set(NAMES)
 
 
 def test_run_grade_on_the_batch_path_and_reports_group_timings_by_level(tmp_path):

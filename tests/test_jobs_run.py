@@ -200,7 +200,7 @@ def test_show_json_is_versioned_with_totals_config_and_percentiles(reference):
     result = run_jobs("show", reference[0], "--json")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
-    assert data["schema"] == "sudoku-jobs.show" and data["version"] == 1
+    assert data["schema"] == "sudoku-jobs.show" and data["version"] == 2
     assert data["totals"] == {"cases": N, "ok": N, "failed": 0, "rejected": 0} and data["seed"] == SEED
     assert data["status"] == "complete" and data["config"]["size"] == 9
     phases = {row["phase"]: row for row in data["timings"]}

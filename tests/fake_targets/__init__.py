@@ -5,6 +5,9 @@ for a buggy one (its docstring names the bug and the oracle that should catch it
 ones have no bug but are as messy as real programs are (``../shared/CONTRACT.md``): chatty or boxed
 output, a strict reader, randomly slow answers, a daemon left behind on every call. They run as ``python -S SCRIPT``: ``-S`` skips ``site``,
 which costs several times a whole fake call on our machines, and the fakes need only the repo.
+``c_overread/`` is a C program the way students write them (a Makefile, two files, errors on stdout,
+a ``create`` that shuffles one puzzle) that reads past a table on a ``10``: the tests that need it
+copy and build it (``test_fuzz_sanitize``).
 """
 
 import os
@@ -17,7 +20,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 PLANTED = ("changes_given", "invalid_on_multiple", "non_unique_create", "few_blanks", "same_puzzle",
            "hangs_near_empty", "errors_on_stdout", "crash_no_final_newline", "keeps_out_of_range",
-           "sometimes_non_unique", "sometimes_few_blanks", "random_hang", "wrong_unique")
+           "sometimes_non_unique", "sometimes_few_blanks", "random_hang", "wrong_unique", "shuffled_create")
 CLEAN = ("correct", "chatty", "boxed", "strict_whitespace", "slow_correct", "setsid_daemon", "reversed_digits")
 # For --reference: a program to another contract (a full grid refused), and a right solver that
 # crashes or prints a broken grid on a third of its calls.
