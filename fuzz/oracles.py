@@ -26,9 +26,10 @@ For create cases (the target is asked ``case.calls`` times, every answer judged)
 ``no_flood``, ``no_crash``, ``create_answers``, ``create_blanks`` (at least 40 at 9x9, half the
 cells otherwise), ``create_unique`` (our own engine counts exactly one solution), ``create_random``
 (no two answers the same, kind ``repeat``; nor one the other in disguise, kind ``variant``: the
-same canonical form, ``sudoku.canonical``, at 4x4 and 9x9; a generator that shuffles one puzzle
-gives the same puzzle to anyone who solves it, and two random puzzles are variants by chance
-practically never), ``format``. A create oracle that fails on some answers only says so:
+same canonical form, ``sudoku.canonical``, at 9x9 only; a generator that shuffles one puzzle
+gives the same puzzle to anyone who solves it, and two random 9x9 puzzles are variants by chance
+practically never, while at 4x4, with two essentially different full grids, a right generator
+repeats itself up to symmetry within 32 creates), ``format``. A create oracle that fails on some answers only says so:
 "intermittent (1 of 2 creates)".
 
 Severity. A failure is a wrong answer, a crash, a hang, or accepting what must be rejected. Slips
@@ -274,12 +275,15 @@ def judge_create(results: Sequence[Result], *, side: int = 9, header: bool = Fal
                     calls_failed=calls_failed, evidence=evidence)
 
 
-def _form(grid: Grid) -> Grid | None:
-    """The canonical form of a created grid (``sudoku.canonical``), None where it has none (above
-    9x9)."""
-    from sudoku.canonical import BOXES, canonical
+VARIANT_BOXES = (3,)  # where chance never makes two random creates variants (not 4x4: seen 1 in 32)
 
-    return canonical(grid) if grid.box in BOXES else None
+
+def _form(grid: Grid) -> Grid | None:
+    """The canonical form of a created grid (``sudoku.canonical``), None where a variant is no
+    evidence (4x4: few puzzles up to symmetry) or there is no canonical form (above 9x9)."""
+    from sudoku.canonical import canonical
+
+    return canonical(grid) if grid.box in VARIANT_BOXES else None
 
 
 def _judge_one_create(result: Result, side: int, header: bool, check_engine: str,
