@@ -603,8 +603,9 @@ def _search(limit, rng, randomize, locked, stack, meta, solution, work):
             if opts == 0:
                 nxt = stack[depth]
             else:
+                for j in range(WIDTH):  # a slice assignment checks for overlap and costs ~5x this loop
+                    stack[depth + 1, j] = stack[depth, j]
                 nxt = stack[depth + 1]
-                nxt[:] = stack[depth]
             _place(nxt, _low_index(bit), meta[depth, 0], meta[depth, 1])
             placed = _settle(nxt, locked)
             if placed >= 0:
