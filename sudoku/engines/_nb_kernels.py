@@ -123,6 +123,19 @@ def _low_index(typingctx, value):
     return types.int64(types.int64), codegen
 
 
+@intrinsic
+def _borrow(typingctx, array):
+    """``array`` without its reference count (meminfo and parent null): numba then skips the atomic
+    increments and decrements it pays for every view and every call that takes the array. Only for
+    an array that its caller keeps alive for as long as the borrowed one is used."""
+    def codegen(context, builder, signature, args):
+        out = cgutils.create_struct_proxy(signature.return_type)(context, builder, value=args[0])
+        out.meminfo = cgutils.get_null_value(out.meminfo.type)
+        out.parent = cgutils.get_null_value(out.parent.type)
+        return out._getvalue()
+    return array(array), codegen
+
+
 @njit(cache=True, inline="always")
 def _fold(plane):
     """The 9-bit set of columns where a plane has a bit."""
@@ -564,6 +577,7 @@ def _search(limit, rng, randomize, locked, stack, meta, solution, work):
 
     ``stack[depth]`` is the state at a depth; ``meta[depth]`` its branch band, position and the
     options not yet tried there. The last option at a branch is tried in place."""
+    stack = _borrow(stack)  # the caller holds it
     work[1] += 1
     placed = _settle(stack[0], locked)
     if placed < 0:
