@@ -669,9 +669,21 @@ def solve_masks_batch(masks, limit, locked, counts, solutions, guesses, nodes):
 def solve_batch(puzzles, limit, locked, counts, solutions, guesses, nodes):
     """Solve each row of ``puzzles`` (uint8[k, 81], 0 = blank); outputs filled in place."""
     stack, meta = _buffers()
-    rng = np.zeros(1, np.uint64)
-    work = np.zeros(2, np.int64)
-    givens = np.empty(27, np.int64)
+    _solve_rows(puzzles, limit, locked, counts, solutions, guesses, nodes, stack, meta, np.zeros(1, np.uint64),
+                np.zeros(2, np.int64), np.empty(27, np.int64))
+
+
+@njit(cache=True)
+def _solve_rows(puzzles, limit, locked, counts, solutions, guesses, nodes, stack, meta, rng, work, givens):
+    """The loop of ``solve_batch``, on borrowed arrays (the caller holds them): the views of each
+    puzzle cost no atomic reference counting."""
+    puzzles = _borrow(puzzles)
+    solutions = _borrow(solutions)
+    stack = _borrow(stack)
+    meta = _borrow(meta)
+    rng = _borrow(rng)
+    work = _borrow(work)
+    givens = _borrow(givens)
     for i in range(puzzles.shape[0]):
         work[0] = 0
         work[1] = 0
