@@ -29,6 +29,7 @@ from sudoku.engines._nb_kernels import (
     MAX_DEPTH,
     N,
     WIDTH,
+    _borrow,
     _branch,
     _digits,
     _load_digits,
@@ -47,7 +48,7 @@ SETS = {"hardest1106": 1, "top1465": 1, "serg_benchmark": 2, "17clue": 2}
 def record(puzzles, limit, out):
     """The states at the branch choices of a search of each puzzle (as ``_search``), up to ``out``'s rows."""
     stack = np.empty((MAX_DEPTH, WIDTH), np.int64)
-    meta = np.empty((MAX_DEPTH, 3), np.int64)
+    meta = np.empty((MAX_DEPTH, 3), np.int64)  # (not borrowed: the figures come from the loops below)
     givens = np.empty(27, np.int64)
     n = 0
     for i in range(puzzles.shape[0]):
@@ -101,6 +102,8 @@ def record(puzzles, limit, out):
 
 @njit
 def copy_slice(states, n, reps, scratch):
+    states = _borrow(states)
+    scratch = _borrow(scratch)
     acc = 0
     for _ in range(reps):
         for i in range(n):
@@ -111,6 +114,8 @@ def copy_slice(states, n, reps, scratch):
 
 @njit
 def copy_loop(states, n, reps, scratch):
+    states = _borrow(states)
+    scratch = _borrow(scratch)
     acc = 0
     for _ in range(reps):
         for i in range(n):
@@ -123,6 +128,8 @@ def copy_loop(states, n, reps, scratch):
 @njit
 def upto(states, n, reps, scratch, part):
     """part 0: branch choice; 1: + copy and placement; 2: + naked singles to a fixpoint; 3: + _settle."""
+    states = _borrow(states)  # as the engine's search does: no atomic reference counts on views
+    scratch = _borrow(scratch)
     acc = 0
     for _ in range(reps):
         for i in range(n):
