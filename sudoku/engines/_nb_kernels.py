@@ -27,7 +27,9 @@ plane) for the naked and the hidden rules.
   of one packed key, band and position breaking ties), else the first cell with the fewest
   candidates; every option of the cell is tried.
 - ``_search``: depth first over the stack; the last option at a branch is tried in place. Counts
-  solutions up to a limit and keeps the first.
+  solutions up to a limit and keeps the first. It and the loop of ``solve_batch`` work on
+  *borrowed* arrays (``_borrow``: no reference count), because numba otherwise pays an atomic
+  increment and decrement for every view of the stack and every call that takes one.
 - ``_fill`` / ``_carve``: a random full grid (search with random option order), then clue removal
   in random order, a removal kept only if forbidding the removed digit leaves no solution.
 
