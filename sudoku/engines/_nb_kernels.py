@@ -27,7 +27,9 @@ plane) for the naked and the hidden rules.
   of one packed key, band and position breaking ties), else the first cell with the fewest
   candidates; every option of the cell is tried.
 - ``_search``: depth first over the stack; the last option at a branch is tried in place. Counts
-  solutions up to a limit and keeps the first.
+  solutions up to a limit and keeps the first. It and the loop of ``solve_batch`` work on
+  *borrowed* arrays (``_borrow``: no reference count), because numba otherwise pays an atomic
+  increment and decrement for every view of the stack and every call that takes one.
 - ``_fill`` / ``_carve``: a random full grid (search with random option order), then clue removal
   in random order, a removal kept only if forbidding the removed digit leaves no solution.
 
@@ -121,6 +123,19 @@ def _low_index(typingctx, value):
                                             "llvm.cttz.i64")
         return builder.call(fn, [args[0], ir.Constant(ir.IntType(1), 1)])
     return types.int64(types.int64), codegen
+
+
+@intrinsic
+def _borrow(typingctx, array):
+    """``array`` without its reference count (meminfo and parent null): numba then skips the atomic
+    increments and decrements it pays for every view and every call that takes the array. Only for
+    an array that its caller keeps alive for as long as the borrowed one is used."""
+    def codegen(context, builder, signature, args):
+        out = cgutils.create_struct_proxy(signature.return_type)(context, builder, value=args[0])
+        out.meminfo = cgutils.get_null_value(out.meminfo.type)
+        out.parent = cgutils.get_null_value(out.parent.type)
+        return out._getvalue()
+    return array(array), codegen
 
 
 @njit(cache=True, inline="always")
@@ -564,6 +579,7 @@ def _search(limit, rng, randomize, locked, stack, meta, solution, work):
 
     ``stack[depth]`` is the state at a depth; ``meta[depth]`` its branch band, position and the
     options not yet tried there. The last option at a branch is tried in place."""
+    stack = _borrow(stack)  # the caller holds it
     work[1] += 1
     placed = _settle(stack[0], locked)
     if placed < 0:
@@ -603,8 +619,9 @@ def _search(limit, rng, randomize, locked, stack, meta, solution, work):
             if opts == 0:
                 nxt = stack[depth]
             else:
+                for j in range(WIDTH):  # a slice assignment checks for overlap and costs ~5x this loop
+                    stack[depth + 1, j] = stack[depth, j]
                 nxt = stack[depth + 1]
-                nxt[:] = stack[depth]
             _place(nxt, _low_index(bit), meta[depth, 0], meta[depth, 1])
             placed = _settle(nxt, locked)
             if placed >= 0:
@@ -654,9 +671,21 @@ def solve_masks_batch(masks, limit, locked, counts, solutions, guesses, nodes):
 def solve_batch(puzzles, limit, locked, counts, solutions, guesses, nodes):
     """Solve each row of ``puzzles`` (uint8[k, 81], 0 = blank); outputs filled in place."""
     stack, meta = _buffers()
-    rng = np.zeros(1, np.uint64)
-    work = np.zeros(2, np.int64)
-    givens = np.empty(27, np.int64)
+    _solve_rows(puzzles, limit, locked, counts, solutions, guesses, nodes, stack, meta, np.zeros(1, np.uint64),
+                np.zeros(2, np.int64), np.empty(27, np.int64))
+
+
+@njit(cache=True)
+def _solve_rows(puzzles, limit, locked, counts, solutions, guesses, nodes, stack, meta, rng, work, givens):
+    """The loop of ``solve_batch``, on borrowed arrays (the caller holds them): the views of each
+    puzzle cost no atomic reference counting."""
+    puzzles = _borrow(puzzles)
+    solutions = _borrow(solutions)
+    stack = _borrow(stack)
+    meta = _borrow(meta)
+    rng = _borrow(rng)
+    work = _borrow(work)
+    givens = _borrow(givens)
     for i in range(puzzles.shape[0]):
         work[0] = 0
         work[1] = 0
