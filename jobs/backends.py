@@ -10,7 +10,7 @@ import os
 import signal
 import socket
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
 from typing import Any
 from concurrent.futures.process import BrokenProcessPool
@@ -32,7 +32,7 @@ class BackendLost(BackendError):
 
 
 Spec = dict[str, Any]
-Chunks = Iterator[tuple[Spec | None, Any]]
+Chunks = Generator[tuple[Spec | None, Any], None, None]  # closed by the runner: stops the workers
 
 
 def check_scheduler(address: str, *, timeout: float = CONNECT_TIMEOUT_S) -> None:

@@ -15,8 +15,10 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
+from dataclasses import dataclass
 from datetime import datetime, timezone
+from functools import partial
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -209,28 +211,41 @@ def _run_chunks(run_dir: RunDir, config: Config, task: Task, specs: Specs, todo:
             raise Interrupted(interrupts.signum)
         if config["backend"] == "local" and todo and task.engines is not None:
             _warm(task.engines(todo[0]))
-        for spec, records in backend(task.run, todo, **options):
-            if spec is None:  # no chunk finished for LOG_EVERY_S: say the run is alive, and where it is
+        # A local pool's workers share this machine's disk: each writes its own chunk's part, and only a
+        # summary comes back (``_run_and_stage``). A Dask worker may be on another machine, and one
+        # local worker is this process: their records come here and are written by ``write_part``.
+        staged = config["backend"] == "local" and config["workers"] > 1
+        run = partial(_run_and_stage, task.run, str(run_dir.path)) if staged else task.run
+        # closing: the workers are stopped before ``_finish`` clears the temporaries they may be writing
+        with closing(backend(run, todo, **options)) as chunks:
+            for spec, result in chunks:
+                if spec is None:  # no chunk finished for LOG_EVERY_S: say the run is alive, and where it is
+                    if progress:
+                        progress(0, 0)
+                    if time.time() - last_log >= LOG_EVERY_S:
+                        last_log = time.time()
+                        log.warning("%d of %d cases (%.0f %%), %d failed so far; running, no chunk finished for %.0fs",
+                                    cases, total, 100 * cases / max(total, 1), failed, time.time() - last_chunk)
+                    continue
+                last_chunk = time.time()
+                if isinstance(result, WriteError):  # a worker's write the system refused: exit 3, not a lost worker
+                    raise result
+                with interrupts.deferred():
+                    if isinstance(result, Staged):
+                        run_dir.commit_part(spec["chunk"], result.temporary)
+                        count, newly = result.cases, result.failed
+                    else:
+                        run_dir.write_part(spec["chunk"], result)
+                        count, newly = len(result), _failed_in(result)
+                    finished += 1
+                cases, failed = cases + count, failed + newly
                 if progress:
-                    progress(0, 0)
+                    progress(count, newly)
                 if time.time() - last_log >= LOG_EVERY_S:
                     last_log = time.time()
-                    log.warning("%d of %d cases (%.0f %%), %d failed so far; running, no chunk finished for %.0fs",
-                                cases, total, 100 * cases / max(total, 1), failed, time.time() - last_chunk)
-                continue
-            last_chunk = time.time()
-            with interrupts.deferred():
-                run_dir.write_part(spec["chunk"], records)
-                finished += 1
-            newly = _failed_in(records)
-            cases, failed = cases + len(records), failed + newly
-            if progress:
-                progress(len(records), newly)
-            if time.time() - last_log >= LOG_EVERY_S:
-                last_log = time.time()
-                rate = (cases - before) / max(time.time() - started, 1e-9)
-                log.warning("%d of %d cases (%.0f %%), %d failed so far, %.0f cases/s, about %.0fs left", cases,
-                            total, 100 * cases / max(total, 1), failed, rate, (total - cases) / max(rate, 1e-9))
+                    rate = (cases - before) / max(time.time() - started, 1e-9)
+                    log.warning("%d of %d cases (%.0f %%), %d failed so far, %.0f cases/s, about %.0fs left", cases,
+                                total, 100 * cases / max(total, 1), failed, rate, (total - cases) / max(rate, 1e-9))
         return "complete", None
     except KeyboardInterrupt:
         log.warning("interrupted: %d of %d chunks saved", finished, len(specs))
@@ -335,6 +350,32 @@ def open_run(task: Task, *, resume: str | Path | None = None, config: Config | N
     run_dir.create(force=force, manifest={"schema_version": SCHEMA_VERSION, "run_id": config["run_id"],
                                           "config": config, "status": "running"})
     return run_dir, config
+
+
+@dataclass(frozen=True)
+class Staged:
+    """What a local pool's worker sends back for a chunk whose part it wrote (``_run_and_stage``): the
+    temporary the parent commits, and the counts its progress needs. A few dozen bytes, where the
+    records themselves cost the parent unpickling, converting and writing them, per case."""
+
+    temporary: str
+    cases: int
+    failed: int
+
+
+def _run_and_stage(run: Callable[[dict[str, Any]], Any], path: str, spec: dict[str, Any]) -> "Staged | WriteError":
+    """In a local pool's worker: run the chunk, write its records to a temporary part in the run at
+    ``path`` (``RunDir.stage_part``, the store's one way to write a part) and return a ``Staged``.
+
+    A write the system refuses comes back as its WriteError, a value, for the parent to raise: raised
+    here, the backend would report a failed worker (BackendLost, exit 4) where the run must end as a
+    write error (exit 3) that a resume, after freeing space, finishes. A failing task still raises."""
+    records = run(spec)
+    try:
+        temporary = RunDir(path).stage_part(spec["chunk"], records)
+    except WriteError as error:
+        return error
+    return Staged(str(temporary), len(records), _failed_in(records))
 
 
 def _failed_in(records: Any) -> int:

@@ -234,10 +234,28 @@ class RunDir:
 
     def write_part(self, chunk: int, records: Any) -> None:
         """Write one chunk's records atomically: a temporary hidden file, then a rename."""
+        self.commit_part(chunk, self.stage_part(chunk, records))
+
+    def stage_part(self, chunk: int, records: Any) -> Path:
+        """Write one chunk's records to a temporary hidden file in ``parts`` and return its path; only
+        ``commit_part`` makes it the chunk's part. The two halves of ``write_part``, so that a local
+        pool's worker can do the costly half (converting and writing the records) and its parent only
+        the rename: the parent's CPU per case is what limits how many workers help (issue 28).
+
+        The temporary's name carries this process's pid, so writers never share one; it is the only
+        name the store gives a temporary part, which ``clear_temporaries`` and ``--force`` know. A write
+        the system refuses is a WriteError naming the part, with the temporary removed (``_writing``)."""
         final = self.part_path(chunk)
         temporary = self.parts / f".{final.name}.{os.getpid()}.tmp"
         with _writing(final, temporary):
             pq.write_table(table(records), temporary)
+        return temporary
+
+    def commit_part(self, chunk: int, temporary: str | PathLike[str]) -> None:
+        """Make ``temporary`` (from ``stage_part``, in this process or a worker) the part of ``chunk``:
+        one rename, so a part is either whole or absent. A refused rename removes the temporary."""
+        final = self.part_path(chunk)
+        with _writing(final, temporary):
             os.replace(temporary, final)
 
     def done_chunks(self) -> set[int]:
