@@ -1,0 +1,108 @@
+"""What a run's parent leaves to its workers (issue 28): engines warmed and CSV lines written where the
+chunk ran, so the parent only renames parts and joins CSV bytes; and the store's CSV parts, which an
+interrupted run keeps and a complete one drops. bench/bench_parent_cpu.py measures the parent's CPU."""
+
+import os
+from dataclasses import replace
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+from hypothesis import given, strategies as st
+
+from _jobs_support import assert_csv_equals_parquet, hidden_files, manifest, small_batch
+
+
+def _warm_recorder(path):
+    """A stand-in for ``sudoku.engines.warm`` that appends the calling pid to ``path`` and warms."""
+    from sudoku import engines
+
+    real = engines.warm
+
+    def warm(*names):
+        with open(path, "a") as pids:
+            pids.write(f"{os.getpid()}\n")
+        real(*names)
+
+    return warm
+
+
+def test_workers_warm_the_engines_the_parent_does_not(tmp_path, monkeypatch):
+    from jobs import runner, tasks
+    from sudoku import engines
+
+    calls = tmp_path / "warm.pids"
+    monkeypatch.setattr(engines, "warm", _warm_recorder(calls))  # the forked workers inherit it
+    monkeypatch.setattr(runner, "_WARMED", set())
+    config = small_batch(tmp_path / "run", n=40, workers=2)
+    run_dir, config = runner.open_run(tasks.BATCH, config=config)
+    manifest_ = runner.execute(run_dir, config, tasks.BATCH, tasks.plan(config))
+    assert manifest_["status"] == "complete"
+    pids = {int(line) for line in calls.read_text().split()}
+    assert os.getpid() not in pids
+    assert 1 <= len(pids) <= 2
+
+
+def _stop_after_chunk_1(spec):
+    from jobs import tasks
+
+    if spec["chunk"] >= 2:
+        raise KeyboardInterrupt
+    return tasks.run_chunk(spec)
+
+
+def test_an_interrupted_run_keeps_its_csv_parts_and_a_complete_one_drops_them(tmp_path):
+    from jobs import runner, tasks
+
+    config = small_batch(tmp_path / "run")
+    run_dir, config = runner.open_run(tasks.BATCH, config=config)
+    specs = tasks.plan(config)
+    stopped = runner.execute(run_dir, config, replace(tasks.BATCH, run=_stop_after_chunk_1), specs)
+    assert stopped["status"] == "interrupted"
+    assert sorted(p.name for p in run_dir.csv_parts.iterdir()) == ["chunk-000000.csv", "chunk-000001.csv"]
+    assert_csv_equals_parquet(run_dir.path)
+    finished = runner.execute(run_dir, config, tasks.BATCH, specs, resume=True)
+    assert finished["status"] == "complete" and finished["totals"]["cases"] == 30
+    assert not run_dir.csv_parts.exists()
+    assert_csv_equals_parquet(run_dir.path)
+    assert hidden_files(run_dir.path) == []
+
+
+def test_records_csv_is_made_from_a_part_whose_csv_part_is_missing(tmp_path):
+    """A part written without its CSV part (by an older version, or after the CSV parts were dropped)
+    still has its rows in records.csv, in case order among the others."""
+    from jobs import runner, tasks
+
+    config = small_batch(tmp_path / "run")
+    run_dir, config = runner.open_run(tasks.BATCH, config=config)
+    specs = tasks.plan(config)
+    runner.execute(run_dir, config, replace(tasks.BATCH, run=_stop_after_chunk_1), specs)
+    run_dir.csv_part_path(0).unlink()
+    run_dir.write_csv()
+    assert_csv_equals_parquet(run_dir.path)
+    assert manifest(run_dir.path)["status"] == "interrupted"
+
+
+def test_a_csv_temporary_left_by_a_killed_worker_is_cleared_and_owned(tmp_path):
+    from jobs import tasks
+    from jobs.store import RunDir
+
+    run_dir = RunDir(tmp_path / "run", tasks.BATCH)
+    run_dir.create(manifest={"schema_version": 4, "run_id": "t", "config": small_batch(run_dir.path),
+                             "status": "running"})
+    run_dir.csv_parts.mkdir()
+    stale = run_dir.csv_parts / ".chunk-000003.csv.4242.tmp"
+    stale.write_text("half a line")
+    (run_dir.csv_parts / "chunk-000001.csv").write_text("1,2\n")
+    files, dirs, foreign = run_dir._inventory()
+    assert foreign == [] and "csv" in dirs and "csv/chunk-000001.csv" in files
+    run_dir.clear_temporaries()
+    assert not stale.exists()
+
+
+@given(st.lists(st.one_of(st.none(), st.integers(-2**62, 2**62)), max_size=40), st.integers(0, 5))
+def test_int64s_reads_an_arrow_array_as_its_values_with_nulls_as_minus_one(values, offset):
+    from jobs.runner import _int64s
+
+    array = pa.array(values, pa.int64()).slice(min(offset, len(values)))
+    assert _int64s(array).tolist() == [-1 if v is None else v for v in array.to_pylist()]
