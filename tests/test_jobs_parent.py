@@ -106,3 +106,50 @@ def test_int64s_reads_an_arrow_array_as_its_values_with_nulls_as_minus_one(value
 
     array = pa.array(values, pa.int64()).slice(min(offset, len(values)))
     assert _int64s(array).tolist() == [-1 if v is None else v for v in array.to_pylist()]
+
+
+def _dask_run(tmp_path, **changes):
+    """A small run through the dask backend in this process; its run directory."""
+    from jobs import runner, tasks
+
+    config = small_batch(tmp_path / "run", n=40, workers=2, backend="dask", **changes)
+    run_dir, config = runner.open_run(tasks.BATCH, config=config)
+    runner.setup_log(run_dir)
+    finished = runner.execute(run_dir, config, tasks.BATCH, tasks.plan(config))
+    assert finished["status"] == "complete" and finished["totals"]["cases"] == 40
+    assert_csv_equals_parquet(run_dir.path)
+    return run_dir
+
+
+def test_the_runners_local_cluster_forks_workers_that_log_each_chunk_once(tmp_path):
+    pytest.importorskip("distributed")
+    from _jobs_support import records
+
+    run_dir = _dask_run(tmp_path)
+    workers = {int(name.rsplit(":", 1)[1]) for name in records(run_dir.path).column("worker").to_pylist()}
+    assert os.getpid() not in workers
+    logged = [line for line in run_dir.log_path.read_text().splitlines() if " INFO chunk " in line]
+    assert sorted(line.split(" INFO chunk ")[1].split(":")[0] for line in logged) == ["0", "1", "2", "3"]
+
+
+def test_a_schedulers_workers_send_arrow_tables_the_parent_writes(tmp_path, monkeypatch):
+    """Workers of a given scheduler may be on another machine: each chunk comes back as one Arrow
+    table (no list of dicts), and the parent writes its parts."""
+    pytest.importorskip("distributed")
+    from distributed import LocalCluster
+
+    from jobs.store import RunDir
+
+    written = []
+    real = RunDir.write_part
+
+    def write_part(self, chunk, records):
+        written.append((chunk, type(records)))
+        return real(self, chunk, records)
+
+    monkeypatch.setattr(RunDir, "write_part", write_part)
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as cluster:
+        _dask_run(tmp_path, scheduler=cluster.scheduler_address)
+    assert sorted(chunk for chunk, _ in written) == [0, 1, 2, 3]
+    assert {kind for _, kind in written} == {pa.Table}
