@@ -20,6 +20,9 @@ included).
 Peak RSS: the largest sum of resident memory over the command's process tree (it and all descendants,
 sampled from /proc every 50 ms), so shared pages count once per process: an upper bound.
 
+Dask at par (issue 28): ``--only 2 --dask`` runs the local pool and the runner's LocalCluster, 2 workers
+each, one after the other in every round, and prints dask / local pool per round and its median.
+
 Run: PYTHONPATH=. python bench/bench_pipeline.py [-n 20000] [--rounds 3] [--dask] [--raw-n 5000] [--only 2]
 [--keep DIR]
 """
@@ -145,8 +148,8 @@ def main(argv=None):
     nb.warm()
     seeds = np.array([derive_seed(1, i) for i in range(args.raw_n)], np.uint64)
     configs = [("1 worker", 1, "local"), ("2 workers", 2, "local")] + ([("dask", 2, "dask")] if args.dask else [])
-    if args.only:
-        configs = [c for c in configs if c[1] == int(args.only) and c[2] == "local"]
+    if args.only:  # with --dask, the LocalCluster stays: ``--only 2 --dask`` is the Dask-at-par pair
+        configs = [c for c in configs if c[1] == int(args.only) and c[2] == "local" or c[2] == "dask"]
     print(f"machine: {machine()}")
     print(f"command: {' '.join([Path(sys.executable).name, *sys.argv])}")
     rows = {name: [] for name, _, _ in configs}
@@ -179,9 +182,16 @@ def main(argv=None):
         print(f"{name:<11}{statistics.median(r['e2e'] for r in got):>9,.0f}{statistics.median(r['run'] for r in got):>9,.0f}"
               f"{statistics.median(r['wall'] for r in got):>8.1f}{max(r['rss'] for r in got) / 2**20:>14,.0f}"
               f"{statistics.median(r['show'] for r in got):>8.2f}{max(r['show_rss'] for r in got) / 2**20:>10,.0f}")
+    def ratio(top, bottom):
+        return statistics.median(t / b for t, b in zip(top, bottom))
+
+    if args.dask and "2 workers" in rows:
+        dask, two = rows["dask"], rows["2 workers"]
+        print(f"\ndask (LocalCluster, 2 workers) / local pool (2 workers), same round: "
+              f"{ratio([r['e2e'] for r in dask], [r['e2e'] for r in two]):.2f} e2e, "
+              f"{ratio([r['run'] for r in dask], [r['run'] for r in two]):.2f} run/s (goal >= 0.9); per round: "
+              + ", ".join(f"{d['e2e'] / t['e2e']:.2f}" for d, t in zip(dask, two)))
     if raws:
-        def ratio(top, bottom):
-            return statistics.median(t / b for t, b in zip(top, bottom))
 
         one = rows["1 worker"]
         print(f"\ne2e 1 worker / raw: {ratio([r['e2e'] for r in one], raws):.2f} (goal >= 0.50); "

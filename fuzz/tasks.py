@@ -215,8 +215,7 @@ def plan(config: dict[str, Any], targets: list[tuple[int, dict[str, Any]]]) -> l
 
 def engines_of(spec: dict[str, Any]) -> list[str]:
     """The engines a fuzz run's workers use (the checking engine and those of our own targets), from
-    a chunk spec: warmed in the parent before a local pool forks them, and by each worker (a no-op
-    there then)."""
+    a chunk spec: each worker warms them once, before its first chunk (``jobs.task.Task.engines``)."""
     names = [spec["check_engine"]]
     for _, options in spec["targets"]:
         names += [name for name in getattr(target_of(options), "engines", ()) if name not in names]

@@ -15,8 +15,10 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
+from dataclasses import dataclass
 from datetime import datetime, timezone
+from functools import partial
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -32,7 +34,7 @@ from jobs.task import Task
 log = logging.getLogger("jobs")
 
 LOG_EVERY_S = 10.0
-WARM_NOTE_AFTER_S = 2.0  # a warm-up longer than this is announced: it is compiling
+WARM_NOTE_AFTER_S = 5.0  # a warm-up longer than this is announced: it is compiling (loading takes 1-3 s)
 
 
 Config = dict[str, Any]
@@ -85,12 +87,25 @@ def missing_or_extra(cases: Any, specs: Specs) -> str | None:
     cases as Python ints would cost ~100 MB; only a run that is not exactly-once pays for the message."""
     import numpy as np
 
-    have = np.sort(cases.to_numpy(zero_copy_only=False))
+    have = np.sort(np.concatenate([_int64s(chunk) for chunk in getattr(cases, "chunks", [cases])]
+                                  or [np.empty(0, np.int64)]))
     wanted = np.sort(np.concatenate([np.arange(spec["start"], spec["start"] + spec["count"], dtype=np.int64)
                                      for spec in specs] or [np.empty(0, np.int64)]))
     if have.shape == wanted.shape and np.array_equal(have, wanted):
         return None
     return manifests.missing_or_extra(have.tolist(), specs)
+
+
+def _int64s(array: Any) -> Any:
+    """An Arrow int64 array's values as a numpy view of its buffer (a null reads as -1, never a case).
+    Not ``to_numpy``: pyarrow imports pandas for it, a quarter of the parent's CPU at 100,000 cases."""
+    import numpy as np
+
+    values = np.frombuffer(array.buffers()[1], np.int64)[array.offset : array.offset + len(array)]
+    if array.null_count:
+        valid = np.unpackbits(np.frombuffer(array.buffers()[0], np.uint8), bitorder="little")
+        values = np.where(valid[array.offset : array.offset + len(array)].astype(bool), values, -1)
+    return values
 
 
 class _LogFile(logging.FileHandler):
@@ -207,30 +222,42 @@ def _run_chunks(run_dir: RunDir, config: Config, task: Task, specs: Specs, todo:
                     len(todo), len(done), config["backend"], config["workers"])
         if interrupts.signum is not None:  # received while the run was being prepared
             raise Interrupted(interrupts.signum)
-        if config["backend"] == "local" and todo and task.engines is not None:
-            _warm(task.engines(todo[0]))
-        for spec, records in backend(task.run, todo, **options):
-            if spec is None:  # no chunk finished for LOG_EVERY_S: say the run is alive, and where it is
+        # Workers on this machine's disk (a local pool, the runner's own LocalCluster) each write their
+        # chunk's parts, and only a summary comes back (``_run_and_stage``). A worker of a Dask scheduler
+        # may be on another machine, and one local worker is this process, whose write a stop signal
+        # must wait for: their records come back as one Arrow table, written here (``write_part``).
+        staged = config["workers"] > 1 if config["backend"] == "local" else not config.get("scheduler")
+        run = partial(_run_and_stage if staged else _run_to_table, task.run, task.engines, str(run_dir.path))
+        # closing: the workers are stopped before ``_finish`` clears the temporaries they may be writing
+        with closing(backend(run, todo, **options)) as chunks:
+            for spec, result in chunks:
+                if spec is None:  # no chunk finished for LOG_EVERY_S: say the run is alive, and where it is
+                    if progress:
+                        progress(0, 0)
+                    if time.time() - last_log >= LOG_EVERY_S:
+                        last_log = time.time()
+                        log.warning("%d of %d cases (%.0f %%), %d failed so far; running, no chunk finished for %.0fs",
+                                    cases, total, 100 * cases / max(total, 1), failed, time.time() - last_chunk)
+                    continue
+                last_chunk = time.time()
+                if isinstance(result, WriteError):  # a worker's write the system refused: exit 3, not a lost worker
+                    raise result
+                with interrupts.deferred():
+                    if isinstance(result, Staged):
+                        run_dir.commit_part(spec["chunk"], result.temporary)
+                        count, newly = result.cases, result.failed
+                    else:
+                        run_dir.write_part(spec["chunk"], result)
+                        count, newly = len(result), _failed_in(result)
+                    finished += 1
+                cases, failed = cases + count, failed + newly
                 if progress:
-                    progress(0, 0)
+                    progress(count, newly)
                 if time.time() - last_log >= LOG_EVERY_S:
                     last_log = time.time()
-                    log.warning("%d of %d cases (%.0f %%), %d failed so far; running, no chunk finished for %.0fs",
-                                cases, total, 100 * cases / max(total, 1), failed, time.time() - last_chunk)
-                continue
-            last_chunk = time.time()
-            with interrupts.deferred():
-                run_dir.write_part(spec["chunk"], records)
-                finished += 1
-            newly = _failed_in(records)
-            cases, failed = cases + len(records), failed + newly
-            if progress:
-                progress(len(records), newly)
-            if time.time() - last_log >= LOG_EVERY_S:
-                last_log = time.time()
-                rate = (cases - before) / max(time.time() - started, 1e-9)
-                log.warning("%d of %d cases (%.0f %%), %d failed so far, %.0f cases/s, about %.0fs left", cases,
-                            total, 100 * cases / max(total, 1), failed, rate, (total - cases) / max(rate, 1e-9))
+                    rate = (cases - before) / max(time.time() - started, 1e-9)
+                    log.warning("%d of %d cases (%.0f %%), %d failed so far, %.0f cases/s, about %.0fs left", cases,
+                                total, 100 * cases / max(total, 1), failed, rate, (total - cases) / max(rate, 1e-9))
         return "complete", None
     except KeyboardInterrupt:
         log.warning("interrupted: %d of %d chunks saved", finished, len(specs))
@@ -240,14 +267,21 @@ def _run_chunks(run_dir: RunDir, config: Config, task: Task, specs: Specs, todo:
         return "failed", caught
 
 
+_WARMED: set[str] = set()  # in this process: a worker forked from a parent that warmed nothing starts empty
+
+
 def _warm(names: list[str]) -> None:
-    """Warm the engines ``names`` here, in the parent of a local pool, so its forked workers inherit the
-    compiled kernels; say so if it takes a while (the first run after an install compiles them)."""
+    """Warm the engines ``names`` in this worker, once, before its first chunk; say so if it takes a
+    while (the first run after an install compiles them). Each worker pays it, in parallel, not the
+    parent before the pool starts: there it was on every run's critical path, and most of the parent's
+    CPU at 100,000 cases (issue 28)."""
     from sudoku import engines
 
+    if set(names) <= _WARMED:
+        return
     note = threading.Timer(WARM_NOTE_AFTER_S, log.warning, (
-        "loading the compiled kernels of %s once, before the workers start (the first run after an install "
-        "compiles them into numba's cache: a minute or two of CPU)", ", ".join(names)))
+        "worker %d: loading the compiled kernels of %s once (the first run after an install compiles them "
+        "into numba's cache: a minute or two of CPU)", os.getpid(), ", ".join(names)))
     note.daemon = True
     started = time.time()
     note.start()
@@ -255,8 +289,9 @@ def _warm(names: list[str]) -> None:
         engines.warm(*names)
     finally:
         note.cancel()
+    _WARMED.update(names)
     if time.time() - started >= WARM_NOTE_AFTER_S:
-        log.warning("kernels ready in %.0fs", time.time() - started)
+        log.warning("worker %d: kernels ready in %.0fs", os.getpid(), time.time() - started)
 
 
 def _finish(run_dir: RunDir, manifest: dict[str, Any], specs: Specs, status: str, error: BaseException | None, *,
@@ -275,6 +310,8 @@ def _finish(run_dir: RunDir, manifest: dict[str, Any], specs: Specs, status: str
             status, error = "failed", RunDirError(f"{run_dir.path}: not complete: {problem}")
         del narrow
         run_dir.write_csv()
+        if status == "complete":
+            run_dir.clear_csv_parts()
     except RunDirError as caught:  # WriteError included
         status, error = "failed", error or caught
     if error is not None:
@@ -335,6 +372,51 @@ def open_run(task: Task, *, resume: str | Path | None = None, config: Config | N
     run_dir.create(force=force, manifest={"schema_version": SCHEMA_VERSION, "run_id": config["run_id"],
                                           "config": config, "status": "running"})
     return run_dir, config
+
+
+@dataclass(frozen=True)
+class Staged:
+    """What a local pool's worker sends back for a chunk whose part it wrote (``_run_and_stage``): the
+    temporary the parent commits, and the counts its progress needs. A few dozen bytes, where the
+    records themselves cost the parent unpickling, converting and writing them, per case."""
+
+    temporary: str
+    cases: int
+    failed: int
+
+
+Engines = Callable[[dict[str, Any]], list[str]] | None
+
+
+def _run_and_stage(run: Callable[[dict[str, Any]], Any], engines: Engines, path: str,
+                   spec: dict[str, Any]) -> "Staged | WriteError":
+    """In a worker on this machine: warm the task's ``engines`` (once per worker), run the chunk,
+    write its records to temporary parts in the run at ``path`` (``RunDir.stage_part``, the store's
+    one way to write a part) and return a ``Staged``.
+
+    A write the system refuses comes back as its WriteError, a value, for the parent to raise: raised
+    here, the backend would report a failed worker (BackendLost, exit 4) where the run must end as a
+    write error (exit 3) that a resume, after freeing space, finishes. A failing task still raises."""
+    if engines is not None:
+        _warm(engines(spec))
+    records = run(spec)
+    try:
+        temporary = RunDir(path).stage_part(spec["chunk"], records)
+    except WriteError as error:
+        return error
+    return Staged(str(temporary), len(records), _failed_in(records))
+
+
+def _run_to_table(run: Callable[[dict[str, Any]], Any], engines: Engines, path: str, spec: dict[str, Any]) -> Any:
+    """Where the parent writes the records (a Dask scheduler's worker, maybe on another machine; or
+    this process as the one local worker): warm, run the chunk, and return its records as one Arrow
+    table in the schema (Dask sends its buffers as they are, where a list of dicts would be pickled
+    row by row and converted by the parent). ``path`` is unused."""
+    from jobs.schema import table
+
+    if engines is not None:
+        _warm(engines(spec))
+    return table(run(spec))
 
 
 def _failed_in(records: Any) -> int:

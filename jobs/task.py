@@ -16,9 +16,10 @@ class Task:
     what it must be)}), checked when a manifest is read back; ``files`` and ``dirs`` are regular
     expressions of the paths, relative to the run directory, that a run of this task writes beside
     the runner's own (parts, CSV, manifest, log): the only other names ``--force`` may delete.
-    ``engines(spec) -> names`` are the engines a chunk's worker uses (``sudoku.engines.warm``): a
-    local pool's parent warms them once before it forks its workers, which then inherit compiled
-    kernels instead of each compiling the same ones (minutes of CPU apiece on a cold cache)."""
+    ``engines(spec) -> names`` are the engines a chunk's worker uses (``sudoku.engines.warm``): each
+    worker warms them before its first chunk, in parallel with the others, where the parent once did
+    it before forking them, on every run's critical path (issue 28). On a cold numba cache each worker
+    compiles them (minutes of CPU apiece, at the same wall time); the cache is warm after that."""
 
     kind: str
     run: Callable[..., Any]

@@ -392,6 +392,42 @@ def test_disk_full_at_a_part_is_exit_3_and_the_run_resumes(tmp_path):
     assert_complete(out, 40)
 
 
+
+_FULL_AT_A_WORKERS_PART = """
+import errno, os, sys
+import jobs.store as store
+parent, real = os.getpid(), store.pq.write_table
+def write_table(table, where, **kwargs):
+    if os.getpid() != parent and "chunk-000002" in str(where):  # only a worker's write of chunk 2
+        with open(where, "wb") as f:
+            f.write(b"PAR1 half")
+        raise OSError(errno.ENOSPC, "No space left on device")
+    return real(table, where, **kwargs)
+store.pq.write_table = write_table
+from jobs.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_disk_full_at_a_part_a_worker_writes_is_exit_3_not_a_lost_worker(tmp_path):
+    """With a pool, each worker writes its own chunk's part: a write it is refused still ends the run as
+    a write error (exit 3, then a resume), never as a lost worker (exit 4)."""
+    out = tmp_path / "run"
+    pooled = [*map(str, SMALL[:-5]), "2", *map(str, SMALL[-4:])]
+    assert pooled[pooled.index("--workers") + 1] == "2"
+    result = subprocess.run([sys.executable, "-c", _FULL_AT_A_WORKERS_PART, "run", *pooled, "--out", str(out)],
+                            env=ENV, cwd=REPO, capture_output=True, text=True, timeout=300)
+    line = _assert_write_error(result, out, "No space left on device")
+    assert str(out / "parts" / "chunk-000002.parquet") in line
+    m = manifest(out)
+    assert m["status"] == "failed" and "No space left on device" in m["reason"]
+    assert "chunk-000002.parquet" not in part_names(out)
+    assert hidden_files(out) == []  # the half-written temporary is gone
+    assert_csv_equals_parquet(out)
+    again = run_jobs("run", "--resume", out)
+    assert again.returncode == 0, again.stderr
+    assert_complete(out, 40)
+
 @pytest.fixture
 def tmpfs(tmp_path):
     """A small tmpfs mounted at tmp_path/mnt (root only, where the machine allows mounts)."""
