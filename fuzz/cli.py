@@ -261,10 +261,12 @@ def run(args: argparse.Namespace) -> int:
             raise Usage("--build is the sanitized build's command: give --sanitize with it")
         if args.backend not in ("local", "dask"):
             raise Usage(f"unknown backend {args.backend!r}; known: local, dask")
-        if args.backend == "dask" and args.scheduler:
-            from jobs.backends import check_scheduler
+        if args.backend == "dask":
+            from jobs.backends import check_dask, check_scheduler
 
-            check_scheduler(args.scheduler, timeout=args.connect_timeout)
+            check_dask()
+            if args.scheduler:
+                check_scheduler(args.scheduler, timeout=args.connect_timeout)
         stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
         out = args.out or f"runs/fuzz-{stamp}"
         specs = _target_specs(args)

@@ -35,6 +35,18 @@ Spec = dict[str, Any]
 Chunks = Generator[tuple[Spec | None, Any], None, None]  # closed by the runner: stops the workers
 
 
+DASK_MISSING = "the dask backend needs Dask's 'distributed' package: pip install 'sudoku-toolkit[dask]'"
+
+
+def check_dask() -> None:
+    """Fail fast, before a run directory is made, when the dask backend cannot be imported (it is an
+    extra: ``pip install 'sudoku-toolkit[dask]'``)."""
+    try:
+        import distributed  # noqa: F401  (the backend imports it anyway)
+    except ImportError:
+        raise BackendError(DASK_MISSING) from None
+
+
 def check_scheduler(address: str, *, timeout: float = CONNECT_TIMEOUT_S) -> None:
     """Fail fast, before a run directory is made, unless a Dask scheduler answers at ``address``.
 
@@ -194,7 +206,7 @@ def dask(task: Callable[[Spec], Any], specs: list[Spec], *, scheduler: str | Non
     try:
         from distributed import Client, as_completed
     except ImportError:
-        raise BackendError("the dask backend needs the 'distributed' package") from None
+        raise BackendError(DASK_MISSING) from None
     cluster = None
     try:
         if scheduler:

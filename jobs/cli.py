@@ -99,6 +99,8 @@ def _config(args: argparse.Namespace) -> dict[str, Any]:
     for option, name in (("--engine", args.engine), ("--check-engine", args.check_engine)):
         if name not in engines.names():
             raise Usage(f"unknown {option} {name!r}; known: {', '.join(engines.names())}")
+    if args.backend == "dask":
+        backends.check_dask()
     if args.backend == "dask" and args.scheduler:
         backends.check_scheduler(args.scheduler, timeout=args.connect_timeout)
     if args.engine == args.check_engine and not args.input:

@@ -233,3 +233,20 @@ def _mains():
     from sudoku.cli import command
 
     return {"sudoku": command.run, "sudoku-jobs": jobs_cli.main, "fuzz": fuzz_cli.main, "reports": reports_cli.run}
+
+
+@pytest.mark.parametrize("tool", ["sudoku-jobs", "fuzz"])
+def test_the_dask_backend_without_dask_is_one_line_before_any_run(tool, tmp_path, monkeypatch):
+    """Dask is an extra: without it ``--backend dask`` names the install command, exit 2, and
+    makes no run directory."""
+    from fuzz import cli as fuzz_cli
+    from helpers import call_main
+    from jobs import cli as jobs_cli
+
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed: ImportError
+    main = jobs_cli.main if tool == "sudoku-jobs" else fuzz_cli.main
+    args = ["run", "-n", "5", "--backend", "dask", "--out", str(tmp_path / "run")]
+    done = call_main(main, args if tool == "sudoku-jobs" else args + ["--target", "engine"])
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().endswith("pip install 'sudoku-toolkit[dask]'") and len(done.stderr.splitlines()) == 1
+    assert not (tmp_path / "run").exists()
