@@ -116,11 +116,13 @@ def stalls_without_nesting(puzzle, solution):
             strike(cands, cell, 1 << (digit - 1), queue)
 
 
-def sieve(seed, first, last):
+def sieve(seed, first, last, min_guesses):
     """Lineages ``first..last-1``'s sieve starts that grade extreme, as ``(lineage, line)``, and
-    counts ``{"tried", "guessing", "stalled", "cpu_s"}``. Cheap tests first: a puzzle the nb
-    engine solves without a guess (singles and locked candidates) is medium at most, and one
-    ``stalls_without_nesting`` clears is not extreme; only the rest is graded (``is_level``)."""
+    counts ``{"tried", "guessing", "stalled", "cpu_s"}``. Cheap tests first: a puzzle on which the
+    nb engine's search (singles and locked candidates, counting to two) makes fewer than
+    ``min_guesses`` guesses is skipped (with none it is medium at most; with a few it is almost never
+    extreme: benchmark puzzles graded extreme take 66 or more), and one ``stalls_without_nesting``
+    clears is not extreme; only the rest is graded (``is_level``)."""
     from sudoku.engines import nb
 
     cpu = time.process_time()
@@ -130,7 +132,7 @@ def sieve(seed, first, last):
     counts = {"tried": last - first, "guessing": 0, "stalled": 0}
     found = []
     for offset in range(last - first):
-        if not guesses[offset]:
+        if guesses[offset] < max(min_guesses, 1):
             continue
         counts["guessing"] += 1
         puzzle, solution = Grid(3, puzzles[offset].tolist()), Grid(3, solutions[offset].tolist())
@@ -207,7 +209,7 @@ class Sieve:
     def line(self):
         c = self.counts
         cpu = max(c["cpu_s"], 1e-9)
-        return (f"sieve: {c['tried']} tried, {c['guessing']} need a guess, {c['stalled']} stall without nesting, "
+        return (f"sieve: {c['tried']} tried, {c['guessing']} need enough guesses, {c['stalled']} stall without nesting, "
                 f"{c['extreme']} extreme; {c['tried'] / cpu:.0f} tried per CPU-second, "
                 f"{c['extreme'] / cpu * 60:.2f} extreme per CPU-minute ({cpu:.0f} CPU-s)")
 
@@ -232,7 +234,7 @@ def run(args, version, seen, out, totals):
                    and time.monotonic() - started < args.minutes * 60):
                 if args.start == "sieve":
                     upto = min(next_lineage + args.chunk, last)
-                    submit(sieve, args.seed, next_lineage, upto)
+                    submit(sieve, args.seed, next_lineage, upto, args.min_guesses)
                     next_lineage = upto
                 else:
                     submit(climb_level_start, args.seed, next_lineage, args, version)
@@ -281,6 +283,8 @@ def main():
                              "sieve's (default expert)")
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--chunk", type=int, default=500, help="sieve lineages per task (default 500)")
+    parser.add_argument("--min-guesses", type=int, default=12,
+                        help="sieve: grade only puzzles the nb engine's search makes this many guesses on (default 12)")
     parser.add_argument("--out", type=Path, default=BANK)
     args = parser.parse_args()
     sha = git_sha()
