@@ -1,36 +1,54 @@
 """Make or extend the bank of expert and extreme 9x9 puzzles (sudoku/data/bank.txt), from seeds.
 
-    PYTHONPATH=. python bench/make_bank.py --seed 2027 [--start extreme] [--lineages 0:40] [--minutes 24] [--out PATH]
+    PYTHONPATH=. nice -n 10 python bench/make_bank.py --seed 2027 --start sieve [--lineages 0:100000000]
+        [--minutes 75] [--steps 60] [--per-lineage 6] [--workers 2] [--min-guesses 12] [--out PATH]
 
-Two methods, both recorded on each entry's line:
+Three methods, each recorded on the entries it makes:
 
-- ``minimal``: ``create(3, seed=derive_seed(SEED, "start", K), difficulty=START)``, a random minimal
-  puzzle graded at the ``--start`` level, expert (about 1 in 23 minimal puzzles is) or extreme
-  (under 1 in 300): the start of lineage K.
-- ``search``: a climb from that start (``random.Random(derive_seed(SEED, "climb", K))``). Each step
-  makes a neighbour with the same solution: blank one clue (none one step in four, two one in four), add clues of the
-  solution at random blanks until it is unique again, then remove clues in random order while it
-  stays unique, so the neighbour is minimal; grade it (sudoku.grade) and move to it when its
-  (level, score) is at least the current one's, or with probability 1/8 when it is still expert or
-  above (so the climb can cross plateaus). Extreme is reached in a few dozen steps from many
-  starts, where random minimal puzzles give under 1 in 300.
+- ``sieve`` (``--start sieve``, for extreme starts): lineage K's candidate is the nb engine's random
+  minimal puzzle of seed ``derive_seed(SEED, "sieve", K)`` (``sieve_start``); it is an extreme
+  start when it grades extreme. Most candidates are thrown out before any grade, by two cheap tests:
+  the nb search (singles and locked candidates, counting to two) must make at least
+  ``--min-guesses`` guesses on it (none: medium at most; 12 or more: 4 % of random minimal
+  puzzles, and every benchmark puzzle graded extreme takes 66 or more), and ``stalls_without_nesting``
+  must stall: singles, locked candidates, pairs and passes of forcing chains by singles, all rules
+  of the grader, run to a fixed point (exact: when that closure solves the puzzle the grader never
+  needs a nested chain; 3-5 ms a puzzle against 30 ms to 1 s for a grade). Only a stalled
+  candidate is graded (``is_level``). Lineages are sieved in chunks of ``--chunk`` on ``--workers``
+  processes, and every extreme start found is climbed (``search``).
+- ``minimal`` (``--start expert|extreme``): ``create(3, seed=derive_seed(SEED, "start", K),
+  difficulty=START, bank=False)``, a random minimal puzzle made and graded until it is at the level.
+- ``search``: a climb from lineage K's start (``random.Random(derive_seed(SEED, "climb", K))``). Each
+  step makes a neighbour with the same solution: blank one clue (none one step in four, two one in
+  four), add clues of the solution at random blanks until it is unique again, then remove clues in
+  random order while it stays unique, so the neighbour is minimal; grade it (sudoku.grade) and
+  move to it when its (level, score) is at least the current one's, or with probability 1/8 when it
+  is still expert or above (so the climb can cross plateaus).
 
-  As run for the shipped bank (2026-11-26, one worker): ``--start expert`` (lineages 0-3) climbed to
-  scores of 32,000-34,000 without reaching extreme in 250 steps; so the extreme entries come from
-  ``--start extreme``, whose neighbours are mostly extreme again. That run (``--seed 2027 --start
-  extreme --lineages 100:200``) spent about 3 CPU minutes (10 minutes of wall time at a load
-  average of 13 on 2 cores) on lineage 100's random minimal start without meeting an extreme
-  puzzle, so the shipped bank has none yet: finding starts wants many cores for an hour or so
-  (``sudoku-jobs run --grade`` on minimal puzzles does the same search in parallel; rare as they
-  are, a few dozen extreme starts is a run of tens of thousands of puzzles).
+How fast, measured on this shared 2-core machine (CPU seconds of the workers, load average 4-12):
+
+- the sieve, ``--min-guesses 12``: about 1,700 candidates per CPU-second (nb makes a minimal
+  puzzle in 0.25 ms; the closure runs on 4 %); with ``--min-guesses 1`` (every puzzle that needs a
+  guess): 430-460 per CPU-second; grading every puzzle that needs a guess instead: about 70 per
+  CPU-second; ``create(..., bank=False)`` as the ``minimal`` method does: 3-10 per CPU-second.
+- what it met (``--seed 2027 --start sieve``, 2026-11-26): RUNFIGURES
+- the climb from expert starts (``--start expert``, lineages 0-3, 2026-11-26): scores of
+  32,000-34,000 without reaching extreme in 250 steps. Even the bank's highest expert puzzles are
+  far from extreme: one pass of forcing chains by singles removes 62-75 candidates from them, where
+  an extreme puzzle is one on which such passes (and the dynamic ones) stall. Climbs on cheap
+  stand-ins for hardness (the nb search's guesses, up to 82 in 1,500 steps; the fewest candidates a
+  forcing pass removes, stuck at 13-14) met no stalling puzzle either.
+
+Extreme puzzles of our grader are rarer than Sudoku Explainer's 9.0: none of 250 drawn top1465
+puzzles needs even a dynamic forcing chain (docs/benchmarks.md).
 
 Every expert or extreme minimal puzzle met is a candidate; one is kept when its fingerprint
 (sudoku.bank: unchanged by every symmetry) is new, up to ``--per-lineage`` of each level per
 lineage so the bank is not one puzzle's neighbourhood. A lineage stops after ``--steps`` steps or
-when it has given its share of extreme puzzles. Entries are appended as they are found (a run cut
-short keeps what it found); a lineage is deterministic from (seed, K), so `made` names how to get
-each entry again: ``search seed=S lineage=K step=I sudoku=VERSION``. The wall-time cap only decides
-how many lineages run.
+when it has given its share of extreme puzzles. Entries are appended as each lineage ends (a run
+cut short keeps what it found); a lineage is deterministic from (seed, K), so `made` names how to
+get each entry again: ``METHOD seed=S lineage=K step=I start=sieve|expert|extreme sudoku=VERSION``.
+The wall-time cap only decides how many lineages run.
 """
 
 import argparse
