@@ -1,36 +1,58 @@
 """Make or extend the bank of expert and extreme 9x9 puzzles (sudoku/data/bank.txt), from seeds.
 
-    PYTHONPATH=. python bench/make_bank.py --seed 2027 [--start extreme] [--lineages 0:40] [--minutes 24] [--out PATH]
+    PYTHONPATH=. nice -n 10 python bench/make_bank.py --seed 2027 --start sieve [--lineages 0:100000000]
+        [--minutes 75] [--steps 60] [--per-lineage 6] [--workers 2] [--min-guesses 12] [--out PATH]
 
-Two methods, both recorded on each entry's line:
+Three methods, each recorded on the entries it makes:
 
-- ``minimal``: ``create(3, seed=derive_seed(SEED, "start", K), difficulty=START)``, a random minimal
-  puzzle graded at the ``--start`` level, expert (about 1 in 23 minimal puzzles is) or extreme
-  (under 1 in 300): the start of lineage K.
-- ``search``: a climb from that start (``random.Random(derive_seed(SEED, "climb", K))``). Each step
-  makes a neighbour with the same solution: blank one clue (none one step in four, two one in four), add clues of the
-  solution at random blanks until it is unique again, then remove clues in random order while it
-  stays unique, so the neighbour is minimal; grade it (sudoku.grade) and move to it when its
-  (level, score) is at least the current one's, or with probability 1/8 when it is still expert or
-  above (so the climb can cross plateaus). Extreme is reached in a few dozen steps from many
-  starts, where random minimal puzzles give under 1 in 300.
+- ``sieve`` (``--start sieve``, for extreme starts): lineage K's candidate is the nb engine's random
+  minimal puzzle of seed ``derive_seed(SEED, "sieve", K)`` (``sieve_start``); it is an extreme
+  start when it grades extreme. Most candidates are thrown out before any grade, by two cheap tests:
+  the nb search (singles and locked candidates, counting to two) must make at least
+  ``--min-guesses`` guesses on it (none: medium at most; 12 or more: 4 % of random minimal
+  puzzles, and every benchmark puzzle graded extreme takes 66 or more), and ``stalls_without_nesting``
+  must stall: singles, locked candidates, pairs and passes of forcing chains by singles, all rules
+  of the grader, run to a fixed point (exact: when that closure solves the puzzle the grader never
+  needs a nested chain; 3-5 ms a puzzle against 30 ms to 1 s for a grade). Only a stalled
+  candidate is graded (``is_level``). Lineages are sieved in chunks of ``--chunk`` on ``--workers``
+  processes, and every extreme start found is climbed (``search``).
+- ``minimal`` (``--start expert|extreme``): ``create(3, seed=derive_seed(SEED, "start", K),
+  difficulty=START, bank=False)``, a random minimal puzzle made and graded until it is at the level.
+- ``search``: a climb from lineage K's start (``random.Random(derive_seed(SEED, "climb", K))``). Each
+  step makes a neighbour with the same solution: blank one clue (none one step in four, two one in
+  four), add clues of the solution at random blanks until it is unique again, then remove clues in
+  random order while it stays unique, so the neighbour is minimal; grade it (sudoku.grade) and
+  move to it when its (level, score) is at least the current one's, or with probability 1/8 when it
+  is still expert or above (so the climb can cross plateaus).
 
-  As run for the shipped bank (2026-11-26, one worker): ``--start expert`` (lineages 0-3) climbed to
-  scores of 32,000-34,000 without reaching extreme in 250 steps; so the extreme entries come from
-  ``--start extreme``, whose neighbours are mostly extreme again. That run (``--seed 2027 --start
-  extreme --lineages 100:200``) spent about 3 CPU minutes (10 minutes of wall time at a load
-  average of 13 on 2 cores) on lineage 100's random minimal start without meeting an extreme
-  puzzle, so the shipped bank has none yet: finding starts wants many cores for an hour or so
-  (``sudoku-jobs run --grade`` on minimal puzzles does the same search in parallel; rare as they
-  are, a few dozen extreme starts is a run of tens of thousands of puzzles).
+How fast, measured on this shared 2-core machine (CPU seconds of the workers, load average 4-12):
+
+- the sieve, ``--min-guesses 12``: about 1,700 candidates per CPU-second (nb makes a minimal
+  puzzle in 0.25 ms; the closure runs on 4 %); with ``--min-guesses 1`` (every puzzle that needs a
+  guess): 430-460 per CPU-second; grading every puzzle that needs a guess instead: about 70 per
+  CPU-second; ``create(..., bank=False)`` as the ``minimal`` method does: 3-10 per CPU-second.
+- what it met (``--seed 2027 --start sieve --lineages 0:100000000``, 2026-11-26, 60 minutes of
+  wall time, 2,448 CPU-seconds): 4,630,000 candidates, 189,017 (4.1 %) with 12 guesses or more,
+  none on which the closure stalls, so no extreme start (0 extreme per CPU-minute): unless the
+  guess cut drops most of them, extreme is rarer than 1 in a million random minimal puzzles, and
+  this machine cannot fill the bank.
+- the climb from expert starts (``--start expert``, lineages 0-3, 2026-11-26): scores of
+  32,000-34,000 without reaching extreme in 250 steps. Even the bank's highest expert puzzles are
+  far from extreme: one pass of forcing chains by singles removes 62-75 candidates from them, where
+  an extreme puzzle is one on which such passes (and the dynamic ones) stall. Climbs on cheap
+  stand-ins for hardness (the nb search's guesses, up to 82 in 1,500 steps; the fewest candidates a
+  forcing pass removes, stuck at 13-14) met no stalling puzzle either.
+
+Extreme puzzles of our grader are rarer than Sudoku Explainer's 9.0: none of 250 drawn top1465
+puzzles needs even a dynamic forcing chain (docs/benchmarks.md).
 
 Every expert or extreme minimal puzzle met is a candidate; one is kept when its fingerprint
 (sudoku.bank: unchanged by every symmetry) is new, up to ``--per-lineage`` of each level per
 lineage so the bank is not one puzzle's neighbourhood. A lineage stops after ``--steps`` steps or
-when it has given its share of extreme puzzles. Entries are appended as they are found (a run cut
-short keeps what it found); a lineage is deterministic from (seed, K), so `made` names how to get
-each entry again: ``search seed=S lineage=K step=I sudoku=VERSION``. The wall-time cap only decides
-how many lineages run.
+when it has given its share of extreme puzzles. Entries are appended as each lineage ends (a run
+cut short keeps what it found); a lineage is deterministic from (seed, K), so `made` names how to
+get each entry again: ``METHOD seed=S lineage=K step=I start=sieve|expert|extreme sudoku=VERSION``.
+The wall-time cap only decides how many lineages run.
 """
 
 import argparse
@@ -42,10 +64,12 @@ from pathlib import Path
 import sudoku
 from sudoku.bank import Entry, fingerprint, format_entry, parse_entries
 from sudoku.engines import py
+from sudoku.engines.py import candidates, strike
 from sudoku.formats import parse_line, render
 from sudoku.generate import create, derive_seed
-from sudoku.grade import LEVELS, grade
+from sudoku.grade import LEVELS, grade, is_level
 from sudoku.grid import Grid
+from sudoku.techniques import DYNAMIC, SINGLES, _false_candidates, _propagate, geometry
 from sudoku.version import git_sha
 
 BANK = Path(__file__).resolve().parents[1] / "sudoku" / "data" / "bank.txt"
@@ -84,13 +108,75 @@ def made(method, seed, lineage, step, start, version):
     return f"{method} seed={seed} lineage={lineage} step={step} start={start} sudoku={version}"
 
 
-def climb(seed, lineage, args, seen, out, version):
-    """Run lineage ``lineage``; append new entries to ``out``; returns how many of each level it kept."""
-    start = create(3, seed=derive_seed(seed, "start", lineage), difficulty=args.start, attempts=20000,
-                   bank=False)
+def sieve_start(seed, lineage):
+    """Lineage ``lineage``'s candidate start for the sieve: the nb engine's random minimal puzzle
+    of seed ``derive_seed(seed, "sieve", lineage)``."""
+    from sudoku.engines import nb
+
+    return Grid(3, nb.generate_batch([derive_seed(seed, "sieve", lineage)], minimal=True)[0].tolist())
+
+
+def stalls_without_nesting(puzzle, solution):
+    """Whether singles, locked candidates, pairs and passes of (singles) forcing chains, from the
+    start, stall before the end: False proves the puzzle is not extreme. Every rule here is one of
+    the grader's and monotone (more eliminations only help them), so the state where the grader
+    first needs a nested chain or a guess has at least the eliminations this closure reaches; if
+    the closure solves the puzzle, that state cannot exist. Ten times cheaper than a grade, as it
+    never runs the pattern and chain techniques."""
+    geo = geometry(3)
+    cands, queue = candidates(puzzle)
+    safe = list(enumerate(solution.cells))
+    while True:
+        if not _propagate(cands, queue, geo, DYNAMIC):
+            raise ValueError("a contradiction: the solution given is not the puzzle's")
+        if all(not mask & (mask - 1) for mask in cands):
+            return False
+        found = _false_candidates(cands, geo, SINGLES, every=True, safe=safe)
+        if not found:
+            return True
+        for cell, digit in found:
+            strike(cands, cell, 1 << (digit - 1), queue)
+
+
+def sieve(seed, first, last, min_guesses):
+    """Lineages ``first..last-1``'s sieve starts that grade extreme, as ``(lineage, line)``, and
+    counts ``{"tried", "guessing", "stalled", "cpu_s"}``. Cheap tests first: a puzzle on which the
+    nb engine's search (singles and locked candidates, counting to two) makes fewer than
+    ``min_guesses`` guesses is skipped (with none it is medium at most; with a few it is almost never
+    extreme: benchmark puzzles graded extreme take 66 or more), and one ``stalls_without_nesting``
+    clears is not extreme; only the rest is graded (``is_level``)."""
+    from sudoku.engines import nb
+
+    cpu = time.process_time()
+    seeds = [derive_seed(seed, "sieve", lineage) for lineage in range(first, last)]
+    puzzles, solutions = nb.generate_batch(seeds, minimal=True, solutions=True)
+    _, _, guesses, _ = nb.solve_batch(puzzles, limit=2)
+    counts = {"tried": last - first, "guessing": 0, "stalled": 0}
+    found = []
+    for offset in range(last - first):
+        if guesses[offset] < max(min_guesses, 1):
+            continue
+        counts["guessing"] += 1
+        puzzle, solution = Grid(3, puzzles[offset].tolist()), Grid(3, solutions[offset].tolist())
+        if not stalls_without_nesting(puzzle, solution):
+            continue
+        counts["stalled"] += 1
+        if is_level(puzzle, "extreme", solution=solution):
+            found.append((first + offset, render(puzzle, "line").strip()))
+    counts["cpu_s"] = time.process_time() - cpu
+    return found, counts
+
+
+def climb(seed, lineage, start, start_method, args, version):
+    """Run lineage ``lineage`` from ``start`` (its step 0, made by ``start_method``); returns the
+    entries it found (expert or extreme, distinct within the lineage, at most ``--per-lineage`` of
+    each level) in order, and its CPU seconds."""
+    cpu = time.process_time()
     solution = py.solve(start).solution
     rng = random.Random(derive_seed(seed, "climb", lineage))
     kept = {"expert": 0, "extreme": 0}
+    seen = set()
+    entries = []
 
     def offer(puzzle, result, method, step):
         if result.level not in kept or kept[result.level] >= args.per_lineage:
@@ -100,13 +186,11 @@ def climb(seed, lineage, args, seen, out, version):
             return
         seen.add(key)
         kept[result.level] += 1
-        entry = Entry(result.level, result.score, render(puzzle, "line").strip(), made(method, seed, lineage, step, args.start, version))
-        out.write(format_entry(entry) + "\n")
-        out.flush()
-        print(f"  lineage {lineage} step {step}: {result.level} {result.score}", file=sys.stderr, flush=True)
+        line = render(puzzle, "line").strip()
+        entries.append(Entry(result.level, result.score, line, made(method, seed, lineage, step, start_method, version)))
 
     current = grade(start, solution=solution)
-    offer(start, current, "minimal", 0)
+    offer(start, current, "sieve" if start_method == "sieve" else "minimal", 0)
     puzzle = start
     for step in range(1, args.steps + 1):
         if kept["extreme"] >= args.per_lineage:
@@ -119,8 +203,94 @@ def climb(seed, lineage, args, seen, out, version):
         here, there = (RANK[current.level], current.score), (RANK[result.level], result.score)
         if there >= here or (RANK[result.level] >= RANK["expert"] and rng.random() < 0.125):
             puzzle, current = near, result
-    print(f"lineage {lineage}: reached {current.level} {current.score}", file=sys.stderr, flush=True)
-    return kept
+    return lineage, entries, time.process_time() - cpu
+
+
+def climb_level_start(seed, lineage, args, version):
+    """A lineage whose start is ``create``'s random minimal puzzle at ``--start`` (the ``minimal`` method)."""
+    start = create(3, seed=derive_seed(seed, "start", lineage), difficulty=args.start, attempts=20000,
+                   bank=False)
+    return climb(seed, lineage, start, args.start, args, version)
+
+
+def climb_sieve_start(seed, lineage, line, args, version):
+    return climb(seed, lineage, parse_line(line), "sieve", args, version)
+
+
+class Sieve:
+    """What the sieve has done so far, summed over workers, for the progress lines."""
+
+    def __init__(self):
+        self.counts = {"tried": 0, "guessing": 0, "stalled": 0, "extreme": 0, "cpu_s": 0.0}
+
+    def add(self, found, counts):
+        for key, value in counts.items():
+            self.counts[key] += value
+        self.counts["extreme"] += len(found)
+
+    def line(self):
+        c = self.counts
+        cpu = max(c["cpu_s"], 1e-9)
+        return (f"sieve: {c['tried']} tried, {c['guessing']} need enough guesses, {c['stalled']} stall without nesting, "
+                f"{c['extreme']} extreme; {c['tried'] / cpu:.0f} tried per CPU-second, "
+                f"{c['extreme'] / cpu * 60:.2f} extreme per CPU-minute ({cpu:.0f} CPU-s)")
+
+
+def run(args, version, seen, out, totals):
+    """Run the lineages on a pool of ``--workers`` processes; write each lineage's new entries as it ends."""
+    import multiprocessing
+    import queue
+
+    first, last = map(int, args.lineages.split(":"))
+    started = time.monotonic()
+    results = queue.Queue()
+    sieve_totals = Sieve()
+    with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+
+        def submit(function, *arguments):
+            pool.apply_async(function, arguments, callback=results.put, error_callback=results.put)
+
+        next_lineage, busy = first, 0
+        while True:
+            while (busy < args.workers and next_lineage < last
+                   and time.monotonic() - started < args.minutes * 60):
+                if args.start == "sieve":
+                    upto = min(next_lineage + args.chunk, last)
+                    submit(sieve, args.seed, next_lineage, upto, args.min_guesses)
+                    next_lineage = upto
+                else:
+                    submit(climb_level_start, args.seed, next_lineage, args, version)
+                    next_lineage += 1
+                busy += 1
+            if not busy:
+                break
+            result = results.get()
+            busy -= 1
+            if isinstance(result, BaseException):
+                raise result
+            if isinstance(result[1], dict):  # a sieve chunk: (found, counts)
+                found, counts = result
+                sieve_totals.add(found, counts)
+                print(sieve_totals.line(), file=sys.stderr, flush=True)
+                for lineage, line in found:
+                    print(f"lineage {lineage}: an extreme start", file=sys.stderr, flush=True)
+                    submit(climb_sieve_start, args.seed, lineage, line, args, version)
+                    busy += 1
+                continue
+            lineage, entries, cpu = result
+            kept = {"expert": 0, "extreme": 0}
+            for entry in entries:
+                key = fingerprint(parse_line(entry.line))
+                if key in seen:
+                    continue
+                seen.add(key)
+                kept[entry.level] += 1
+                totals[entry.level] += 1
+                out.write(format_entry(entry) + "\n")
+            out.flush()
+            print(f"lineage {lineage}: kept {kept} in {cpu:.0f} CPU-s; bank {totals}", file=sys.stderr, flush=True)
+    if args.start == "sieve":
+        print(sieve_totals.line(), file=sys.stderr, flush=True)
 
 
 def main():
@@ -130,29 +300,25 @@ def main():
     parser.add_argument("--minutes", type=float, default=24.0, help="stop starting lineages after this (default 24)")
     parser.add_argument("--steps", type=int, default=250, help="steps a lineage at most (default 250)")
     parser.add_argument("--per-lineage", type=int, default=4, help="entries of each level a lineage may give (default 4)")
-    parser.add_argument("--start", choices=("expert", "extreme"), default="expert",
-                        help="level of each lineage's random minimal start (default expert)")
+    parser.add_argument("--start", choices=("expert", "extreme", "sieve"), default="expert",
+                        help="how each lineage's start is made: create's random minimal puzzle at that level, or the "
+                             "sieve's (default expert)")
+    parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    parser.add_argument("--chunk", type=int, default=500, help="sieve lineages per task (default 500)")
+    parser.add_argument("--min-guesses", type=int, default=12,
+                        help="sieve: grade only puzzles the nb engine's search makes this many guesses on (default 12)")
     parser.add_argument("--out", type=Path, default=BANK)
     args = parser.parse_args()
-    first, last = map(int, args.lineages.split(":"))
     sha = git_sha()
     version = sudoku.__version__ + (f"+{sha[:10]}" if sha else "")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     old = parse_entries(args.out.read_text().splitlines()) if args.out.exists() else []
     seen = {fingerprint(parse_line(entry.line)) for entry in old}
-    started = time.monotonic()
     totals = {"expert": sum(e.level == "expert" for e in old), "extreme": sum(e.level == "extreme" for e in old)}
     with args.out.open("a") as out:
         if not old:
             out.write("# sudoku bank: LEVEL SCORE LINE MADE (bench/make_bank.py; see sudoku/bank.py)\n")
-        for lineage in range(first, last):
-            if time.monotonic() - started > args.minutes * 60:
-                break
-            t0 = time.monotonic()
-            kept = climb(args.seed, lineage, args, seen, out, version)
-            for level, n in kept.items():
-                totals[level] += n
-            print(f"lineage {lineage}: {kept} in {time.monotonic() - t0:.0f} s; bank {totals}", file=sys.stderr, flush=True)
+        run(args, version, seen, out, totals)
 
 
 if __name__ == "__main__":

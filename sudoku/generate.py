@@ -26,9 +26,9 @@ disagreed: the techniques look at cells in a fixed order, so a symmetry changes 
 first, but the tests grade every bank entry under many symmetries and find the level kept). So two seeds
 may give variants of one bank puzzle: the same puzzle to a solver, a different one to the eye. With
 ``symmetric``, or more blanks than the drawn puzzle has, the generate-and-grade path is used, and
-so it is for a level the bank does not hold: the bank shipped now holds expert puzzles only (25
-minutes of one worker found no extreme one), so ``create extreme`` still makes and grades until
-``bench/make_bank.py --start extreme`` adds some.
+so it is for a level the bank does not hold: the bank shipped now holds expert puzzles only (a
+sieve of 4.6 million random minimal puzzles found no extreme one: docs/benchmarks.md), so ``create
+extreme`` still makes and grades until ``bench/make_bank.py --start sieve`` adds some.
 
 Until the human levels came, easy/medium/hard meant how the ``py`` engine's propagation fares: old
 easy = naked singles alone (a part of easy now), old medium = hidden singles needed (easy now), old
