@@ -9,8 +9,8 @@ that level:
 - ``easy``: clues are removed only while singles alone still solve the puzzle (naked singles alone
   from 16x16 up, where the engine's singles include locked candidates), so every try is easy;
 - ``medium`` and up at 9x9: a minimal puzzle (no clue can go), graded; about 40 % of random minimal
-  puzzles are easy, 4 % expert, and extreme ones (nested forcing chains or guessing) are rare (none
-  in 300 tries; rates in bench/README.md);
+  puzzles are easy, 4 % expert, and extreme ones (nested forcing chains or guessing) are rarer than 1
+  in a million (none in a sieve of 4.6 million; rates in docs/benchmarks.md);
 - ``medium`` from 16x16 up: clues removed while singles and locked candidates solve it, graded;
   ``hard`` and up there: minimal puzzles, graded (tens of seconds a try: not practical);
 - at 4x4 only ``easy`` exists (naked singles solve every unique 4x4 puzzle).

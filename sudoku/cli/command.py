@@ -103,7 +103,8 @@ def _parser() -> Parser:
                           help=f"puzzles made and graded before giving up on a level (default {ATTEMPTS}); at 9x9 "
                                "about 1 try in 5 is medium and 1 in 3 hard; expert comes from a bank of puzzles made "
                                "ahead, under a random symmetry (no tries; with --symmetric it is made and graded: 1 "
-                               "try in 23), and extreme is rare (none in 300 tries: bench/README.md)")
+                               "try in 23); extreme will too once the bank holds some: made here, it is rarer than 1 in a million tries "
+                               "(none in 4.6 million random minimal puzzles: docs/benchmarks.md)")
     create_p.add_argument("--minimal", action="store_true", help="remove clues until none can go")
     create_p.add_argument("--symmetric", action="store_true",
                           help="clue pattern symmetric under a half turn (blanks removed in pairs)")
