@@ -170,8 +170,8 @@ _warmed: set[str] = set()
 
 def warm(*names: str) -> None:
     """Load the named engines and compile, or load from numba's cache, every kernel each has
-    (``warm()`` in its module), once per process: outside any timed region, and in a pool's parent
-    before it forks its workers, so they inherit the kernels instead of each compiling them."""
+    (``warm()`` in its module), once per process, outside any timed region: a batch run's workers
+    each warm theirs before their first chunk, in parallel, so the parent stays light (jobs.runner)."""
     for name in names:
         if name not in _warmed:
             module = load(name)
