@@ -56,10 +56,13 @@ def compiler() -> str:
     return found
 
 
-def build(program: Path, into: Path, *, command: str | None = None, log_shown: Path | None = None) -> Path:
+def build(program: Path, into: Path, *, command: str | None = None, log_shown: Path | None = None,
+          moved_to: Path | None = None) -> Path:
     """Build the folder of ``program`` with the sanitizers in ``into`` (made here); the built program.
     BuildError names what went wrong; a failed build's output tail is in ``into/build.log``, named
-    in the message as ``log_shown`` (where it will be once moved; by default where it is)."""
+    in the message as ``log_shown`` (where it will be once moved; by default where it is). With
+    ``moved_to`` (where ``into`` will be), the debug information names the sources there, so a
+    sanitizer report's SUMMARY line names a file that exists after the move."""
     from sudoku.display import visible
 
     source = program.parent
@@ -71,11 +74,12 @@ def build(program: Path, into: Path, *, command: str | None = None, log_shown: P
     cc = compiler()
     _copy(source, into, leave_out=program.name)
     log = into / "build.log"
+    flags = FLAGS if moved_to is None else f"{FLAGS} -fdebug-prefix-map={shlex.quote(str(into))}={shlex.quote(str(moved_to))}"
     if command is None:
-        argv, env, how = ["make", "-B", f"CC={cc} {FLAGS}"], dict(os.environ), "make"
+        argv, env, how = ["make", "-B", f"CC={cc} {flags}"], dict(os.environ), "make"
     else:
         argv, how = ["sh", "-c", command], "the --build command"
-        env = dict(os.environ, CC=cc, CFLAGS=FLAGS, LDFLAGS="-fsanitize=address,undefined")
+        env = dict(os.environ, CC=cc, CFLAGS=flags, LDFLAGS="-fsanitize=address,undefined")
     code, output = _run(argv, into, env)
     tail = b"\n".join(output.splitlines()[-LOG_LINES:]) + b"\n"
     log.write_bytes(f"$ {shlex.join(argv)}\n".encode() + tail)
@@ -170,7 +174,8 @@ def stage(specs: Sequence[dict[str, Any]], out: Path, *, command: str | None
         final.append({**spec, "spec": shlex.join([str(out / FOLDER / name / program.name), *argv[1:]])})
         staged.append({**spec, "spec": shlex.join([str(staging / name / program.name), *argv[1:]])})
         try:
-            build(program, staging / name, command=command, log_shown=out / FOLDER / name / "build.log")
+            build(program, staging / name, command=command, log_shown=out / FOLDER / name / "build.log",
+                  moved_to=out / FOLDER / name)
         except BuildError as error:  # the target keeps its own name: there is no build to name
             final[-1] = dict(spec)
             failed[spec["spec"]] = str(error)

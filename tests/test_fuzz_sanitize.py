@@ -188,6 +188,7 @@ def test_the_sanitized_build_finds_what_the_plain_build_prints_as_garbage(tmp_pa
     assert len(found) == 1, [g["signature"] for g in manifest["fuzz"]["groups"]]
     bug = found[0]
     assert bug["detail"].startswith("no_crash: SUMMARY: AddressSanitizer: global-buffer-overflow") and "board.c:" in bug["detail"]
+    assert f" {(run / 'build' / '1-alice' / 'board.c').resolve()}:" in bug["detail"]  # where the copy is, not was
     assert bug["confirmed"] == 3 and "malformed_out_of_range" in bug["families"]
     assert len(bug["text"]) < 170 and any(word == "10" for word in bug["text"].split())  # shrunk, the 10 kept
     replay = shlex.split(bug["replay"])
