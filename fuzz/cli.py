@@ -259,14 +259,9 @@ def run(args: argparse.Namespace) -> int:
             raise Usage("-n, --workers and --chunk-size must be at least 1")
         if args.build is not None and not args.sanitize:
             raise Usage("--build is the sanitized build's command: give --sanitize with it")
-        if args.backend not in ("local", "dask"):
-            raise Usage(f"unknown backend {args.backend!r}; known: local, dask")
-        if args.backend == "dask":
-            from jobs.backends import check_dask, check_scheduler
+        from jobs import backends
 
-            check_dask()
-            if args.scheduler:
-                check_scheduler(args.scheduler, timeout=args.connect_timeout)
+        backends.check(args.backend, args.scheduler, timeout=args.connect_timeout)
         stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
         out = args.out or f"runs/fuzz-{stamp}"
         specs = _target_specs(args)

@@ -38,13 +38,19 @@ Chunks = Generator[tuple[Spec | None, Any], None, None]  # closed by the runner:
 DASK_MISSING = "the dask backend needs Dask's 'distributed' package: pip install 'sudoku-toolkit[dask]'"
 
 
-def check_dask() -> None:
-    """Fail fast, before a run directory is made, when the dask backend cannot be imported (it is an
-    extra: ``pip install 'sudoku-toolkit[dask]'``)."""
-    try:
-        import distributed  # noqa: F401  (the backend imports it anyway)
-    except ImportError:
-        raise BackendError(DASK_MISSING) from None
+def check(name: str, scheduler: str | None, *, timeout: float = CONNECT_TIMEOUT_S) -> None:
+    """Fail fast, before a run directory is made, unless backend ``name`` can run: a known name; for
+    dask, the package importable (it is an extra: ``pip install 'sudoku-toolkit[dask]'``) and the
+    ``scheduler``, when one is named, answering (``check_scheduler``)."""
+    if name not in BACKENDS:
+        raise BackendError(f"unknown backend {name!r}; known: {', '.join(BACKENDS)}")
+    if name == "dask":
+        try:
+            import distributed  # noqa: F401  (the backend imports it anyway)
+        except ImportError:
+            raise BackendError(DASK_MISSING) from None
+        if scheduler:
+            check_scheduler(scheduler, timeout=timeout)
 
 
 def check_scheduler(address: str, *, timeout: float = CONNECT_TIMEOUT_S) -> None:

@@ -94,15 +94,10 @@ def _config(args: argparse.Namespace) -> dict[str, Any]:
         args.engine = "nb" if engines.supports("nb", box) else engines.default_for(box)
     if args.check_engine is None:
         args.check_engine = {"nb": "band", "py": "dlx"}.get(args.engine, "py")
-    if args.backend not in backends.BACKENDS:
-        raise Usage(f"unknown backend {args.backend!r}; known: {', '.join(backends.BACKENDS)}")
+    backends.check(args.backend, args.scheduler, timeout=args.connect_timeout)
     for option, name in (("--engine", args.engine), ("--check-engine", args.check_engine)):
         if name not in engines.names():
             raise Usage(f"unknown {option} {name!r}; known: {', '.join(engines.names())}")
-    if args.backend == "dask":
-        backends.check_dask()
-    if args.backend == "dask" and args.scheduler:
-        backends.check_scheduler(args.scheduler, timeout=args.connect_timeout)
     if args.engine == args.check_engine and not args.input:
         raise Usage("--check-engine must differ from --engine, so an engine cannot vouch for its own puzzles")
     if args.chunk_size is None:
@@ -159,8 +154,7 @@ def run(args: argparse.Namespace) -> int:
     with runner.stopping(run_dir, f"sudoku-jobs run --resume {run_dir.path}"):
         if args.resume:
             lines = _reread_input(config) if config["input"] else None
-            if config["backend"] == "dask" and config["scheduler"]:
-                backends.check_scheduler(config["scheduler"], timeout=args.connect_timeout)
+            backends.check(config["backend"], config["scheduler"], timeout=args.connect_timeout)
         specs = tasks.plan(config, lines)
         runner.setup_log(run_dir, verbose=args.verbose)
     total = sum(spec["count"] for spec in specs)
