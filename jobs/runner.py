@@ -267,9 +267,6 @@ def _run_chunks(run_dir: RunDir, config: Config, task: Task, specs: Specs, todo:
         return "failed", caught
 
 
-_WARMED: set[str] = set()  # in this process: a worker forked from a parent that warmed nothing starts empty
-
-
 def _warm(names: list[str]) -> None:
     """Warm the engines ``names`` in this worker, once, before its first chunk; say so if it takes a
     while (the first run after an install compiles them). Each worker pays it, in parallel, not the
@@ -277,7 +274,8 @@ def _warm(names: list[str]) -> None:
     CPU at 100,000 cases (issue 28)."""
     from sudoku import engines
 
-    if set(names) <= _WARMED:
+    names = engines.cold(*names)
+    if not names:
         return
     note = threading.Timer(WARM_NOTE_AFTER_S, log.warning, (
         "worker %d: loading the compiled kernels of %s once (the first run after an install compiles them "
@@ -289,7 +287,6 @@ def _warm(names: list[str]) -> None:
         engines.warm(*names)
     finally:
         note.cancel()
-    _WARMED.update(names)
     if time.time() - started >= WARM_NOTE_AFTER_S:
         log.warning("worker %d: kernels ready in %.0fs", os.getpid(), time.time() - started)
 

@@ -185,7 +185,7 @@ def _finish(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def engines_of(spec: dict[str, Any]) -> list[str]:
-    """The engines a chunk's worker uses: warmed in the parent before a local pool forks them."""
+    """The engines a chunk's worker uses: each worker warms them before its first chunk."""
     return [spec["engine"], spec["check_engine"]]
 
 

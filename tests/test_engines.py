@@ -110,6 +110,13 @@ def test_registry_names_and_default():
         assert {"solve", "count"} <= info.capabilities
 
 
+def test_cold_names_the_engines_not_yet_warmed_here(monkeypatch):
+    monkeypatch.setattr(engines, "_warmed", set())
+    assert engines.cold("py", "dlx") == ["py", "dlx"]
+    engines.warm("py")
+    assert engines.cold("py", "dlx") == ["dlx"]
+
+
 def test_the_registry_module_holds_no_routing():
     """The contract and the registry only: the route of a solve that names no engine is the engine
     ``auto``, listed like any other (what it picks is tested in test_engine_auto.py)."""
@@ -117,7 +124,7 @@ def test_the_registry_module_holds_no_routing():
 
     functions = {name for name, value in vars(engines).items()
                  if inspect.isfunction(value) and value.__module__ == engines.__name__}
-    assert functions == {"default_for", "names", "info", "load", "supports", "solve", "bounded", "warm"}
+    assert functions == {"default_for", "names", "info", "load", "supports", "solve", "bounded", "warm", "cold"}
     assert "auto" in engines.names() and engines.load("auto").__name__ == "sudoku.engines.auto"
     assert {"solve", "count", "budget"} <= engines.info("auto").capabilities
 

@@ -33,7 +33,7 @@ def test_workers_warm_the_engines_the_parent_does_not(tmp_path, monkeypatch):
 
     calls = tmp_path / "warm.pids"
     monkeypatch.setattr(engines, "warm", _warm_recorder(calls))  # the forked workers inherit it
-    monkeypatch.setattr(runner, "_WARMED", set())
+    monkeypatch.setattr(engines, "_warmed", set())  # nothing warm here: the test sees who warms
     config = small_batch(tmp_path / "run", n=40, workers=2)
     run_dir, config = runner.open_run(tasks.BATCH, config=config)
     manifest_ = runner.execute(run_dir, config, tasks.BATCH, tasks.plan(config))

@@ -180,6 +180,11 @@ def warm(*names: str) -> None:
             _warmed.add(name)
 
 
+def cold(*names: str) -> list[str]:
+    """Those of ``names`` not yet warmed in this process (``warm`` would load or compile them)."""
+    return [name for name in names if name not in _warmed]
+
+
 def supports(name: str, box: int) -> bool:
     return box in info(name).boxes
 
