@@ -23,7 +23,7 @@ grid has 24^5 arrangements of its columns to choose among, which this search can
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import permutations, product
+from itertools import groupby, permutations, product
 from operator import itemgetter
 
 from sudoku.grid import Grid
@@ -82,21 +82,21 @@ def _first_digit_rows(cells: tuple[int, ...], b: int) -> tuple[int, list[int]]:
 def _blank_key(row: tuple[int, ...], b: int) -> tuple[int, ...]:
     """The blanks of each stack of ``row``, most first: the larger the key, the more blanks the row
     can lead with."""
-    return tuple(sorted((sum(v == 0 for v in row[s * b:s * b + b]) for s in range(b)), reverse=True))
+    return tuple(sorted(_stack_blanks(row, b), reverse=True))
+
+
+def _stack_blanks(row: tuple[int, ...], b: int) -> list[int]:
+    """How many blanks ``row`` has in each stack."""
+    return [row[s * b:s * b + b].count(0) for s in range(b)]
 
 
 def _column_orders(row: tuple[int, ...], b: int) -> list[tuple[int, ...]]:
     """Every column arrangement that puts ``row``'s blanks as early as they can go: stacks by their
     blanks, most first (any order among equals), and within each stack its blanks first (any order
     among them, and among its digits)."""
-    stacks = sorted(range(b), key=lambda s: -sum(row[c] == 0 for c in range(s * b, s * b + b)))
-    groups: list[list[int]] = []
-    for s in stacks:
-        blanks = sum(row[c] == 0 for c in range(s * b, s * b + b))
-        if groups and sum(row[c] == 0 for c in range(groups[-1][0] * b, groups[-1][0] * b + b)) == blanks:
-            groups[-1].append(s)
-        else:
-            groups.append([s])
+    blanks = _stack_blanks(row, b)
+    stacks = sorted(range(b), key=lambda s: -blanks[s])
+    groups = [list(group) for _, group in groupby(stacks, key=lambda s: blanks[s])]
     within = {}
     for s in range(b):
         columns = range(s * b, s * b + b)
