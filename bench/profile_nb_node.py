@@ -28,6 +28,7 @@ from sudoku.engines._nb_kernels import (
     HIDDEN,
     MAX_DEPTH,
     N,
+    SCRATCH,
     WIDTH,
     _borrow,
     _branch,
@@ -49,7 +50,7 @@ def record(puzzles, limit, out):
     """The states at the branch choices of a search of each puzzle (as ``_search``), up to ``out``'s rows."""
     stack = np.empty((MAX_DEPTH, WIDTH), np.int64)
     meta = np.empty((MAX_DEPTH, 3), np.int64)  # (not borrowed: the figures come from the loops below)
-    givens = np.empty(27, np.int64)
+    givens = np.empty(SCRATCH, np.int64)
     n = 0
     for i in range(puzzles.shape[0]):
         if not _load_digits(puzzles[i], stack[0], givens):
