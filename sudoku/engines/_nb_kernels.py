@@ -273,39 +273,25 @@ def _place_each(s, d, lone0, lone1, lone2):
 def _line_singles(s, d):
     """Place digit ``d`` where a row or a column has one place left; -1 on a contradiction (a row
     or column with no place for it), else cells placed. Found by masks on all three planes at once
-    (no branch per row, column or band)."""
+    (no branch per row, column or band), rows and columns from the same planes and placed together
+    (one test and one placement loop, not two: a mispredicted branch costs more than the places
+    that a row single would have made column singles a pass earlier)."""
     i = d * 3
     x0 = s[i]
     x1 = s[i + 1]
     x2 = s[i + 2]
-    if _rows_empty(x0) | _rows_empty(x1) | _rows_empty(x2):
-        return -1
-    lone0 = _row_alone(x0) & ~s[PLACED]
-    lone1 = _row_alone(x1) & ~s[PLACED + 1]
-    lone2 = _row_alone(x2) & ~s[PLACED + 2]
-    made = 0
-    if lone0 | lone1 | lone2:
-        made = _place_each(s, d, lone0, lone1, lone2)
-        if made < 0:
-            return -1
-        x0 = s[i]
-        x1 = s[i + 1]
-        x2 = s[i + 2]
     f0 = _fold(x0)
     f1 = _fold(x1)
     f2 = _fold(x2)
-    if f0 | f1 | f2 != 0x1FF:
+    if _rows_empty(x0) | _rows_empty(x1) | _rows_empty(x2) | (f0 | f1 | f2 != 0x1FF):
         return -1
-    # per band, the places alone in their column: the column has one place in this band, none in the others
-    lone0 = x0 & _spread(_once(x0) & ~f1 & ~f2) & ~s[PLACED]
-    lone1 = x1 & _spread(_once(x1) & ~f0 & ~f2) & ~s[PLACED + 1]
-    lone2 = x2 & _spread(_once(x2) & ~f0 & ~f1) & ~s[PLACED + 2]
+    # per band, the places alone in their row, or alone in their column (one place in this band, none in the others)
+    lone0 = (_row_alone(x0) | x0 & _spread(_once(x0) & ~f1 & ~f2)) & ~s[PLACED]
+    lone1 = (_row_alone(x1) | x1 & _spread(_once(x1) & ~f0 & ~f2)) & ~s[PLACED + 1]
+    lone2 = (_row_alone(x2) | x2 & _spread(_once(x2) & ~f0 & ~f1)) & ~s[PLACED + 2]
     if lone0 | lone1 | lone2:
-        more = _place_each(s, d, lone0, lone1, lone2)
-        if more < 0:
-            return -1
-        made += more
-    return made
+        return _place_each(s, d, lone0, lone1, lone2)
+    return 0
 
 
 @njit(cache=True, inline="always")
