@@ -322,12 +322,13 @@ def check(name, limit, puzzles, answers, unique):
                 raise SystemExit(f"{name}: {engine} and tdoku differ on {int((~same).sum())} unique puzzles")
 
 
-def bench_set(name, limit, lines, rounds, tdoku):
+def bench_set(name, limit, lines, rounds, tdoku, seed=None):
     import numpy as np
 
+    from bench.bench_nb_vs_base import relabel  # there, as its workers run on trees without bench/common's newer helpers
     from sudoku.engines import band, nb
 
-    puzzles = nb.from_lines(lines)
+    puzzles = relabel(nb.from_lines(lines), seed)
     rows = tdoku.prepare(puzzles)
     engines = {
         "tdoku": lambda: tdoku.solve(rows, limit),
@@ -378,6 +379,9 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="--limit 500 --rounds 3 unless given")
     parser.add_argument("--data", type=Path, default=None, help="folder of the *.txt.gz sets (default: SUDOKU_DATA "
                         "or ../shared/data)")
+    parser.add_argument("--relabel", type=int, metavar="SEED",
+                        help="rename each puzzle's digits by a permutation drawn from SEED: a set's own labels can favour "
+                             "one engine's order of trying digits")
     args = parser.parse_args(argv)
     rounds = args.rounds or (3 if args.quick else 5)
     limit = args.limit or (500 if args.quick else None)
@@ -413,7 +417,7 @@ def main(argv=None):
         if lines is None:
             print(f"# skipped {name}: not in {data}")
             continue
-        rows.append(bench_set(name, set_limit, lines, rounds, tdoku))
+        rows.append(bench_set(name, set_limit, lines, rounds, tdoku, args.relabel))
         print(f"# {name}: done, load {os.getloadavg()[0]:.1f}", flush=True)
     print()
     print("speed vs tdoku = tdoku's CPU time / ours, per round: min / median / max (above 1: ours is faster); "

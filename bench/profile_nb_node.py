@@ -49,7 +49,7 @@ SETS = {"hardest1106": 1, "top1465": 1, "serg_benchmark": 2, "17clue": 2}
 def record(puzzles, limit, out):
     """The states at the branch choices of a search of each puzzle (as ``_search``), up to ``out``'s rows."""
     stack = np.empty((MAX_DEPTH, WIDTH), np.int64)
-    meta = np.empty((MAX_DEPTH, 3), np.int64)  # (not borrowed: the figures come from the loops below)
+    meta = np.empty((MAX_DEPTH, 4), np.int64)  # (not borrowed: the figures come from the loops below)
     givens = np.empty(SCRATCH, np.int64)
     n = 0
     for i in range(puzzles.shape[0]):

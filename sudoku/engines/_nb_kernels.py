@@ -470,6 +470,21 @@ def _options(s, b, p):
     return opts
 
 
+@njit(cache=True, inline="always")
+def _first_option(s, b, p, opts):
+    """The option (a bit of ``opts``) to try first at position ``p`` of band ``b``: of the two lowest
+    digits, the one with more places left in the cell's box (the lower on a tie). On the sets with
+    their digits relabelled at random this takes 16 % fewer guesses on hardest1106 and 21 % fewer
+    on serg_benchmark than the lowest digit first (the sets' own labels happen to favour it)."""
+    low = opts & -opts
+    second = opts & ~low
+    second &= -second
+    box = BOX_OF[(p % 9) // 3]
+    other = second | (low & -np.int64(second == 0))  # the lowest again when it is the only option
+    more = _popcount(s[_low_index(other) * 3 + b] & box) > _popcount(s[_low_index(low) * 3 + b] & box)
+    return other if more else low
+
+
 @njit(cache=True)
 def _load(masks, s):
     """A state from 81 cell masks (bit d-1 = digit d possible); nothing placed yet."""
@@ -610,6 +625,7 @@ def _search(limit, rng, randomize, locked, stack, meta, solution, work):
             meta[depth, 0] = b
             meta[depth, 1] = p
             meta[depth, 2] = _options(cur, b, p)
+            meta[depth, 3] = 0 if randomize else _first_option(cur, b, p, meta[depth, 2])
         # try the next option of the deepest level that has one
         advanced = False
         while depth >= 0:
@@ -622,6 +638,9 @@ def _search(limit, rng, randomize, locked, stack, meta, solution, work):
                 for _ in range(_below(rng, _popcount(opts))):
                     rest &= rest - 1
             bit = rest & -rest
+            if opts & meta[depth, 3]:
+                bit = meta[depth, 3]
+                meta[depth, 3] = 0
             opts ^= bit
             meta[depth, 2] = opts
             guesses += 1
@@ -649,7 +668,7 @@ def _search(limit, rng, randomize, locked, stack, meta, solution, work):
 
 @njit(cache=True)
 def _buffers():
-    return np.empty((MAX_DEPTH, WIDTH), np.int64), np.empty((MAX_DEPTH, 3), np.int64)
+    return np.empty((MAX_DEPTH, WIDTH), np.int64), np.empty((MAX_DEPTH, 4), np.int64)
 
 
 @njit(cache=True)
