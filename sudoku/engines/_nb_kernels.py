@@ -42,6 +42,7 @@ import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
+from numba.core.errors import TypingError
 from numba.extending import intrinsic
 
 N = 81
@@ -137,6 +138,21 @@ def _borrow(typingctx, array):
         out.parent = cgutils.get_null_value(out.parent.type)
         return out._getvalue()
     return array(array), codegen
+
+
+@intrinsic
+def _state(typingctx, array, offset):
+    """A raw pointer to element ``offset`` of a C-contiguous ``array`` (a stack row, a puzzle): the
+    kernels index it as they index an array, but numba counts no references for a pointer. On an
+    array, even a borrowed one, every inlined call that takes it costs a call to ``NRT_incref`` and
+    one to ``NRT_decref`` (26 call sites in ``_settle``). Only while the caller holds the array."""
+    if not isinstance(array, types.Array) or array.layout != "C":
+        raise TypingError(f"_state needs a C-contiguous array, not {array}")  # a flat offset is only right there
+
+    def codegen(context, builder, signature, args):
+        proxy = cgutils.create_struct_proxy(signature.args[0])(context, builder, value=args[0])
+        return builder.gep(proxy.data, [args[1]])
+    return types.CPointer(array.dtype)(array, offset), codegen
 
 
 @njit(cache=True, inline="always")
@@ -603,16 +619,16 @@ def _search(limit, rng, randomize, locked, stack, meta, solution, work):
 
     ``stack[depth]`` is the state at a depth; ``meta[depth]`` its branch band, position and the
     options not yet tried there. The last option at a branch is tried in place."""
-    stack = _borrow(stack)  # the caller holds it
+    width = stack.shape[1]
     work[1] += 1
-    placed = _settle(stack[0], locked)
+    placed = _settle(_state(stack, 0), locked)
     if placed < 0:
         return 0
     count = 0
     depth = 0
     guesses = 0
     while True:
-        cur = stack[depth]
+        cur = _state(stack, depth * width)
         if placed == N:
             if count == 0:
                 _write(cur, solution)
@@ -644,12 +660,12 @@ def _search(limit, rng, randomize, locked, stack, meta, solution, work):
             opts ^= bit
             meta[depth, 2] = opts
             guesses += 1
-            if opts == 0:
-                nxt = stack[depth]
-            else:
+            nxt = _state(stack, depth * width)
+            if opts != 0:
+                here = nxt
+                nxt = _state(stack, (depth + 1) * width)
                 for j in range(WIDTH):  # a slice assignment checks for overlap and costs ~5x this loop
-                    stack[depth + 1, j] = stack[depth, j]
-                nxt = stack[depth + 1]
+                    nxt[j] = here[j]
             _place(nxt, _low_index(bit), meta[depth, 0], meta[depth, 1])
             placed = _settle(nxt, locked)
             if placed >= 0:
@@ -718,7 +734,7 @@ def _solve_rows(puzzles, limit, locked, counts, solutions, guesses, nodes, stack
         work[0] = 0
         work[1] = 0
         solutions[i, :] = 0
-        if _load_digits(puzzles[i], stack[0], givens):
+        if _load_digits(_state(puzzles, i * N), _state(stack, 0), _state(givens, 0)):
             counts[i] = _search(limit, rng, False, locked, stack, meta, solutions[i], work)
         else:
             counts[i] = 0
