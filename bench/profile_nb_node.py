@@ -33,12 +33,14 @@ from sudoku.engines._nb_kernels import (
     _borrow,
     _branch,
     _digits,
+    _first_option,
     _load_digits,
     _low_index,
     _naked,
     _options,
     _place,
     _settle,
+    _state,
 )
 
 REPO = Path(__file__).resolve().parents[1]
@@ -74,6 +76,7 @@ def record(puzzles, limit, out):
                 meta[depth, 0] = b
                 meta[depth, 1] = p
                 meta[depth, 2] = _options(stack[depth], b, p)
+                meta[depth, 3] = _first_option(stack[depth], b, p, meta[depth, 2])
             advanced = False
             while depth >= 0:
                 opts = meta[depth, 2]
@@ -81,6 +84,9 @@ def record(puzzles, limit, out):
                     depth -= 1
                     continue
                 bit = opts & -opts
+                if opts & meta[depth, 3]:
+                    bit = meta[depth, 3]
+                    meta[depth, 3] = 0
                 opts ^= bit
                 meta[depth, 2] = opts
                 if opts != 0:
@@ -128,25 +134,27 @@ def copy_loop(states, n, reps, scratch):
 
 @njit
 def upto(states, n, reps, scratch, part):
-    """part 0: branch choice; 1: + copy and placement; 2: + naked singles to a fixpoint; 3: + _settle."""
-    states = _borrow(states)  # as the engine's search does: no atomic reference counts on views
-    scratch = _borrow(scratch)
+    """part 0: branch choice; 1: + copy and placement; 2: + naked singles to a fixpoint; 3: + _settle.
+    On raw pointers to the rows, as the engine's search works (no reference counting)."""
+    row = states.shape[1]
+    to = _state(scratch, 0)
     acc = 0
     for _ in range(reps):
         for i in range(n):
-            b, p = _branch(states[i])
+            state = _state(states, i * row)
+            b, p = _branch(state)
             acc += b + p
             if part == 0:
                 continue
             for j in range(WIDTH):
-                scratch[j] = states[i, j]
-            _place(scratch, _low_index(_options(scratch, b, p)), b, p)
+                to[j] = state[j]
+            _place(to, _low_index(_options(to, b, p)), b, p)
             if part == 2:
-                while _naked(scratch) > 0:
+                while _naked(to) > 0:
                     pass
             elif part == 3:
-                acc += _settle(scratch, True)
-            acc += scratch[COUNT]
+                acc += _settle(to, True)
+            acc += to[COUNT]
     return acc
 
 

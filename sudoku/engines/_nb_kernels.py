@@ -733,12 +733,14 @@ def _solve_rows(puzzles, limit, locked, counts, solutions, guesses, nodes, stack
     for i in range(puzzles.shape[0]):
         work[0] = 0
         work[1] = 0
-        solutions[i, :] = 0
+        count = 0
         if _load_digits(_state(puzzles, i * N), _state(stack, 0), _state(givens, 0)):
-            counts[i] = _search(limit, rng, False, locked, stack, meta, solutions[i], work)
+            count = _search(limit, rng, False, locked, stack, meta, _state(solutions, i * N), work)
         else:
-            counts[i] = 0
             work[1] = 1
+        if count == 0:
+            solutions[i, :] = 0
+        counts[i] = count
         guesses[i] = work[0]
         nodes[i] = work[1]
 
