@@ -37,6 +37,7 @@ import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
+from numba.core.errors import TypingError
 from numba.extending import intrinsic
 
 CELLS = 81
@@ -104,6 +105,20 @@ def _trailing_zeros(typingctx, value):
         return builder.call(fn, [args[0], ir.Constant(ir.IntType(1), 1)])
 
     return types.int64(types.int64), codegen
+
+
+@intrinsic
+def _row(typingctx, array, offset):
+    """A raw pointer to element ``offset`` of a C-contiguous int64 ``array`` (a stack row): indexed
+    as an array is, with no reference counting, which numba pays on every call that takes an array
+    (an atomic increment and decrement per call). Only while the caller holds the array."""
+    if not isinstance(array, types.Array) or array.layout != "C":
+        raise TypingError(f"_row needs a C-contiguous array, not {array}")
+
+    def codegen(context, builder, signature, args):
+        proxy = cgutils.create_struct_proxy(signature.args[0])(context, builder, value=args[0])
+        return builder.gep(proxy.data, [args[1]])
+    return types.CPointer(array.dtype)(array, offset), codegen
 
 
 @njit(cache=True)
@@ -374,21 +389,23 @@ def _search(puzzle, limit, stack, pending, out):
     count = 0
     guesses = 0
     nodes = 1
-    if not _start(puzzle, stack[0]):
+    if not _start(puzzle, _row(stack, 0)):
         return 0, 0, 1
     depth = 0
     dirty = ALL_BOARDS
     while True:
-        state = stack[depth]
+        state = _row(stack, depth * WIDTH)
         if _settle(state, dirty):
             if state[27] | state[28] | state[29]:
                 i, bit = _branch(state)
-                stack[depth + 1, :] = state
+                tried = _row(stack, (depth + 1) * WIDTH)
+                for j in range(WIDTH):
+                    tried[j] = state[j]
                 state[i] &= ~bit  # waits: the cell is not this digit
                 pending[depth] = i
                 depth += 1
                 row_mask = ROW << (9 * (_bit_index(bit) // 9))
-                stack[depth, i] = (stack[depth, i] & ~row_mask) | bit  # tried first: the cell is this digit
+                tried[i] = (tried[i] & ~row_mask) | bit  # tried first: the cell is this digit
                 dirty = 1 << i
                 guesses += 1
                 nodes += 1
