@@ -25,11 +25,13 @@ plane) for the naked and the hidden rules.
   machine a branch that the processor mispredicts costs more than the work it would skip.
 - ``_branch``: a two-candidate cell (the one whose units hold the fewest placed cells: the least
   of one packed key, band and position breaking ties), else the first cell with the fewest
-  candidates; every option of the cell is tried.
+  candidates; every option of the cell is tried, first (``_first_option``) the one of its two
+  lowest digits with more places left in the cell's box.
 - ``_search``: depth first over the stack; the last option at a branch is tried in place. Counts
-  solutions up to a limit and keeps the first. It and the loop of ``solve_batch`` work on
-  *borrowed* arrays (``_borrow``: no reference count), because numba otherwise pays an atomic
-  increment and decrement for every view of the stack and every call that takes one.
+  solutions up to a limit and keeps the first. It works on raw pointers to the stack's rows
+  (``_state``), and the loop of ``solve_batch`` on *borrowed* arrays (``_borrow``), because numba
+  counts references to an array at every call that takes it or a view of it: an atomic increment
+  and decrement, or for a borrowed array a call that tests a null pointer.
 - ``_fill`` / ``_carve``: a random full grid (search with random option order), then clue removal
   in random order, a removal kept only if forbidding the removed digit leaves no solution.
 
