@@ -26,7 +26,8 @@ cell. Vocabulary:
 - ``_branch``: the two-candidate cell whose row, column and box hold the most open cells (else the
   first cell with fewest candidates), its lowest digit. Binary: "cell = digit" is searched first,
   "cell != digit" waits on the stack.
-- ``_search``: depth first over a preallocated stack of states, no recursion, no allocation.
+- ``_search``: depth first over a preallocated stack of states, no recursion, no allocation; the
+  states are raw pointers to the stack's rows (``_row``), which numba does not reference-count.
 
 The measurements behind each choice are in ``sudoku.engines.band``.
 """
