@@ -34,6 +34,7 @@ from jobs.task import Task
 log = logging.getLogger("jobs")
 
 LOG_EVERY_S = 10.0
+RELAY_BACKLOG = 10_000  # lines kept for a run log not made yet: a worker warming says a few
 WARM_NOTE_AFTER_S = 5.0  # a warm-up longer than this is announced: it is compiling (loading takes 1-3 s)
 
 
@@ -117,43 +118,101 @@ class _LogFile(logging.FileHandler):
 
 
 def setup_log(run_dir: RunDir, *, verbose: bool = False) -> logging.Logger:
-    """One log file for the parent and every forked worker (through multiprocessing-logging)."""
-    import multiprocessing_logging
-
-    logger = logging.getLogger("jobs")
-    for handler in list(logger.handlers):
-        logger.removeHandler(handler)
-        handler.close()
-    logger.setLevel(logging.INFO)
-    logger.propagate = False
+    """One log file for the parent and every forked worker (through multiprocessing-logging and
+    ``forward_worker_logs``), and the console: warnings, or with ``verbose`` every line."""
+    logger = forward_worker_logs()
     try:
         handler = _LogFile(run_dir.log_path)
     except OSError as error:
         raise WriteError(f"cannot write {run_dir.log_path}: {os.strerror(error.errno)}") from None  # type: ignore[arg-type]
     handler.setFormatter(logging.Formatter("%(asctime)s %(processName)s[%(process)d] %(levelname)s %(message)s"))
-    logger.addHandler(handler)
+    sinks = [handler]
     if verbose or not sys.stderr.isatty():
         console = logging.StreamHandler(sys.stderr)
         console.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
         console.setLevel(logging.INFO if verbose else logging.WARNING)
-        logger.addHandler(console)
-    parent = os.getpid()
+        sinks.append(console)
+    _relay().write_to(sinks)
+    return logger
+
+
+class _Relay(logging.Handler):
+    """Where the parent's lines and its forked workers' go: the run's handlers, set by ``setup_log``.
+    Until they are set (workers started before the run directory is made), lines
+    wait here, up to RELAY_BACKLOG of them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sinks: list[logging.Handler] = []
+        self.backlog: list[logging.LogRecord] | None = []
+
+    def write_to(self, sinks: list[logging.Handler] | None) -> None:
+        """Send lines to ``sinks`` from now on (the lines waiting first), or with None hold them until
+        the next call; the handlers replaced are closed."""
+        with self.lock:  # type: ignore[union-attr]  # a Handler's lock is made in __init__
+            for old in self.sinks:
+                old.close()
+            self.sinks = sinks or []
+            waiting, self.backlog = self.backlog or [], None if sinks else []
+        for record in waiting:
+            self.emit(record)
+
+    def emit(self, record: logging.LogRecord) -> None:  # from the parent, and the queue's thread
+        with self.lock:  # type: ignore[union-attr]
+            if self.backlog is not None:
+                if len(self.backlog) < RELAY_BACKLOG:
+                    self.backlog.append(record)
+                return
+            sinks = self.sinks
+        for sink in sinks:
+            if record.levelno >= sink.level:
+                sink.handle(record)
+
+
+def _relay() -> _Relay:
+    return _forwarding().sub_handler  # type: ignore[no-any-return]
+
+
+def forward_worker_logs(*, hold: bool = False) -> logging.Logger:
+    """The ``jobs`` logger, with the one handler that takes the lines of this process and of every
+    worker forked from it from now on (once per process) to the run's handlers (``setup_log``).
+    With ``hold``, lines wait for the next ``setup_log`` (workers started before their run's log)."""
+    logger = logging.getLogger("jobs")
+    _forwarding()
+    if hold:
+        _relay().write_to(None)
+    return logger
+
+
+def _forwarding() -> Any:
+    """The ``jobs`` logger's forwarding handler, installed the first time: forked workers send their
+    lines through its queue; the parent hands its own to the relay directly. A worker killed while it
+    holds the queue's lock would otherwise block the parent's next line, and its exit, forever (seen
+    in bench/fault_campaign.py)."""
+    import multiprocessing_logging
+
+    logger = logging.getLogger("jobs")
+    for handler in logger.handlers:
+        if getattr(handler, "parent", None) == os.getpid():
+            return handler
+    for handler in list(logger.handlers):
+        logger.removeHandler(handler)
+        handler.close()
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
 
     class ForkedWorkersOnly(multiprocessing_logging.MultiProcessingHandler):  # type: ignore[misc]
-        """Forked workers send their lines through the handler's queue; the parent writes its own
-        directly. A worker killed while it holds the queue's lock would otherwise block the parent's
-        next line, and its exit, forever (seen in bench/fault_campaign.py)."""
+        parent = os.getpid()
 
         def emit(self, record: logging.LogRecord) -> None:
-            if os.getpid() == parent:
+            if os.getpid() == self.parent:
                 self.sub_handler.handle(record)
             else:
                 super().emit(record)
 
-    for number, handler in enumerate(list(logger.handlers)):
-        logger.removeHandler(handler)
-        logger.addHandler(ForkedWorkersOnly(f"mp-handler-{number}", sub_handler=handler))
-    return logger
+    handler = ForkedWorkersOnly("mp-handler", sub_handler=_Relay())
+    logger.addHandler(handler)
+    return handler
 
 
 def execute(run_dir: RunDir, config: Config, task: Task, specs: Specs, *, resume: bool = False,
