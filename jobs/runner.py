@@ -216,7 +216,7 @@ def _forwarding() -> Any:
 
 
 def execute(run_dir: RunDir, config: Config, task: Task, specs: Specs, *, resume: bool = False,
-            progress: Progress | None = None) -> dict[str, Any]:
+            progress: Progress | None = None, pool: Any = None) -> dict[str, Any]:
     """Run the specs of ``task`` (a ``jobs.task.Task``) without a whole part yet; keep the manifest
     current; return the final manifest.
 
@@ -230,6 +230,7 @@ def execute(run_dir: RunDir, config: Config, task: Task, specs: Specs, *, resume
     that is not whole. The run is ``complete`` only when every planned case is saved exactly once. A
     write the system refuses (WriteError), a lost worker (BackendLost) or an incomplete run is raised
     after the manifest is marked ``failed`` with its reason, where it can still be written.
+    ``pool`` is the run's workers, started already (``start_workers``); the run stops them.
     """
     plan = manifests.plan(config, specs)
     manifest = run_dir.read_manifest() if resume else {}
@@ -253,7 +254,7 @@ def execute(run_dir: RunDir, config: Config, task: Task, specs: Specs, *, resume
             manifest.setdefault("wall_s", 0.0)
             previous_wall = manifest["wall_s"]
             run_dir.write_manifest(manifest)
-        status, error = _run_chunks(run_dir, config, task, specs, todo, done, interrupts, progress)
+        status, error = _run_chunks(run_dir, config, task, specs, todo, done, interrupts, progress, pool)
         with interrupts.deferred(then_raise=False):  # a second signal waits for these writes
             manifest["wall_s"] = previous_wall + time.time() - started
             status, error = _finish(run_dir, manifest, specs, status, error, signum=interrupts.signum)
@@ -263,7 +264,7 @@ def execute(run_dir: RunDir, config: Config, task: Task, specs: Specs, *, resume
 
 
 def _run_chunks(run_dir: RunDir, config: Config, task: Task, specs: Specs, todo: Specs, done: set[int],
-                interrupts: Interrupts, progress: Progress | None) -> tuple[str, BaseException | None]:
+                interrupts: Interrupts, progress: Progress | None, pool: Any = None) -> tuple[str, BaseException | None]:
     """Run ``todo`` on the config's backend, saving each part as it comes; returns (status, error):
     ``complete``, ``interrupted`` (a stop signal, caught by ``interrupts``; the parts saved are kept) or
     ``failed`` with the exception, which ``execute`` records before raising it."""
@@ -271,6 +272,8 @@ def _run_chunks(run_dir: RunDir, config: Config, task: Task, specs: Specs, todo:
     options: dict[str, Any] = {"workers": config["workers"], "heartbeat": LOG_EVERY_S}
     if config["backend"] == "dask":
         options["scheduler"] = config.get("scheduler")
+    elif pool is not None:
+        options["pool"] = pool
     finished = len(done)
     total = sum(spec["count"] for spec in specs)
     cases = before = sum(spec["count"] for spec in specs if spec["chunk"] in done)
@@ -324,6 +327,29 @@ def _run_chunks(run_dir: RunDir, config: Config, task: Task, specs: Specs, todo:
     except Exception as caught:  # recorded in the manifest by execute, then raised again
         log.warning("failed: %s", caught)
         return "failed", caught
+
+
+@contextmanager
+def start_workers(config: Config, task: Task, spec: dict[str, Any]) -> Iterator[Any]:
+    """The workers of a run not made yet, started now, each warming the engines of ``task``'s chunk
+    ``spec`` (``_warm``) as it starts: their start-up (fork, engines) overlaps what the caller does
+    before the run (a fuzz run's pre-flight), where it came after it (issue 28). For
+    ``execute(..., pool=)``, which stops them; on leaving, workers no run took are stopped (a
+    pre-flight that refuses the target leaves no process). Lines they log wait for the run's log
+    (``setup_log``). None where nothing starts early: one worker (the parent) and Dask."""
+    if config["backend"] != "local" or config["workers"] == 1:
+        yield None
+        return
+    forward_worker_logs(hold=True)
+    pool = backends.start_local(config["workers"], partial(_warm_for, task.engines, spec) if task.engines else None)
+    try:
+        yield pool
+    finally:
+        backends.stop(pool)
+
+
+def _warm_for(engines: Callable[[dict[str, Any]], list[str]], spec: dict[str, Any]) -> None:
+    _warm(engines(spec))
 
 
 def _warm(names: list[str]) -> None:
@@ -498,7 +524,7 @@ def _bar_update(bar: Any) -> Progress:
 
 
 def run_with_progress(run_dir: RunDir, config: Config, task: Task, specs: Specs, *, resume: bool = False,
-                      show_progress: bool = True, unit: str = "case") -> dict[str, Any]:
+                      show_progress: bool = True, unit: str = "case", pool: Any = None) -> dict[str, Any]:
     """``execute`` with a progress bar when stderr is a terminal (periodic log lines otherwise)."""
     bar = None
     if show_progress and sys.stderr.isatty():
@@ -508,7 +534,8 @@ def run_with_progress(run_dir: RunDir, config: Config, task: Task, specs: Specs,
         bar = tqdm(total=sum(spec["count"] for spec in specs),
                    initial=sum(spec["count"] for spec in specs if spec["chunk"] in done), unit=unit, file=sys.stderr)
     try:
-        return execute(run_dir, config, task, specs, resume=resume, progress=_bar_update(bar) if bar else None)
+        return execute(run_dir, config, task, specs, resume=resume, progress=_bar_update(bar) if bar else None,
+                       pool=pool)
     finally:
         if bar:
             bar.close()
