@@ -126,7 +126,7 @@ def setup_log(run_dir: RunDir, *, verbose: bool = False) -> logging.Logger:
     except OSError as error:
         raise WriteError(f"cannot write {run_dir.log_path}: {os.strerror(error.errno)}") from None  # type: ignore[arg-type]
     handler.setFormatter(logging.Formatter("%(asctime)s %(processName)s[%(process)d] %(levelname)s %(message)s"))
-    sinks = [handler]
+    sinks: list[logging.Handler] = [handler]
     if verbose or not sys.stderr.isatty():
         console = logging.StreamHandler(sys.stderr)
         console.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
