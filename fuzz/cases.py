@@ -317,13 +317,13 @@ def counter(box: int) -> str:
     return "py" if box == 2 else "big"
 
 
-def count_solutions(puzzle: Grid, *, seconds: float = COUNT_SECONDS) -> tuple[int, Grid | None]:
-    """(solutions up to 2, the solution when unique) of a clash-free ``puzzle``, by the fast engine
-    for its size; CountUnknown past ``seconds`` (only engines with a budget are bounded: ``band``
-    counts any 9x9 grid to 2 in milliseconds)."""
+def count_solutions(puzzle: Grid, *, seconds: float = COUNT_SECONDS, engine: str | None = None) -> tuple[int, Grid | None]:
+    """(solutions up to 2, the solution when unique) of a clash-free ``puzzle``, by ``engine`` or the
+    fast engine for its size; CountUnknown past ``seconds`` (only engines with a budget are bounded:
+    ``band`` counts any 9x9 grid to 2 in milliseconds)."""
     from sudoku.budget import Budget, BudgetExceeded
 
-    engine = counter(puzzle.box)
+    engine = engine or counter(puzzle.box)
     budget = Budget(seconds=seconds) if "budget" in engines.info(engine).capabilities else None
     try:
         answer = engines.solve(puzzle, limit=2, engine=engine, budget=budget)
@@ -480,10 +480,11 @@ def _malformed(family: str, rng: random.Random, text: bytes, side: int) -> bytes
     return ("\n".join(head + rows) + "\n").encode()
 
 
-def from_text(family: str, command: str, text: bytes, *, side: int = 9) -> Case:
+def from_text(family: str, command: str, text: bytes, *, side: int = 9, engine: str | None = None) -> Case:
     """A case for any text, its answer worked out by our own parser and engine (for shrinking and
     replay): malformed when our parser rejects it or reads a grid of another side than ``side``
-    (the size the target is asked about), else the puzzle with its solution count."""
+    (the size the target is asked about), else the puzzle with its solution count (by ``engine``,
+    or the size's ``counter``)."""
     if command == "create":
         return create_case(side=side)
     if command == "check":
@@ -500,7 +501,7 @@ def from_text(family: str, command: str, text: bytes, *, side: int = 9) -> Case:
     puzzle = grids[0]
     if find_clash(puzzle):
         return Case(family, command, text, puzzle, 0, None, 1, side)
-    count, solution = count_solutions(puzzle)
+    count, solution = count_solutions(puzzle, engine=engine)
     return Case(family, command, text, puzzle, count, solution, 1, side)
 
 

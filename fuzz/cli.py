@@ -265,17 +265,19 @@ def run(args: argparse.Namespace) -> int:
         stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
         out = args.out or f"runs/fuzz-{stamp}"
         specs = _target_specs(args)
-        config = engine.prepare({
+        config = {
             "kind": "fuzz", "run_id": Path(out).name, "n": args.n,
             "seed": new_seed() if args.seed is None else args.seed, "target": specs[0], "targets": specs,
             "strict": args.strict, "check_engine": "band" if args.size == "9" else "py", "workers": args.workers,
             "chunk_size": None, "reference": _target_spec(args, args.reference) if args.reference else None,
             "backend": args.backend, "scheduler": args.scheduler, "corpus": str(Path(args.corpus).resolve()),
             "out": out, "size": args.size, "mode": args.mode, "verdict_words": args.verdict_words,
-            "verdict_exit": args.verdict_exit, "sanitize": args.sanitize, "build": args.build},
-            chunk_size=args.chunk_size)
-    outcome = engine.run(config, resume=args.resume, force=args.force, verbose=args.verbose,
-                         shrink=not args.no_shrink, show_progress=not args.no_progress)
+            "verdict_exit": args.verdict_exit, "sanitize": args.sanitize, "build": args.build}
+    with engine.workers(config) as pool:  # they start while the targets are pre-flighted
+        if config is not None:
+            config = engine.prepare(config, chunk_size=args.chunk_size)
+        outcome = engine.run(config, resume=args.resume, force=args.force, verbose=args.verbose,
+                             shrink=not args.no_shrink, show_progress=not args.no_progress, pool=pool)
     whole, short = summary.render(outcome)
     if args.md and args.md != "-":
         summary.write(Path(args.md), whole + "\n")

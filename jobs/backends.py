@@ -35,6 +35,7 @@ Spec = dict[str, Any]
 Chunks = Generator[tuple[Spec | None, Any], None, None]  # closed by the runner: stops the workers
 
 
+WORKER_DIED = "a worker process died (killed by a signal, or out of memory); finished chunks are kept: resume the run"
 DASK_MISSING = "the dask backend needs Dask's 'distributed' package: pip install 'sudoku-toolkit[dask]'"
 
 
@@ -122,8 +123,10 @@ def _handshake_problem(connection: socket.socket, deadline: float) -> str | None
     return None
 
 
-def _init_worker(parent: int) -> None:
-    """A pool worker dies with its parent, leaves stopping to the parent, and fails no write quietly."""
+def _init_worker(parent: int, ready: Callable[[], None] | None = None) -> None:
+    """A pool worker dies with its parent, leaves stopping to the parent, and fails no write quietly;
+    then it gets ``ready`` (warms its engines: ``start_local``). A ``ready`` that fails is passed
+    over: the first chunk does it again, and its error names the chunk."""
     die_with(parent)  # without it, workers of a parent killed by SIGKILL live on, ~160 MB each
     # Ctrl-C reaches the whole process group; only the parent acts on it, and stops the workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -138,14 +141,56 @@ def _init_worker(parent: int) -> None:
     # A write to a pipe whose reader has gone (a fuzz target that ignores its stdin) must be an
     # error the task handles, never the death of the worker.
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    if ready is not None:
+        try:
+            ready()
+        except Exception:
+            pass
 
 
 def _log_info() -> None:
     logging.getLogger("jobs").setLevel(logging.INFO)
 
 
-def local(task: Callable[[Spec], Any], specs: list[Spec], *, workers: int, heartbeat: float | None = None) -> Chunks:
-    """A pool of ``workers`` processes on this machine (forked, so they share the parent's log).
+def start_local(workers: int, ready: Callable[[], None] | None = None) -> ProcessPoolExecutor | None:
+    """A local pool of ``workers`` processes forked now, each getting ``ready`` (its engines warmed)
+    as it starts, for ``local(..., pool=)``: its start-up overlaps what the parent does before the
+    run (issue 28: a fuzz run's pre-flight). None for one worker: the parent is that worker. The
+    caller stops a pool no run took (``stop``); a run stops its own."""
+    if workers == 1:
+        return None
+    executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=_init_worker,
+                                   initargs=(os.getpid(), ready))
+    # The workers are forked at the first submit (all of them: forked pools do not grow on demand). A
+    # stop signal handled in an at-fork hook would be lost (Python prints it and goes on), so the
+    # signals wait, blocked, until every worker is started; each unblocks them for itself
+    # (``_init_worker``).
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+    try:
+        executor.submit(int)
+    except BaseException:
+        stop(executor)
+        raise
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    return executor
+
+
+def stop(pool: ProcessPoolExecutor | None, *, now: bool = True) -> None:
+    """Stop a local pool's workers (``now``: at once, the work in flight lost) and wait for them;
+    a pool already stopped is left as it is."""
+    if pool is None:
+        return
+    if now:
+        for process in list((pool._processes or {}).values()):
+            process.terminate()
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+def local(task: Callable[[Spec], Any], specs: list[Spec], *, workers: int, heartbeat: float | None = None,
+          pool: ProcessPoolExecutor | None = None) -> Chunks:
+    """A pool of ``workers`` processes on this machine (forked, so they share the parent's log), or
+    ``pool``, started already (``start_local``); stopped when done.
 
     A worker that dies, or a task that raises, stops the run with a BackendLost (finished chunks
     stay saved); a plain process pool would wait forever for the lost chunk. With ``heartbeat``
@@ -156,18 +201,14 @@ def local(task: Callable[[Spec], Any], specs: list[Spec], *, workers: int, heart
         for spec in specs:
             yield spec, task(spec)
         return
-    executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=_init_worker,
-                                   initargs=(os.getpid(),))
+    executor = pool or start_local(workers)
+    assert executor is not None
     finished = False
     try:
-        # The workers are forked at the first submit. A stop signal handled in an at-fork hook would be
-        # lost (Python prints it and goes on), so the signals wait, blocked, until every worker is
-        # started; each worker unblocks them for itself (``_init_worker``).
-        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
         try:
             futures = {executor.submit(task, spec): spec for spec in specs}
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        except BrokenProcessPool:  # a worker started early (``start_local``) died before the run
+            raise BackendLost(WORKER_DIED) from None
         for future in _as_completed(futures, heartbeat):
             if future is None:
                 yield None, None
@@ -178,17 +219,13 @@ def local(task: Callable[[Spec], Any], specs: list[Spec], *, workers: int, heart
             try:
                 records = future.result()
             except BrokenProcessPool:
-                raise BackendLost("a worker process died (killed by a signal, or out of memory); "
-                                  "finished chunks are kept: resume the run") from None
+                raise BackendLost(WORKER_DIED) from None
             except Exception as error:
                 raise BackendLost(f"chunk {spec['chunk']} failed in a worker: {error!r}") from None
             yield spec, records
         finished = True
     finally:
-        if not finished:  # interrupted or broken: stop the work in flight now
-            for process in list((executor._processes or {}).values()):
-                process.terminate()
-        executor.shutdown(wait=True, cancel_futures=True)
+        stop(executor, now=not finished)  # interrupted or broken: stop the work in flight now
 
 
 def _as_completed(futures: Iterable[Future[Any]], heartbeat: float | None) -> Iterator[Future[Any] | None]:

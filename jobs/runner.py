@@ -34,6 +34,7 @@ from jobs.task import Task
 log = logging.getLogger("jobs")
 
 LOG_EVERY_S = 10.0
+RELAY_BACKLOG = 10_000  # lines kept for a run log not made yet: a worker warming says a few
 WARM_NOTE_AFTER_S = 5.0  # a warm-up longer than this is announced: it is compiling (loading takes 1-3 s)
 
 
@@ -117,47 +118,105 @@ class _LogFile(logging.FileHandler):
 
 
 def setup_log(run_dir: RunDir, *, verbose: bool = False) -> logging.Logger:
-    """One log file for the parent and every forked worker (through multiprocessing-logging)."""
-    import multiprocessing_logging
-
-    logger = logging.getLogger("jobs")
-    for handler in list(logger.handlers):
-        logger.removeHandler(handler)
-        handler.close()
-    logger.setLevel(logging.INFO)
-    logger.propagate = False
+    """One log file for the parent and every forked worker (through multiprocessing-logging and
+    ``forward_worker_logs``), and the console: warnings, or with ``verbose`` every line."""
+    logger = forward_worker_logs()
     try:
         handler = _LogFile(run_dir.log_path)
     except OSError as error:
         raise WriteError(f"cannot write {run_dir.log_path}: {os.strerror(error.errno)}") from None  # type: ignore[arg-type]
     handler.setFormatter(logging.Formatter("%(asctime)s %(processName)s[%(process)d] %(levelname)s %(message)s"))
-    logger.addHandler(handler)
+    sinks: list[logging.Handler] = [handler]
     if verbose or not sys.stderr.isatty():
         console = logging.StreamHandler(sys.stderr)
         console.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
         console.setLevel(logging.INFO if verbose else logging.WARNING)
-        logger.addHandler(console)
-    parent = os.getpid()
+        sinks.append(console)
+    _relay().write_to(sinks)
+    return logger
+
+
+class _Relay(logging.Handler):
+    """Where the parent's lines and its forked workers' go: the run's handlers, set by ``setup_log``.
+    Until they are set (workers started before the run directory is made), lines
+    wait here, up to RELAY_BACKLOG of them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sinks: list[logging.Handler] = []
+        self.backlog: list[logging.LogRecord] | None = []
+
+    def write_to(self, sinks: list[logging.Handler] | None) -> None:
+        """Send lines to ``sinks`` from now on (the lines waiting first), or with None hold them until
+        the next call; the handlers replaced are closed."""
+        with self.lock:  # type: ignore[union-attr]  # a Handler's lock is made in __init__
+            for old in self.sinks:
+                old.close()
+            self.sinks = sinks or []
+            waiting, self.backlog = self.backlog or [], None if sinks else []
+        for record in waiting:
+            self.emit(record)
+
+    def emit(self, record: logging.LogRecord) -> None:  # from the parent, and the queue's thread
+        with self.lock:  # type: ignore[union-attr]
+            if self.backlog is not None:
+                if len(self.backlog) < RELAY_BACKLOG:
+                    self.backlog.append(record)
+                return
+            sinks = self.sinks
+        for sink in sinks:
+            if record.levelno >= sink.level:
+                sink.handle(record)
+
+
+def _relay() -> _Relay:
+    return _forwarding().sub_handler  # type: ignore[no-any-return]
+
+
+def forward_worker_logs(*, hold: bool = False) -> logging.Logger:
+    """The ``jobs`` logger, with the one handler that takes the lines of this process and of every
+    worker forked from it from now on (once per process) to the run's handlers (``setup_log``).
+    With ``hold``, lines wait for the next ``setup_log`` (workers started before their run's log)."""
+    logger = logging.getLogger("jobs")
+    _forwarding()
+    if hold:
+        _relay().write_to(None)
+    return logger
+
+
+def _forwarding() -> Any:
+    """The ``jobs`` logger's forwarding handler, installed the first time: forked workers send their
+    lines through its queue; the parent hands its own to the relay directly. A worker killed while it
+    holds the queue's lock would otherwise block the parent's next line, and its exit, forever (seen
+    in bench/fault_campaign.py)."""
+    import multiprocessing_logging
+
+    logger = logging.getLogger("jobs")
+    for handler in logger.handlers:
+        if getattr(handler, "parent", None) == os.getpid():
+            return handler
+    for handler in list(logger.handlers):
+        logger.removeHandler(handler)
+        handler.close()
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
 
     class ForkedWorkersOnly(multiprocessing_logging.MultiProcessingHandler):  # type: ignore[misc]
-        """Forked workers send their lines through the handler's queue; the parent writes its own
-        directly. A worker killed while it holds the queue's lock would otherwise block the parent's
-        next line, and its exit, forever (seen in bench/fault_campaign.py)."""
+        parent = os.getpid()
 
         def emit(self, record: logging.LogRecord) -> None:
-            if os.getpid() == parent:
+            if os.getpid() == self.parent:
                 self.sub_handler.handle(record)
             else:
                 super().emit(record)
 
-    for number, handler in enumerate(list(logger.handlers)):
-        logger.removeHandler(handler)
-        logger.addHandler(ForkedWorkersOnly(f"mp-handler-{number}", sub_handler=handler))
-    return logger
+    handler = ForkedWorkersOnly("mp-handler", sub_handler=_Relay())
+    logger.addHandler(handler)
+    return handler
 
 
 def execute(run_dir: RunDir, config: Config, task: Task, specs: Specs, *, resume: bool = False,
-            progress: Progress | None = None) -> dict[str, Any]:
+            progress: Progress | None = None, pool: Any = None) -> dict[str, Any]:
     """Run the specs of ``task`` (a ``jobs.task.Task``) without a whole part yet; keep the manifest
     current; return the final manifest.
 
@@ -171,6 +230,7 @@ def execute(run_dir: RunDir, config: Config, task: Task, specs: Specs, *, resume
     that is not whole. The run is ``complete`` only when every planned case is saved exactly once. A
     write the system refuses (WriteError), a lost worker (BackendLost) or an incomplete run is raised
     after the manifest is marked ``failed`` with its reason, where it can still be written.
+    ``pool`` is the run's workers, started already (``start_workers``); the run stops them.
     """
     plan = manifests.plan(config, specs)
     manifest = run_dir.read_manifest() if resume else {}
@@ -194,7 +254,7 @@ def execute(run_dir: RunDir, config: Config, task: Task, specs: Specs, *, resume
             manifest.setdefault("wall_s", 0.0)
             previous_wall = manifest["wall_s"]
             run_dir.write_manifest(manifest)
-        status, error = _run_chunks(run_dir, config, task, specs, todo, done, interrupts, progress)
+        status, error = _run_chunks(run_dir, config, task, specs, todo, done, interrupts, progress, pool)
         with interrupts.deferred(then_raise=False):  # a second signal waits for these writes
             manifest["wall_s"] = previous_wall + time.time() - started
             status, error = _finish(run_dir, manifest, specs, status, error, signum=interrupts.signum)
@@ -204,7 +264,7 @@ def execute(run_dir: RunDir, config: Config, task: Task, specs: Specs, *, resume
 
 
 def _run_chunks(run_dir: RunDir, config: Config, task: Task, specs: Specs, todo: Specs, done: set[int],
-                interrupts: Interrupts, progress: Progress | None) -> tuple[str, BaseException | None]:
+                interrupts: Interrupts, progress: Progress | None, pool: Any = None) -> tuple[str, BaseException | None]:
     """Run ``todo`` on the config's backend, saving each part as it comes; returns (status, error):
     ``complete``, ``interrupted`` (a stop signal, caught by ``interrupts``; the parts saved are kept) or
     ``failed`` with the exception, which ``execute`` records before raising it."""
@@ -212,6 +272,8 @@ def _run_chunks(run_dir: RunDir, config: Config, task: Task, specs: Specs, todo:
     options: dict[str, Any] = {"workers": config["workers"], "heartbeat": LOG_EVERY_S}
     if config["backend"] == "dask":
         options["scheduler"] = config.get("scheduler")
+    elif pool is not None:
+        options["pool"] = pool
     finished = len(done)
     total = sum(spec["count"] for spec in specs)
     cases = before = sum(spec["count"] for spec in specs if spec["chunk"] in done)
@@ -265,6 +327,29 @@ def _run_chunks(run_dir: RunDir, config: Config, task: Task, specs: Specs, todo:
     except Exception as caught:  # recorded in the manifest by execute, then raised again
         log.warning("failed: %s", caught)
         return "failed", caught
+
+
+@contextmanager
+def start_workers(config: Config, task: Task, spec: dict[str, Any]) -> Iterator[Any]:
+    """The workers of a run not made yet, started now, each warming the engines of ``task``'s chunk
+    ``spec`` (``_warm``) as it starts: their start-up (fork, engines) overlaps what the caller does
+    before the run (a fuzz run's pre-flight), where it came after it (issue 28). For
+    ``execute(..., pool=)``, which stops them; on leaving, workers no run took are stopped (a
+    pre-flight that refuses the target leaves no process). Lines they log wait for the run's log
+    (``setup_log``). None where nothing starts early: one worker (the parent) and Dask."""
+    if config["backend"] != "local" or config["workers"] == 1:
+        yield None
+        return
+    forward_worker_logs(hold=True)
+    pool = backends.start_local(config["workers"], partial(_warm_for, task.engines, spec) if task.engines else None)
+    try:
+        yield pool
+    finally:
+        backends.stop(pool)
+
+
+def _warm_for(engines: Callable[[dict[str, Any]], list[str]], spec: dict[str, Any]) -> None:
+    _warm(engines(spec))
 
 
 def _warm(names: list[str]) -> None:
@@ -439,7 +524,7 @@ def _bar_update(bar: Any) -> Progress:
 
 
 def run_with_progress(run_dir: RunDir, config: Config, task: Task, specs: Specs, *, resume: bool = False,
-                      show_progress: bool = True, unit: str = "case") -> dict[str, Any]:
+                      show_progress: bool = True, unit: str = "case", pool: Any = None) -> dict[str, Any]:
     """``execute`` with a progress bar when stderr is a terminal (periodic log lines otherwise)."""
     bar = None
     if show_progress and sys.stderr.isatty():
@@ -449,7 +534,8 @@ def run_with_progress(run_dir: RunDir, config: Config, task: Task, specs: Specs,
         bar = tqdm(total=sum(spec["count"] for spec in specs),
                    initial=sum(spec["count"] for spec in specs if spec["chunk"] in done), unit=unit, file=sys.stderr)
     try:
-        return execute(run_dir, config, task, specs, resume=resume, progress=_bar_update(bar) if bar else None)
+        return execute(run_dir, config, task, specs, resume=resume, progress=_bar_update(bar) if bar else None,
+                       pool=pool)
     finally:
         if bar:
             bar.close()

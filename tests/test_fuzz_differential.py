@@ -268,6 +268,19 @@ def test_a_reference_that_cannot_start_is_one_line_and_exit_2(tmp_path):
     assert "Traceback" not in done.stderr and not (tmp_path / "run").exists()
 
 
+def test_checking_a_reference_loads_no_compiled_engine_in_the_parent():
+    """The parent's reference check counts its easy puzzle with py: loading band there took 0.25 s of
+    the pre-flight, and the run's workers load it anyway."""
+    import subprocess
+
+    code = ("import sys; from fuzz.engine import check_reference; "
+            f"check_reference({{'spec': {spec('correct')!r}}}, 9, mode='solve', words=None, exits=None); "
+            "print(sorted(name for name in sys.modules if name.startswith('sudoku.engines.')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "sudoku.engines.py" in done.stdout and "sudoku.engines.band" not in done.stdout, done.stdout
+
+
 def test_replay_with_the_reference_judges_as_the_run_did(tmp_path):
     # a reproducer found under --reference rejects_full: a full grid, which that reference rejects; the
     # correct target solves it, which is wrong by the reference and right by our engine

@@ -244,6 +244,30 @@ def test_a_lone_target_that_cannot_start_is_exit_2(tmp_path):
     assert done.returncode == 2 and "cannot start" in done.stderr and not (tmp_path / "run").exists()
 
 
+def test_the_workers_start_during_the_pre_flight_and_a_refused_target_leaves_none(tmp_path, monkeypatch):
+    """The run's workers are started before its targets are pre-flighted, so their start-up overlaps
+    it (issue 28); a pre-flight that refuses the lone target still ends in its one line, exit 2, and
+    no process left."""
+    from fuzz import engine
+    from fuzz.targets import _children
+
+    before = set(_children())
+    during = []
+    preflight = engine.cannot_start
+
+    def watched(*args, **kwargs):
+        during.append(set(_children()) - before)
+        return preflight(*args, **kwargs)
+
+    monkeypatch.setattr(engine, "cannot_start", watched)
+    done = fuzz("run", "-n", 20, "--workers", 2, "--out", tmp_path / "run", "--corpus", tmp_path / "corpus",
+                "--target", f"{sys.executable} -S /nonexistent/x.py", cwd=tmp_path)
+    assert done.returncode == 2 and not (tmp_path / "run").exists()
+    assert done.stderr.count("\n") == 1 and "cannot start" in done.stderr, done.stderr
+    assert [len(workers) for workers in during] == [2]
+    assert not set(_children()) - before
+
+
 # --- probe ---------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name, options", [

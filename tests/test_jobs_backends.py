@@ -86,3 +86,61 @@ def test_a_run_logs_that_it_is_alive_while_a_chunk_runs_long(tmp_path, monkeypat
     manifest = runner.execute(run_dir, config, replace(tasks.BATCH, run=_slow_batch_chunk), tasks.plan(config))
     assert manifest["status"] == "complete"
     assert "running, no chunk finished for" in run_dir.log_path.read_text()
+
+
+# --- workers started before the run (issue 28) ---------------------------------------------------
+
+def _engines_saying_ready(spec):
+    """A task's engines that log, in the worker, that it got ready (and warm nothing)."""
+    import logging
+
+    logging.getLogger("jobs").warning("worker %d ready for chunk %d", os.getpid(), spec["chunk"])
+    return []
+
+
+def test_workers_started_before_the_run_warm_first_and_their_lines_reach_its_log(tmp_path):
+    """Workers started before the run directory exists (as during a fuzz pre-flight) get ready at
+    once, and what they log then waits for the run's log; the run takes them and stops them."""
+    from jobs import runner, tasks
+    from fuzz.targets import _children
+
+    config = small_batch(tmp_path / "run", n=20, workers=2)
+    task = replace(tasks.BATCH, engines=_engines_saying_ready)
+    before = set(_children())
+    with runner.start_workers(config, task, {"chunk": -1}) as pool:
+        workers = set(_children()) - before
+        assert len(workers) == 2
+        run_dir, config = runner.open_run(task, config=config)
+        runner.setup_log(run_dir)
+        manifest = runner.execute(run_dir, config, task, tasks.plan(config), pool=pool)
+    assert manifest["status"] == "complete"
+    log = run_dir.log_path.read_text()
+    assert {f"worker {pid} ready for chunk -1" in log for pid in workers} == {True}, log
+    assert not set(_children()) - before
+
+
+def test_workers_no_run_took_are_stopped():
+    from jobs import runner, tasks
+    from fuzz.targets import _children
+
+    before = set(_children())
+    with pytest.raises(KeyboardInterrupt):
+        with runner.start_workers({"backend": "local", "workers": 2}, replace(tasks.BATCH, engines=None), {}):
+            assert len(set(_children()) - before) == 2
+            raise KeyboardInterrupt
+    assert not set(_children()) - before
+
+
+def test_a_worker_started_early_and_killed_before_the_run_is_a_lost_backend_not_a_traceback():
+    import time
+
+    from jobs import backends
+    from fuzz.targets import _children
+
+    before = set(_children())
+    pool = backends.start_local(2)
+    os.kill(next(iter(set(_children()) - before)), signal.SIGKILL)
+    time.sleep(0.5)  # the pool learns of it
+    with pytest.raises(backends.BackendLost, match="worker process died"):
+        list(local(_slow_chunk, [{"chunk": 0, "sleep": 0.0}], workers=2, pool=pool))
+    assert not set(_children()) - before
