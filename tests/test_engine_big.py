@@ -72,6 +72,29 @@ def test_big_boxes_from_a_full_grid(box):
     assert answer.count == 1 and answer.solution == full
 
 
+@pytest.mark.parametrize("randomize", [False, True])
+def test_a_search_paused_every_few_nodes_is_the_search_run_at_once(randomize):
+    """The kernel pauses after ``max_nodes`` and resumes from its arrays (the wrapper charges the
+    budget in between), and grows its stack when full: neither may change the search."""
+    puzzle, _ = random_puzzle(4, 0, 0.7)  # 711 nodes to count 300 solutions, 128 states deep
+    tables = big._tables(4)
+    root = big._root(puzzle, tables)
+    searches = []
+    for step in (None, 7):
+        big._k.seed_random(1)
+        search = big._Search(root, tables, randomize)
+        stop, pauses = 0, 0
+        while not search.advance(300, 10**9 if step is None else stop):
+            assert search.nodes == stop  # paused exactly at the cap
+            stop += step
+            pauses += 1
+        searches.append((search, pauses))
+    (whole, none), (sliced, many) = searches
+    assert none == 0 and many > 50 and whole.stack.shape[0] > 16
+    assert whole.meta.tolist() == sliced.meta.tolist() and whole.meta[big._k.COUNT] == 300
+    assert (whole.solution == sliced.solution).all()
+
+
 def test_a_budget_stops_it():
     with pytest.raises(BudgetExceeded, match="node budget of 10 reached"):
         big.solve(Grid.empty(6), limit=2, budget=Budget(nodes=10))

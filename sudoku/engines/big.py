@@ -20,8 +20,8 @@ not, so those grids go to ``sat`` on the ``auto`` route.
 Making puzzles (``fill``, ``has_other``, ``generate``): a random fill is the randomised search on
 the empty grid; ``generate`` then removes clues in a kernel, keeping a blank while singles still
 fill the grid (the rule ``sudoku.create`` uses from 16x16 up, which proves uniqueness with no
-search), all in compiled code: ~5x py's rate at 16x16 and ~50x at 25x25
-(``bench/bench_create_big.py``). numba's generator is seeded from the caller's seed, so a seed
+search), all in compiled code: ~33x py's rate at 16x16 and ~39x at 25x25
+(``bench/bench_create_big.py``, 2026-11-28). numba's generator is seeded from the caller's seed, so a seed
 names a puzzle (its own seed space: not ``py``'s puzzle for that seed).
 
 Importing this module imports numba and numpy (about a second with a warm cache): only batch paths
