@@ -23,6 +23,7 @@ from numba import njit
 
 from bench.common import cpu_model
 from sudoku.engines import nb
+from sudoku.engines._pointers import at
 from sudoku.engines._nb_kernels import (
     COUNT,
     HIDDEN,
@@ -40,7 +41,6 @@ from sudoku.engines._nb_kernels import (
     _options,
     _place,
     _settle,
-    _state,
 )
 
 REPO = Path(__file__).resolve().parents[1]
@@ -137,11 +137,11 @@ def upto(states, n, reps, scratch, part):
     """part 0: branch choice; 1: + copy and placement; 2: + naked singles to a fixpoint; 3: + _settle.
     On raw pointers to the rows, as the engine's search works (no reference counting)."""
     row = states.shape[1]
-    to = _state(scratch, 0)
+    to = at(scratch, 0)
     acc = 0
     for _ in range(reps):
         for i in range(n):
-            state = _state(states, i * row)
+            state = at(states, i * row)
             b, p = _branch(state)
             acc += b + p
             if part == 0:

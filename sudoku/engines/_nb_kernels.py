@@ -29,7 +29,7 @@ plane) for the naked and the hidden rules.
   lowest digits with more places left in the cell's box.
 - ``_search``: depth first over the stack; the last option at a branch is tried in place. Counts
   solutions up to a limit and keeps the first. It works on raw pointers to the stack's rows
-  (``_state``), and the loop of ``solve_batch`` on *borrowed* arrays (``_borrow``), because numba
+  (``_pointers.at``), and the loop of ``solve_batch`` on *borrowed* arrays (``_borrow``), because numba
   counts references to an array at every call that takes it or a view of it: an atomic increment
   and decrement, or for a borrowed array a call that tests a null pointer.
 - ``_fill`` / ``_carve``: a random full grid (search with random option order), then clue removal
@@ -44,8 +44,9 @@ import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
-from numba.core.errors import TypingError
 from numba.extending import intrinsic
+
+from sudoku.engines._pointers import at
 
 N = 81
 BAND = (1 << 27) - 1
@@ -140,21 +141,6 @@ def _borrow(typingctx, array):
         out.parent = cgutils.get_null_value(out.parent.type)
         return out._getvalue()
     return array(array), codegen
-
-
-@intrinsic
-def _state(typingctx, array, offset):
-    """A raw pointer to element ``offset`` of a C-contiguous ``array`` (a stack row, a puzzle): the
-    kernels index it as they index an array, but numba counts no references for a pointer. On an
-    array, even a borrowed one, every inlined call that takes it costs a call to ``NRT_incref`` and
-    one to ``NRT_decref`` (26 call sites in ``_settle``). Only while the caller holds the array."""
-    if not isinstance(array, types.Array) or array.layout != "C":
-        raise TypingError(f"_state needs a C-contiguous array, not {array}")  # a flat offset is only right there
-
-    def codegen(context, builder, signature, args):
-        proxy = cgutils.create_struct_proxy(signature.args[0])(context, builder, value=args[0])
-        return builder.gep(proxy.data, [args[1]])
-    return types.CPointer(array.dtype)(array, offset), codegen
 
 
 @njit(cache=True, inline="always")
@@ -623,14 +609,14 @@ def _search(limit, rng, randomize, locked, stack, meta, solution, work):
     options not yet tried there. The last option at a branch is tried in place."""
     width = stack.shape[1]
     work[1] += 1
-    placed = _settle(_state(stack, 0), locked)
+    placed = _settle(at(stack, 0), locked)
     if placed < 0:
         return 0
     count = 0
     depth = 0
     guesses = 0
     while True:
-        cur = _state(stack, depth * width)
+        cur = at(stack, depth * width)
         if placed == N:
             if count == 0:
                 _write(cur, solution)
@@ -662,10 +648,10 @@ def _search(limit, rng, randomize, locked, stack, meta, solution, work):
             opts ^= bit
             meta[depth, 2] = opts
             guesses += 1
-            nxt = _state(stack, depth * width)
+            nxt = at(stack, depth * width)
             if opts != 0:
                 here = nxt
-                nxt = _state(stack, (depth + 1) * width)
+                nxt = at(stack, (depth + 1) * width)
                 for j in range(WIDTH):  # a slice assignment checks for overlap and costs ~5x this loop
                     nxt[j] = here[j]
             _place(nxt, _low_index(bit), meta[depth, 0], meta[depth, 1])
@@ -736,8 +722,8 @@ def _solve_rows(puzzles, limit, locked, counts, solutions, guesses, nodes, stack
         work[0] = 0
         work[1] = 0
         count = 0
-        if _load_digits(_state(puzzles, i * N), _state(stack, 0), _state(givens, 0)):
-            count = _search(limit, rng, False, locked, stack, meta, _state(solutions, i * N), work)
+        if _load_digits(at(puzzles, i * N), at(stack, 0), at(givens, 0)):
+            count = _search(limit, rng, False, locked, stack, meta, at(solutions, i * N), work)
         else:
             work[1] = 1
         if count == 0:

@@ -1,9 +1,9 @@
-"""Raw pointers into numpy arrays for the ``big`` engine's numba kernels.
+"""Raw pointers into numpy arrays for the numba kernels of ``big`` and ``nb``.
 
 numba counts references on arrays: every call that takes an array, and every view of one, costs an
 atomic ``NRT_incref`` and ``NRT_decref`` (a call even for an array with a null meminfo). A pointer
-is a plain value, so kernels that pass pointers in their hot loop pay none of it. ``nb`` and
-``band`` keep their own copies of this intrinsic: each engine imports nothing from another's kernels.
+is a plain value, so kernels that pass pointers in their hot loop pay none of it. ``band``, the
+independent checker, keeps its own copy (``_row``): it shares nothing with ``nb``.
 """
 
 from numba import types
