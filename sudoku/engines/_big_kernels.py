@@ -360,11 +360,11 @@ def singles_solve(clues, hidden, state, queue, peers, units, full, seg_cells, se
     """Whether propagation alone fills ``clues``: naked singles, or with ``hidden`` also hidden singles
     and locked candidates (``py.rate``'s 'naked' and 'hidden' levels from 16x16 up)."""
     qlen = _load(state, clues, full, queue)
-    ncells, W = state.shape
-    t = _tables(W, peers, units, full, seg_cells, seg_line_rest, seg_box_rest, queue, scratch, seg_or)
-    s = at(state, 0)
-    if not _settle(s, t, qlen, hidden):
+    if not settle(state, queue, qlen, peers, units, full, seg_cells, seg_line_rest, seg_box_rest, scratch, seg_or,
+                  hidden):
         return False
+    ncells, W = state.shape
+    s = at(state, 0)
     for cell in range(ncells):
         if _count(s, cell, W) != 1:
             return False
