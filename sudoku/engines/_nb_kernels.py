@@ -58,7 +58,8 @@ WIDTH = 33
 ALL_PLANES = (1 << 27) - 1
 FIRST_PLANES = sum(1 << (d * 3) for d in range(9))  # the plane of band 0 of each digit
 MAX_DEPTH = 82
-SCRATCH = 90  # ``_load_digits``' scratch words: 3 tables of (value 0-9) x band
+TABLE = 30  # ``_load_digits``' scratch: 3 tables of (value 0-9) x band, each TABLE words
+SCRATCH = 3 * TABLE
 
 ROW_OF = np.array([(0x1FF << (9 * r)) for r in range(3)], np.int64)  # row r of a band
 BOX_OF = np.array([sum(7 << (9 * r + 3 * k) for r in range(3)) for k in range(3)], np.int64)  # box k of a band
@@ -516,9 +517,8 @@ def _load_digits(puzzle, s, scratch):
     on each cell's blank or given is mispredicted about half the time)."""
     for i in range(SCRATCH):
         scratch[i] = 0
-    placed0 = np.int64(0)
-    placed1 = np.int64(0)
-    placed2 = np.int64(0)
+    for i in range(WIDTH):
+        s[i] = 0
     over = 0
     for b in range(3):
         placed = np.int64(0)
@@ -527,40 +527,29 @@ def _load_digits(puzzle, s, scratch):
             over |= v > 9
             i = min(v, 9) * 3 + b
             scratch[i] |= np.int64(1) << p
-            scratch[30 + i] |= NEAR[p]
-            scratch[60 + i] |= COLUMN[p]
+            scratch[TABLE + i] |= NEAR[p]
+            scratch[2 * TABLE + i] |= COLUMN[p]
             placed |= np.int64(v != 0) << p
-        if b == 0:
-            placed0 = placed
-        elif b == 1:
-            placed1 = placed
-        else:
-            placed2 = placed
+        s[PLACED + b] = placed
+        s[COUNT] += _popcount(placed)
     if over:
         return False
-    for i in range(WIDTH):
-        s[i] = 0
-    s[PLACED] = placed0
-    s[PLACED + 1] = placed1
-    s[PLACED + 2] = placed2
-    s[COUNT] = _popcount(placed0) + _popcount(placed1) + _popcount(placed2)
-    open_ = (~placed0 & BAND, ~placed1 & BAND, ~placed2 & BAND)
     clash = np.int64(0)
     for d in range(9):
         j = (d + 1) * 3
-        c0 = scratch[60 + j]
-        c1 = scratch[61 + j]
-        c2 = scratch[62 + j]
+        c0 = scratch[2 * TABLE + j]
+        c1 = scratch[2 * TABLE + j + 1]
+        c2 = scratch[2 * TABLE + j + 2]
         g0 = scratch[j]
         g1 = scratch[j + 1]
         g2 = scratch[j + 2]
-        t0 = scratch[30 + j] | c1 | c2  # a given's own column in its band is in its box already
-        t1 = scratch[31 + j] | c0 | c2
-        t2 = scratch[32 + j] | c0 | c1
+        t0 = scratch[TABLE + j] | c1 | c2  # a given's own column in its band is in its box already
+        t1 = scratch[TABLE + j + 1] | c0 | c2
+        t2 = scratch[TABLE + j + 2] | c0 | c1
         clash |= (g0 & t0) | (g1 & t1) | (g2 & t2)  # a given in the row, box or column of another of its digit
-        s[d * 3] = (open_[0] & ~t0) | g0
-        s[d * 3 + 1] = (open_[1] & ~t1) | g1
-        s[d * 3 + 2] = (open_[2] & ~t2) | g2
+        s[d * 3] = (BAND & ~s[PLACED] & ~t0) | g0
+        s[d * 3 + 1] = (BAND & ~s[PLACED + 1] & ~t1) | g1
+        s[d * 3 + 2] = (BAND & ~s[PLACED + 2] & ~t2) | g2
     s[NAKED] = ALL_PLANES
     s[HIDDEN] = ALL_PLANES
     return clash == 0
@@ -605,8 +594,9 @@ def _search(limit, rng, randomize, locked, stack, meta, solution, work):
     (digits). ``work`` gets guesses and nodes added. With ``randomize`` the options at a branch
     are tried in random order drawn from ``rng``.
 
-    ``stack[depth]`` is the state at a depth; ``meta[depth]`` its branch band, position and the
-    options not yet tried there. The last option at a branch is tried in place."""
+    ``stack[depth]`` is the state at a depth; ``meta[depth]`` its branch band, position, the
+    options not yet tried there and the one to try first (``_first_option``; 0 once tried, or when
+    randomized). The last option at a branch is tried in place."""
     width = stack.shape[1]
     work[1] += 1
     placed = _settle(at(stack, 0), locked)
