@@ -11,7 +11,7 @@ import signal
 import socket
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 from concurrent.futures.process import BrokenProcessPool
 
@@ -214,7 +214,7 @@ def local(task: Callable[[Spec], Any], specs: list[Spec], *, workers: int, heart
                 yield None, None
                 continue
             # Drop each future once it is done: the dict would otherwise keep every finished chunk's
-            # records alive until the run ends (1.5 GiB for a million cases); as_completed lets go too.
+            # records alive until the run ends (1.5 GiB for a million cases); _as_completed lets go too.
             spec = futures.pop(future)
             try:
                 records = future.result()
@@ -228,17 +228,17 @@ def local(task: Callable[[Spec], Any], specs: list[Spec], *, workers: int, heart
         stop(executor, now=not finished)  # interrupted or broken: stop the work in flight now
 
 
-def _as_completed(futures: Iterable[Future[Any]], heartbeat: float | None) -> Iterator[Future[Any] | None]:
-    """``as_completed(futures)``, with None whenever ``heartbeat`` seconds pass and none completes."""
-    if heartbeat is None:
-        yield from as_completed(futures)
-        return
+def _as_completed(futures: dict[Future[Any], Spec], heartbeat: float | None) -> Iterator[Future[Any] | None]:
+    """The futures of ``futures`` as they complete, with None whenever ``heartbeat`` seconds pass and
+    none completes. Those found done together come in chunk order: a worker's chunks finish in the
+    order it ran them, so a chunk's failure never comes before a chunk the same worker finished
+    earlier, whose part is then saved first (``as_completed`` gives such a batch in set order)."""
     pending = set(futures)
     while pending:
         finished, pending = wait(pending, timeout=heartbeat, return_when=FIRST_COMPLETED)
         if not finished:
             yield None
-        yield from finished
+        yield from sorted(finished, key=lambda future: futures[future]["chunk"])
 
 
 def dask(task: Callable[[Spec], Any], specs: list[Spec], *, scheduler: str | None = None, workers: int,

@@ -67,6 +67,20 @@ def test_the_local_pool_says_it_is_alive_while_a_slow_chunk_runs():
     assert all(spec is not None for spec, _ in backends.local(_slow_chunk, specs, workers=2))  # no heartbeat asked
 
 
+def test_chunks_found_done_together_come_in_chunk_order():
+    """A worker's chunks finish in the order it ran them; when the parent finds several done at once
+    (it was busy saving a part), it takes them in chunk order, so a chunk's failure never comes before
+    the chunk its worker finished first (whose part would then be lost to the failure)."""
+    from concurrent.futures import Future
+
+    from jobs.backends import _as_completed
+
+    futures = {Future(): {"chunk": chunk} for chunk in (3, 0, 7, 2, 5)}
+    for future in reversed(list(futures)):
+        future.set_result(None)
+    assert [futures[f]["chunk"] for f in _as_completed(futures, heartbeat=None)] == [0, 2, 3, 5, 7]
+
+
 def _slow_batch_chunk(spec):
     import time
 
