@@ -22,9 +22,12 @@ sampled from /proc every 50 ms), so shared pages count once per process: an uppe
 
 Dask at par (issue 28): ``--only 2 --dask`` runs the local pool and the runner's LocalCluster, 2 workers
 each, one after the other in every round, and prints dask / local pool per round and its median.
+``--cluster`` adds a third: a ``dask scheduler`` and two ``dask worker --nthreads 1`` processes on
+loopback, started once before the rounds (so warm after the first), given to the run as
+``--scheduler``; its workers send their records back as Arrow tables, which the parent writes.
 
-Run: PYTHONPATH=. python bench/bench_pipeline.py [-n 20000] [--rounds 3] [--dask] [--raw-n 5000] [--only 2]
-[--keep DIR]
+Run: PYTHONPATH=. python bench/bench_pipeline.py [-n 20000] [--rounds 3] [--dask] [--cluster] [--raw-n 5000]
+[--only 2] [--keep DIR]
 """
 
 import argparse
@@ -98,12 +101,14 @@ def measured(argv, *, ok=(0,)):
     return wall, peak
 
 
-def run_command(n, *, workers, backend, temp, name):
+def run_command(n, *, workers, backend, temp, name, scheduler=None):
     """One ``sudoku-jobs run``, then ``sudoku-jobs show`` of it: their figures, with the peak RSS of each
-    process tree."""
+    process tree (of a run on a ``scheduler``'s cluster, the run's own process only)."""
     out = Path(temp) / name
     argv = [sys.executable, "-m", "jobs", "run", "-n", str(n), "--seed", "1", "--workers", str(workers),
             "--backend", backend, "--no-progress", "--out", str(out)]
+    if scheduler:
+        argv += ["--scheduler", scheduler]
     wall, peak = measured(argv)
     show_wall, show_peak = measured([sys.executable, "-m", "jobs", "show", str(out)])
     manifest = json.loads((out / "manifest.json").read_text())
@@ -113,6 +118,43 @@ def run_command(n, *, workers, backend, temp, name):
     return {"e2e": n / wall, "run": n / manifest["wall_s"], "wall": wall, "rss": peak, "show": show_wall,
             "show_rss": show_peak,
             "engines": f"{config['engine']} + {config['check_engine']}, chunk size {config['chunk_size']}"}
+
+
+@contextlib.contextmanager
+def dask_cluster(workers):
+    """A ``dask scheduler`` and ``workers`` single-threaded ``dask worker`` processes on loopback, each
+    in a session of its own; yields the scheduler's address once every worker has joined."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    dask = [str(Path(sys.executable).with_name("dask"))]
+    procs = [subprocess.Popen([*dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+                              env=ENV, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              start_new_session=True)]
+    try:
+        for _ in range(workers):
+            procs.append(subprocess.Popen([*dask, "worker", address, "--nthreads", "1", "--nworkers", "1",
+                                           "--no-dashboard", "--memory-limit", "0"], env=ENV, cwd=ROOT,
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                          start_new_session=True))
+        from distributed import Client
+
+        with Client(address, timeout="60s") as client:
+            client.wait_for_workers(workers, timeout=120)
+        yield address
+    finally:
+        for proc in reversed(procs):
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, 15)
+        for proc in procs:
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, 9)
+                proc.wait()
 
 
 def raw_rate(seeds):
@@ -137,6 +179,8 @@ def main(argv=None):
     parser.add_argument("--rounds", type=int, default=3, help="rounds, each config once per round (default %(default)s)")
     parser.add_argument("--raw-n", type=int, default=5000, help="puzzles per raw generate_batch call (default %(default)s)")
     parser.add_argument("--dask", action="store_true", help="also run with --backend dask (a LocalCluster, 2 workers)")
+    parser.add_argument("--cluster", action="store_true", help="also run on a dask scheduler + 2 dask worker "
+                        "processes started once (--scheduler)")
     parser.add_argument("--keep", metavar="DIR", help="keep the run directories under DIR (default: a temporary "
                         "directory, removed at the end); DIR must not hold runs of the same names")
     parser.add_argument("--only", choices=("1", "2"), help="run only this worker count (no raw, no ratios): for -n 1000000")
@@ -147,8 +191,9 @@ def main(argv=None):
 
     nb.warm()
     seeds = np.array([derive_seed(1, i) for i in range(args.raw_n)], np.uint64)
-    configs = [("1 worker", 1, "local"), ("2 workers", 2, "local")] + ([("dask", 2, "dask")] if args.dask else [])
-    if args.only:  # with --dask, the LocalCluster stays: ``--only 2 --dask`` is the Dask-at-par pair
+    configs = ([("1 worker", 1, "local"), ("2 workers", 2, "local")] + ([("dask", 2, "dask")] if args.dask else [])
+               + ([("cluster", 2, "dask")] if args.cluster else []))
+    if args.only:  # the Dask configs stay: ``--only 2 --dask`` is the Dask-at-par pair
         configs = [c for c in configs if c[1] == int(args.only) and c[2] == "local" or c[2] == "dask"]
     print(f"machine: {machine()}")
     print(f"command: {' '.join([Path(sys.executable).name, *sys.argv])}")
@@ -157,7 +202,8 @@ def main(argv=None):
     keep = Path(args.keep) if args.keep else None
     if keep:
         keep.mkdir(parents=True, exist_ok=True)
-    with (contextlib.nullcontext(str(keep)) if keep else tempfile.TemporaryDirectory(prefix="bench-pipeline-")) as temp:
+    with (contextlib.nullcontext(str(keep)) if keep else tempfile.TemporaryDirectory(prefix="bench-pipeline-")) as temp, \
+            (dask_cluster(2) if args.cluster else contextlib.nullcontext()) as scheduler:
         for round_ in range(args.rounds):
             load = os.getloadavg()
             line = f"round {round_ + 1}: load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
@@ -166,7 +212,8 @@ def main(argv=None):
                 raws2.append(raw_rate_twice(seeds))
                 line += f"; raw {raws[-1]:,.0f}/s, x2 {raws2[-1]:,.0f}/s"
             for name, workers, backend in configs:
-                row = run_command(args.n, workers=workers, backend=backend, temp=temp, name=f"{name}-{round_}".replace(" ", "-"))
+                row = run_command(args.n, workers=workers, backend=backend, temp=temp,
+                                  name=f"{name}-{round_}".replace(" ", "-"), scheduler=scheduler if name == "cluster" else None)
                 rows[name].append(row)
                 engines_used = row["engines"]
                 line += f"; {name} {row['e2e']:,.0f}/s e2e ({row['wall']:.1f} s), {row['run']:,.0f}/s run, {row['rss'] / 2**20:,.0f} MiB; show {row['show']:.2f} s, {row['show_rss'] / 2**20:,.0f} MiB"
@@ -191,6 +238,12 @@ def main(argv=None):
               f"{ratio([r['e2e'] for r in dask], [r['e2e'] for r in two]):.2f} e2e, "
               f"{ratio([r['run'] for r in dask], [r['run'] for r in two]):.2f} run/s (goal >= 0.9); per round: "
               + ", ".join(f"{d['e2e'] / t['e2e']:.2f}" for d, t in zip(dask, two)))
+    if args.cluster and "2 workers" in rows:
+        cluster, two = rows["cluster"], rows["2 workers"]
+        print(f"dask (scheduler + 2 worker processes) / local pool (2 workers), same round: "
+              f"{ratio([r['e2e'] for r in cluster], [r['e2e'] for r in two]):.2f} e2e, "
+              f"{ratio([r['run'] for r in cluster], [r['run'] for r in two]):.2f} run/s (goal >= 0.9); per round: "
+              + ", ".join(f"{d['e2e'] / t['e2e']:.2f}" for d, t in zip(cluster, two)))
     if raws:
 
         one = rows["1 worker"]

@@ -2,6 +2,7 @@
 chunk ran, so the parent only renames parts and joins CSV bytes; and the store's CSV parts, which an
 interrupted run keeps and a complete one drops. bench/bench_parent_cpu.py measures the parent's CPU."""
 
+import json
 import os
 from dataclasses import replace
 from pathlib import Path
@@ -132,12 +133,8 @@ def test_the_runners_local_cluster_forks_workers_that_log_each_chunk_once(tmp_pa
     assert sorted(line.split(" INFO chunk ")[1].split(":")[0] for line in logged) == ["0", "1", "2", "3"]
 
 
-def test_a_schedulers_workers_send_arrow_tables_the_parent_writes(tmp_path, monkeypatch):
-    """Workers of a given scheduler may be on another machine: each chunk comes back as one Arrow
-    table (no list of dicts), and the parent writes its parts."""
-    pytest.importorskip("distributed")
-    from distributed import LocalCluster
-
+def _parent_writes(monkeypatch):
+    """The (chunk, type of records) of every part the parent writes itself (``RunDir.write_part``)."""
     from jobs.store import RunDir
 
     written = []
@@ -148,8 +145,61 @@ def test_a_schedulers_workers_send_arrow_tables_the_parent_writes(tmp_path, monk
         return real(self, chunk, records)
 
     monkeypatch.setattr(RunDir, "write_part", write_part)
+    return written
+
+
+def test_a_schedulers_workers_that_see_the_run_write_its_parts(tmp_path, monkeypatch):
+    """Workers of a given scheduler on this machine (or on a shared disk) see the run directory:
+    they write their chunks' parts as a local pool's do, and the parent writes none."""
+    pytest.importorskip("distributed")
+    from distributed import LocalCluster
+
+    written = _parent_writes(monkeypatch)
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address=None) as cluster:
+        run_dir = _dask_run(tmp_path, scheduler=cluster.scheduler_address)
+    assert written == []
+    assert sorted(path.name for path in (run_dir.path / "parts").glob("*.parquet")) == [
+        f"chunk-{chunk:06d}.parquet" for chunk in range(4)]
+
+
+def test_a_schedulers_workers_that_do_not_see_the_run_send_arrow_tables_the_parent_writes(tmp_path, monkeypatch):
+    """A worker on another machine does not see the run directory (or sees another run there): each
+    chunk comes back as one Arrow table (no list of dicts), and the parent writes its parts."""
+    pytest.importorskip("distributed")
+    from distributed import LocalCluster
+
+    from jobs import runner
+
+    written = _parent_writes(monkeypatch)
+    seen = []
+    monkeypatch.setattr(runner, "_sees_run", lambda path, identity: seen.append(identity) and False)
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
         _dask_run(tmp_path, scheduler=cluster.scheduler_address)
     assert sorted(chunk for chunk, _ in written) == [0, 1, 2, 3]
     assert {kind for _, kind in written} == {pa.Table}
+    started = json.loads((tmp_path / "run" / "manifest.json").read_text())["started"]
+    assert seen == [f"t@{started}"] * 4
+
+
+def test_a_worker_sees_the_run_only_with_its_identity_where_it_may_write(tmp_path):
+    from jobs.runner import _sees_run
+
+    _sees_run.cache_clear()
+    run = tmp_path / "run"
+    (run / "parts").mkdir(parents=True)
+    (run / "manifest.json").write_text('{"run_id": "run", "started": "2026-11-28T02:00:00+00:00"}')
+    assert _sees_run(str(run), "run@2026-11-28T02:00:00+00:00")
+    assert not _sees_run(str(run), "run@2026-11-28T02:00:01+00:00")  # a copy, or an older run of the name
+    assert not _sees_run(str(tmp_path / "elsewhere"), "run@2026-11-28T02:00:00+00:00")
+    (run / "manifest.json").write_text("[1, 2]")
+    assert _sees_run(str(run), "run@2026-11-28T02:00:00+00:00")  # asked once per worker and run
+    _sees_run.cache_clear()
+    assert not _sees_run(str(run), "run@2026-11-28T02:00:00+00:00")
+    (run / "manifest.json").write_text('{"run_id": "run", "started": "2026-11-28T02:00:00+00:00"}')
+    _sees_run.cache_clear()
+    run.chmod(0o500)
+    try:
+        assert os.geteuid() == 0 or not _sees_run(str(run), "run@2026-11-28T02:00:00+00:00")
+    finally:
+        run.chmod(0o700)
