@@ -81,6 +81,29 @@ def test_chunks_found_done_together_come_in_chunk_order():
     assert [futures[f]["chunk"] for f in _as_completed(futures, heartbeat=None)] == [0, 2, 3, 5, 7]
 
 
+def _frozen(spec):
+    import gc
+
+    return [gc.get_freeze_count()]
+
+
+def test_workers_fork_with_the_parents_objects_frozen_and_the_parent_is_left_as_it_was():
+    """The workers keep the parent's objects out of their collections (no scan, no copied page);
+    the parent's own collector is as it was."""
+    import gc
+
+    from jobs import backends
+
+    assert gc.get_freeze_count() == 0
+    pool = backends.start_local(2)
+    try:
+        assert gc.get_freeze_count() == 0
+        frozen = [records[0] for _, records in backends.local(_frozen, [{"chunk": 0}, {"chunk": 1}], workers=2, pool=pool)]
+    finally:
+        backends.stop(pool)
+    assert min(frozen) > 1000
+
+
 def _slow_batch_chunk(spec):
     import time
 
