@@ -266,7 +266,7 @@ def execute(run_dir: RunDir, config: Config, task: Task, specs: Specs, *, resume
 
 def _run_chunks(run_dir: RunDir, config: Config, task: Task, specs: Specs, todo: Specs, done: set[int],
                 interrupts: Interrupts, progress: Progress | None, pool: Any = None, *,
-                identity: str = "") -> tuple[str, BaseException | None]:
+                identity: str) -> tuple[str, BaseException | None]:
     """Run ``todo`` on the config's backend, saving each part as it comes; returns (status, error):
     ``complete``, ``interrupted`` (a stop signal, caught by ``interrupts``; the parts saved are kept) or
     ``failed`` with the exception, which ``execute`` records before raising it. ``identity`` (run id
