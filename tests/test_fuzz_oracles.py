@@ -309,6 +309,26 @@ def test_a_create_that_shuffles_one_puzzle_is_not_random(seed, first, second):
     assert judge_create([create_result(one), create_result(create(3, seed=seed + 1))]).failed == {}
 
 
+def test_canonical_forms_are_computed_only_for_creates_that_share_a_fingerprint(monkeypatch):
+    """Variants share their fingerprint, so only creates that share one are put in canonical form;
+    the disguised one is still found."""
+    from sudoku.bank import random_symmetry, transform
+
+    from fuzz import oracles
+
+    formed = []
+    real = oracles._form
+    monkeypatch.setattr(oracles, "_form", lambda grid: formed.append(grid) or real(grid))
+    puzzles = [create(3, seed=seed) for seed in range(4)]
+    assert judge_create([create_result(p) for p in puzzles]).failed == {}
+    assert formed == []
+    disguised = transform(puzzles[1], random_symmetry(random.Random(8)))
+    assert disguised != puzzles[1]
+    verdict = judge_create([create_result(p) for p in (*puzzles, disguised)])
+    assert verdict.failed["create_random"].kind == "variant"
+    assert sorted(formed, key=str) == sorted([puzzles[1], disguised], key=str)
+
+
 def test_variants_are_no_evidence_at_4x4():
     """Two essentially different full 4x4 grids: a right generator's creates are often variants."""
     from sudoku.canonical import canonical
