@@ -39,6 +39,17 @@ def _first_not_ok(records: Any, count: int) -> Any:
     return records.to_table(columns=FAILURE_COLUMNS, filter=not_ok & wanted).sort_by("case")
 
 
+def _ordered(least: float, values: list[float], most: float) -> list[float]:
+    """Percentiles kept between the least and the largest value and never past the next one up:
+    Arrow's interpolation between two neighbours can land one ulp outside them (p90 above p99, p99
+    above the largest, p50 below the least of equal times), and many times are equal (a chunk's
+    blank time is shared evenly by its cases)."""
+    out = [min(max(value, least), most) for value in values]
+    for i in range(len(out) - 2, -1, -1):
+        out[i] = min(out[i], out[i + 1])
+    return out
+
+
 def summary_data(manifest: dict[str, Any], records: Any, *, failures_shown: int = 10) -> dict[str, Any]:
     """The figures of a run's summary as plain values: the JSON of ``sudoku-jobs show --json`` (schema
     ``sudoku-jobs.show``, ``version`` 2) and the source of the text renderings. ``distinct`` counts
@@ -50,11 +61,10 @@ def summary_data(manifest: dict[str, Any], records: Any, *, failures_shown: int 
         values = narrow.column(column).drop_null()
         if len(values) == 0:
             continue
-        most = pc.max(values).as_py()
-        # interpolation between the top two values can land one ulp above the largest: never past it
-        q = [min(value, most) for value in pc.quantile(values, q=list(PERCENTILES)).to_pylist()]
+        least, most = pc.min_max(values).values()
+        q = _ordered(least.as_py(), [*pc.quantile(values, q=list(PERCENTILES)).to_pylist()], most.as_py())
         timings.append({"phase": column, "n": len(values), **dict(zip(("p50_s", "p90_s", "p99_s"), q)),
-                        "max_s": most})
+                        "max_s": most.as_py()})
     totals = _saved_totals(narrow.column("outcome"))
     bad_count = totals["cases"] - totals["ok"]
     del narrow
