@@ -232,18 +232,16 @@ def main(argv=None):
     def ratio(top, bottom):
         return statistics.median(t / b for t, b in zip(top, bottom))
 
-    if args.dask and "2 workers" in rows:
-        dask, two = rows["dask"], rows["2 workers"]
-        print(f"\ndask (LocalCluster, 2 workers) / local pool (2 workers), same round: "
-              f"{ratio([r['e2e'] for r in dask], [r['e2e'] for r in two]):.2f} e2e, "
-              f"{ratio([r['run'] for r in dask], [r['run'] for r in two]):.2f} run/s (goal >= 0.9); per round: "
-              + ", ".join(f"{d['e2e'] / t['e2e']:.2f}" for d, t in zip(dask, two)))
-    if args.cluster and "2 workers" in rows:
-        cluster, two = rows["cluster"], rows["2 workers"]
-        print(f"dask (scheduler + 2 worker processes) / local pool (2 workers), same round: "
-              f"{ratio([r['e2e'] for r in cluster], [r['e2e'] for r in two]):.2f} e2e, "
-              f"{ratio([r['run'] for r in cluster], [r['run'] for r in two]):.2f} run/s (goal >= 0.9); per round: "
-              + ", ".join(f"{d['e2e'] / t['e2e']:.2f}" for d, t in zip(cluster, two)))
+    pairs = [("dask", "LocalCluster, 2 workers", args.dask), ("cluster", "scheduler + 2 worker processes", args.cluster)]
+    if "2 workers" in rows and any(asked for _, _, asked in pairs):
+        print()
+    for name, what, asked in pairs:
+        if asked and "2 workers" in rows:
+            them, two = rows[name], rows["2 workers"]
+            print(f"dask ({what}) / local pool (2 workers), same round: "
+                  f"{ratio([r['e2e'] for r in them], [r['e2e'] for r in two]):.2f} e2e, "
+                  f"{ratio([r['run'] for r in them], [r['run'] for r in two]):.2f} run/s (goal >= 0.9); per round: "
+                  + ", ".join(f"{d['e2e'] / t['e2e']:.2f}" for d, t in zip(them, two)))
     if raws:
 
         one = rows["1 worker"]
