@@ -4,12 +4,13 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
+from math import isqrt
 from typing import Any
 
 from sudoku import Grid, engines, render
 
 from fuzz import corpus as store
-from fuzz.cases import Case, case_class, make_case, make_check_case, pool_maker, solve_after_create
+from fuzz.cases import SIZES, Case, case_class, make_case, make_check_case, pool_maker, solve_after_create
 from fuzz.oracles import VERDICTS, Verdict, differ, judge_check, judge_contained, judge_create, judge_solve, signature
 from fuzz.reference import Expected, asks, expect
 from fuzz.targets import Result, Target, make_target
@@ -214,15 +215,13 @@ def plan(config: dict[str, Any], targets: list[tuple[int, dict[str, Any]]]) -> l
 
 
 def engines_of(spec: dict[str, Any]) -> list[str]:
-    """The engines a fuzz run's workers use (the checking engine, the one making 9x9 pools, those of
-    our own targets), from a chunk spec: each worker warms them once, before its first chunk
+    """The engines a fuzz run's workers use (the checking engine, those making the pools of its sizes,
+    those of our own targets), from a chunk spec: each worker warms them once, before its first chunk
     (``jobs.task.Task.engines``)."""
-    names = [spec["check_engine"]]
-    if str(spec.get("size", 9)) in ("9", "mixed") and pool_maker(3) not in names:  # ``cases.pool_maker``
-        names.append(pool_maker(3))
-    for _, options in spec["targets"]:
-        names += [name for name in getattr(target_of(options), "engines", ()) if name not in names]
-    return names
+    sides = SIZES if spec.get("size") == "mixed" else (int(spec.get("size", 9)),)
+    names = [spec["check_engine"], *(pool_maker(isqrt(side)) for side in sides)]
+    names += [name for _, options in spec["targets"] for name in getattr(target_of(options), "engines", ())]
+    return list(dict.fromkeys(name for name in names if name))
 
 
 FUZZ = Task("fuzz", run_chunk, plan, engines=engines_of, fields=FIELDS,

@@ -255,7 +255,7 @@ def execute(run_dir: RunDir, config: Config, task: Task, specs: Specs, *, resume
             previous_wall = manifest["wall_s"]
             run_dir.write_manifest(manifest)
         status, error = _run_chunks(run_dir, config, task, specs, todo, done, interrupts, progress, pool,
-                                    identity=f"{config['run_id']}@{manifest['started']}")
+                                    identity=_identity(manifest))
         with interrupts.deferred(then_raise=False):  # a second signal waits for these writes
             manifest["wall_s"] = previous_wall + time.time() - started
             status, error = _finish(run_dir, manifest, specs, status, error, signum=interrupts.signum)
@@ -270,8 +270,8 @@ def _run_chunks(run_dir: RunDir, config: Config, task: Task, specs: Specs, todo:
     """Run ``todo`` on the config's backend, saving each part as it comes; returns (status, error):
     ``complete``, ``interrupted`` (a stop signal, caught by ``interrupts``; the parts saved are kept) or
     ``failed`` with the exception, which ``execute`` records before raising it. ``identity`` (run id
-    @ start time, as the manifest has them) tells a worker that the run directory it sees is this
-    run's (``_sees_run``)."""
+    @ start time: ``_identity``) tells a worker that the run directory it sees is this run's
+    (``_sees_run``)."""
     backend = backends.BACKENDS[config["backend"]]
     options: dict[str, Any] = {"workers": config["workers"], "heartbeat": LOG_EVERY_S}
     if config["backend"] == "dask":
@@ -354,6 +354,9 @@ def start_workers(config: Config, task: Task, spec: dict[str, Any]) -> Iterator[
 
 
 def _warm_for(engines: Callable[[dict[str, Any]], list[str]], spec: dict[str, Any]) -> None:
+    """``_warm`` the engines of ``spec``, named in the worker: naming them builds the run's targets,
+    which, before the pre-flight, may not start (a program not on PATH), and that must be the
+    pre-flight's one line, not a traceback here (a worker's failed warm-up is passed over)."""
     _warm(engines(spec))
 
 
@@ -486,9 +489,7 @@ def _run_and_stage(run: Callable[[dict[str, Any]], Any], engines: Engines, path:
     A write the system refuses comes back as its WriteError, a value, for the parent to raise: raised
     here, the backend would report a failed worker (BackendLost, exit 4) where the run must end as a
     write error (exit 3) that a resume, after freeing space, finishes. A failing task still raises."""
-    if engines is not None:
-        _warm(engines(spec))
-    records = run(spec)
+    records = _warm_and_run(run, engines, spec)
     if not _sees_run(path, identity):
         from jobs.schema import table
 
@@ -500,31 +501,38 @@ def _run_and_stage(run: Callable[[dict[str, Any]], Any], engines: Engines, path:
     return Staged(str(temporary), len(records), _failed_in(records))
 
 
+def _identity(manifest: dict[str, Any]) -> str:
+    """A run as its manifest names it: run id @ start time (kept by a resume)."""
+    return f"{manifest.get('run_id')}@{manifest.get('started')}"
+
+
 @lru_cache(maxsize=16)
 def _sees_run(path: str, identity: str) -> bool:
-    """Whether this worker sees, at ``path``, the run ``identity`` (run id @ start time, from its
-    manifest), and may write there: once per worker and run. Read by a worker of a Dask scheduler,
-    which may be on this machine or share its disk: then it writes its parts, and the parent only
-    commits them (100,000 cases on a scheduler and 2 workers here: the parent's CPU 1.9 s -> 0.8 s,
-    the run 0.86x -> 0.95x a local pool's speed, bench/bench_pipeline.py --cluster)."""
-    import json
-
+    """Whether this worker sees, at ``path``, the run ``identity`` (``_identity`` of its manifest),
+    and may write there: once per worker and run. Read by a worker of a Dask scheduler, which may
+    be on this machine or share its disk: then it writes its parts, and the parent only commits
+    them (100,000 cases on a scheduler and 2 workers here: the parent's CPU 1.9 s -> 0.8 s, the run
+    0.86x -> 0.95x a local pool's speed, bench/bench_pipeline.py --cluster)."""
     try:
-        manifest = json.loads((Path(path) / "manifest.json").read_text())
-    except (OSError, ValueError):
+        manifest = RunDir(path).read_manifest()
+    except RunDirError:
         return False
-    seen = f"{manifest.get('run_id')}@{manifest.get('started')}" if isinstance(manifest, dict) else None
-    return seen == identity and os.access(path, os.W_OK)
+    return isinstance(manifest, dict) and _identity(manifest) == identity and os.access(path, os.W_OK)
 
 
 def _run_to_table(run: Callable[[dict[str, Any]], Any], engines: Engines, spec: dict[str, Any]) -> Any:
-    """Where the parent writes the records (this process, the one local worker): warm, run the chunk,
-    and return its records as one Arrow table in the schema."""
+    """Where the parent writes the records (this process, the one local worker): the chunk's records
+    as one Arrow table in the schema."""
     from jobs.schema import table
 
+    return table(_warm_and_run(run, engines, spec))
+
+
+def _warm_and_run(run: Callable[[dict[str, Any]], Any], engines: Engines, spec: dict[str, Any]) -> Any:
+    """Warm the task's ``engines`` (once per worker), then run the chunk: its records."""
     if engines is not None:
         _warm(engines(spec))
-    return table(run(spec))
+    return run(spec)
 
 
 def _failed_in(records: Any) -> int:

@@ -62,7 +62,7 @@ def summary_data(manifest: dict[str, Any], records: Any, *, failures_shown: int 
         if len(values) == 0:
             continue
         least, most = pc.min_max(values).values()
-        q = _ordered(least.as_py(), [*pc.quantile(values, q=list(PERCENTILES)).to_pylist()], most.as_py())
+        q = _ordered(least.as_py(), pc.quantile(values, q=list(PERCENTILES)).to_pylist(), most.as_py())
         timings.append({"phase": column, "n": len(values), **dict(zip(("p50_s", "p90_s", "p99_s"), q)),
                         "max_s": most.as_py()})
     totals = _saved_totals(narrow.column("outcome"))
