@@ -445,10 +445,25 @@ def _whitespace(family: str, rng: random.Random, text: bytes) -> bytes:
         lines = [line.replace(" ", "  ") for line in lines]
     elif family == "whitespace_blank_lines_at_end":
         lines += [""] * rng.randint(1, 3)
-    elif family.startswith("whitespace_space_after_each"):  # readers that take a number only before a space
-        end = "\r\n" if family.endswith("_crlf") else "\n"
-        return "".join(line + " " + end for line in lines).encode()
+    elif family.startswith("whitespace_space_after_each"):
+        return space_after_each(text, b"\r\n" if family.endswith("_crlf") else b"\n")
     return ("\n".join(lines) + "\n").encode()
+
+
+def space_after_each(text: bytes, end: bytes = b"\n") -> bytes:
+    """``text`` (lines of numbers, each ending in a newline) with a space after every number and
+    ``end`` closing each line: the spelling some strict readers need, as they take a number only
+    when a space follows it."""
+    return b"".join(line + b" " + end for line in text.split(b"\n")[:-1])
+
+
+def respaced(case: Case) -> Case:
+    """A puzzle case spelled with a space after every number (``space_after_each``), for a target that
+    reads only that spelling (``fuzz.engine.preflight``): its solver is then tested past its reader.
+    Cases whose point is their text, and create or check cases, stay as they are."""
+    if case.command != "solve" or about_text(case.family) or is_spaced(case.text):
+        return case
+    return case._replace(text=space_after_each(case.text))
 
 
 def _malformed(family: str, rng: random.Random, text: bytes, side: int) -> bytes:
@@ -585,6 +600,11 @@ _PROPERTIES: dict[str, Callable[[bytes, Any], bool]] = {
     "whitespace_space_after_each": lambda text, case: _space_after_each(text, b"\n"),
     "whitespace_space_after_each_crlf": lambda text, case: _space_after_each(text, b"\r\n"),
 }
+
+
+def is_spaced(text: bytes) -> bool:
+    """Whether ``text`` has a space after every number (``space_after_each``, LF line ends)."""
+    return _space_after_each(text, b"\n")
 
 
 def _space_after_each(text: bytes, end: bytes) -> bool:

@@ -56,10 +56,16 @@ def target_of_spec(spec: dict[str, Any], where: str = "--target") -> Target:
         raise Usage(str(error)) from None
 
 
-def preflight(target: Target, side: int, mode: str = "solve", *, timing: list[float] | None = None) -> str | None:
+def preflight(target: Target, side: int, mode: str = "solve", *, timing: list[float] | None = None,
+              spaced: set[str] | None = None) -> str | None:
     """What stops ``target`` from starting at all (a missing program, interpreter or script), in its
     own words, from one known-good solve and one create; None when it starts. The wall seconds of
-    each call are added to ``timing`` (a list) when one is given: they size the run's chunks."""
+    each call are added to ``timing`` (a list) when one is given: they size the run's chunks.
+
+    With ``spaced`` (a set), a target that does not solve the known-good puzzle in the classic text
+    but does when a space follows every number is added to it by name: it reads only that spelling
+    (a reader that takes a number only before a space), and the run tests its solver past it
+    (``fuzz.tasks.case_of``)."""
     from fuzz.cases import known_good
     from fuzz.targets import startup_failure
 
@@ -69,18 +75,34 @@ def preflight(target: Target, side: int, mode: str = "solve", *, timing: list[fl
     calls: tuple[Callable[[], Result], ...]
     calls = (lambda: target.check(text),) if mode == "check" else (lambda: target.solve(text),
                                                                    lambda: target.create(side=side))
-    for call in calls:
+    for number, call in enumerate(calls):
         result = call()
         if timing is not None:
             timing.append(result.seconds)
         problem = startup_failure(result)
         if problem:
             return problem
+        if number == 0 and mode == "solve" and spaced is not None and _reads_only_spaced(target, text, result, side):
+            spaced.add(target.name)
     return None
 
 
+def _reads_only_spaced(target: Target, text: bytes, result: Result, side: int) -> bool:
+    """Whether ``target`` failed the known-good ``text`` (its ``result``) and solves it spelled with a
+    space after every number."""
+    from fuzz.cases import from_text, space_after_each
+    from fuzz.oracles import judge_solve
+
+    case = from_text("preflight", "solve", text, side=side, engine="py")
+    if not judge_solve(case, result, side=side, header=target.header).failed:
+        return False
+    again = space_after_each(text)
+    answer = target.solve(again)
+    return not judge_solve(case._replace(text=again), answer, side=side, header=target.header).failed
+
+
 def cannot_start(specs: Sequence[dict[str, Any]], side: int, mode: str = "solve", *,
-                 timing: list[float] | None = None) -> dict[str, str]:
+                 timing: list[float] | None = None, spaced: set[str] | None = None) -> dict[str, str]:
     """{target: why} for the targets that cannot start at all: a program that is missing, not
     executable or not on PATH, or one that fails ``preflight``. Of many targets, progress is shown
     every PROGRESS_S seconds, as the pre-flight of a long list takes minutes."""
@@ -90,7 +112,10 @@ def cannot_start(specs: Sequence[dict[str, Any]], side: int, mode: str = "solve"
     shown = time.monotonic()
     for number, spec in enumerate(specs, 1):
         try:
-            problem = preflight(make_target(**spec), side, mode, timing=timing)
+            reads_spaced: set[str] = set()
+            problem = preflight(make_target(**spec), side, mode, timing=timing, spaced=reads_spaced)
+            if reads_spaced and spaced is not None:
+                spaced.add(spec["spec"])
         except CannotStart as error:
             problem = str(error)
         except TargetError as error:
@@ -264,20 +289,27 @@ def triage_phase(records: Any, config: dict[str, Any], target: Target, run_corpu
 def prepare(config: dict[str, Any], *, chunk_size: int | None = None) -> dict[str, Any]:
     """The prepare phase of a new run, before its directory is made: ``config["cannot_start"]`` (a lone
     target that cannot start ends the run now; of several, it is a row of its own and the others go
-    on), the reference checked, and ``config["chunk_size"]`` (asked for, or sized by the pre-flight's
-    timing). With ``--sanitize`` the targets are built first and pre-flighted as built
+    on), ``config["spaced_readers"]`` (targets that read only a space after every number, said on
+    stderr), the reference checked, and ``config["chunk_size"]`` (asked for, or sized by the
+    pre-flight's timing). With ``--sanitize`` the targets are built first and pre-flighted as built
     (``_build_phase``)."""
+    from fuzz.summary import SPACED_READER
     from fuzz.tasks import targets_of
+    from sudoku.display import visible
 
     specs = targets_of(config)
     side = 9 if config["size"] == "mixed" else int(config["size"])
     timing: list[float] = []
+    spaced: set[str] = set()
     if config.get("sanitize"):
-        specs, config["cannot_start"] = _build_phase(config, specs, side, timing)
+        specs, config["cannot_start"] = _build_phase(config, specs, side, timing, spaced)
     else:
-        config["cannot_start"] = cannot_start(specs, side, config["mode"], timing=timing)
+        config["cannot_start"] = cannot_start(specs, side, config["mode"], timing=timing, spaced=spaced)
     if len(config["cannot_start"]) == len(specs):
         raise Usage("; ".join(f"target {name} cannot start: {why}" for name, why in config["cannot_start"].items()))
+    config["spaced_readers"] = sorted(spaced)
+    for name in config["spaced_readers"]:
+        print(f"fuzz: {visible(name, newlines=False)} {SPACED_READER}", file=sys.stderr)
     config["chunk_size"] = chunk_cases(config["n"], len(specs), config["workers"], chunk_size,
                                        seconds_per_case=sum(timing) / len(timing) * len(specs) if timing else None)
     if config["reference"]:
@@ -309,8 +341,8 @@ def workers(config: dict[str, Any] | None) -> Any:
     return runner.start_workers(config, tasks.FUZZ, first)
 
 
-def _build_phase(config: dict[str, Any], specs: list[dict[str, Any]], side: int,
-                 timing: list[float]) -> tuple[list[dict[str, Any]], dict[str, str]]:
+def _build_phase(config: dict[str, Any], specs: list[dict[str, Any]], side: int, timing: list[float],
+                 spaced: set[str]) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """Build every target with the sanitizers (``fuzz.build``) and pre-flight the builds: (the
     targets, named by their programs in the run's build folder; {target: why} of those that cannot
     start, a failed build among them). The builds wait in ``config["staging"]`` until the run's
@@ -322,7 +354,10 @@ def _build_phase(config: dict[str, Any], specs: list[dict[str, Any]], side: int,
     except BuildError as error:
         raise Usage(str(error)) from None
     built = [(one, staged_one) for one, staged_one in zip(final, staged) if one["spec"] not in failed]
-    early = cannot_start([staged_one for _, staged_one in built], side, config["mode"], timing=timing)
+    reads_spaced: set[str] = set()
+    early = cannot_start([staged_one for _, staged_one in built], side, config["mode"], timing=timing,
+                         spaced=reads_spaced)
+    spaced.update(one["spec"] for one, staged_one in built if staged_one["spec"] in reads_spaced)
     failed.update({one["spec"]: early[staged_one["spec"]] for one, staged_one in built if staged_one["spec"] in early})
     config.update(targets=final, target=final[0], staging=str(staging))
     if len(failed) == len(final):

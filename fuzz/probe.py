@@ -16,7 +16,7 @@ from collections import namedtuple
 from collections.abc import Callable
 from typing import Any
 
-from fuzz.cases import from_text, known_good
+from fuzz.cases import from_text, known_good, space_after_each
 from fuzz.oracles import judge_create, judge_solve
 
 CREATE_ARGS = ("create", "create easy", "create 9", "create easy 9")
@@ -34,20 +34,30 @@ def probe(make: Callable[[str, str, bool], Any], *, side: int = 9) -> Finding:
     """Try each solve spelling in each input format, then each create spelling, on targets made by
     ``make(create_args, solve_args, header)``."""
     tried: list[tuple[str, str]] = []
-    solves: list[tuple[bool, int, int, str, str]] = []
+    solves: list[tuple[bool, bool, int, int, str, str]] = []
     for fmt in FORMATS:
         header = fmt == "header"
         text = known_good(header=header, side=side)
         case = from_text("probe", "solve", text, side=side)
         for args in SOLVE_ARGS:
-            verdict = judge_solve(case, make("create", args, header).solve(text), side=side, header=header)
+            target = make("create", args, header)
+            verdict = judge_solve(case, target.solve(text), side=side, header=header)
             understood, outcome = _outcome(verdict)
+            spaced = False
+            if not understood:  # a reader that takes a number only before a space (fuzz run finds it too)
+                again = space_after_each(text)
+                verdict_spaced = judge_solve(case._replace(text=again), target.solve(again), side=side, header=header)
+                spaced, outcome_spaced = _outcome(verdict_spaced)
+                if spaced:
+                    verdict, understood = verdict_spaced, True
+                    outcome = (f"{outcome}; with a space after every number: {outcome_spaced} (fuzz run finds "
+                               "this reader and spells every other puzzle so)")
             tried.append((f"--format {fmt} --solve-args '{args}'", outcome))
-            if understood:  # right answers first, then fewer slips, then the earlier spelling
-                solves.append((bool(verdict.failed), len(verdict.slips), SOLVE_ARGS.index(args), fmt, args))
+            if understood:  # right answers first, the classic text, fewer slips, then the earlier spelling
+                solves.append((bool(verdict.failed), spaced, len(verdict.slips), SOLVE_ARGS.index(args), fmt, args))
                 break  # a later spelling of the same format adds nothing
     best = min(solves) if solves else None
-    format_found, solve_found = (best[3], best[4]) if best else (None, None)
+    format_found, solve_found = (best[4], best[5]) if best else (None, None)
     create_found = None
     for args in CREATE_ARGS:
         target = make(args, solve_found or "solve", format_found == "header")

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 
 from sudoku import Grid, parse, render
 
-from fuzz.cases import Case, CountUnknown, about_text, from_text, keeps_class
+from fuzz.cases import Case, CountUnknown, about_text, from_text, is_spaced, keeps_class, space_after_each
 from fuzz.oracles import can_fail
 
 MAX_CALLS = 200
@@ -120,15 +120,18 @@ def _chunks(case: Case, places: Callable[[bytes], list[int]], change: Callable[[
 
 
 def _fewer_clues(case: Case, still: Callable[[bytes], Case | None], budget: _Budget, header: bool) -> Case:
-    """Blank givens, in ever smaller chunks (fewest clues)."""
+    """Blank givens, in ever smaller chunks (fewest clues), in the case's spelling (a space after
+    every number stays: the target may read no other)."""
     fmt = "header" if header else "grid"
+    spaced = is_spaced(case.text)
 
     def givens(text: bytes) -> list[int]:
         return [i for i, v in enumerate(case_grid(text).cells) if v]
 
     def blank(text: bytes, chosen: set[int]) -> bytes:
         grid = case_grid(text)
-        return render(Grid(grid.box, [0 if i in chosen else v for i, v in enumerate(grid.cells)]), fmt).encode()
+        text = render(Grid(grid.box, [0 if i in chosen else v for i, v in enumerate(grid.cells)]), fmt).encode()
+        return space_after_each(text) if spaced else text
 
     grids: dict[bytes, Grid] = {}
 

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from fuzz.probe import Finding
     from fuzz.triage import Saved
 
+SPACED_READER = ("refuses the classic text of a known-good puzzle but solves it with a space after every number: "
+                 "every other puzzle case is spelled that way, so its solver is tested past its reader")
 
 
 def target_rows(config: dict[str, Any], records: Any, saved: Sequence[Saved]) -> list[dict[str, Any]]:
@@ -178,14 +180,15 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
     counts = (f"{totals['cases']} cases, {totals['failed']} failed, {len(saved)} distinct bugs; {wall:.1f}s wall on "
               f"{config['workers']} workers" + (f" (cases {manifest['wall_s']:.1f}s, {spent})" if spent else ""))
     replays = f"replayed {replayed} saved reproducers: {len(still)} still fail"
+    spaced = [f"{name} {SPACED_READER}" for name in config.get("spaced_readers", [])]
     out = [f"# {md_text(head)}", "",
            (f"{len(targets_of(config))} targets" if several else f"target {md_code(config['target']['spec'])}")
-           + f", seed {config['seed']}, " + counts, replays, ""]
+           + f", seed {config['seed']}, " + counts, replays, *[md_text(line) for line in spaced], ""]
     failed = "bad" if totals["failed"] or saved else None
     short: list[str | Table] = [marked(head, failed), marked((f"{len(targets_of(config))} targets" if several
                                            else f"target {config['target']['spec']}")
                                           + f", seed {config['seed']}, " + counts, failed),
-             marked(replays, "bad" if still else None)]
+             marked(replays, "bad" if still else None), *[visible(line, newlines=False) for line in spaced]]
     if several:
         rows_by_target = manifest.get("fuzz", {}).get("targets") or target_rows(config, records, saved)
         out += matrix(rows_by_target)

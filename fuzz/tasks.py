@@ -2,7 +2,7 @@
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import datetime, timezone
 from math import isqrt
 from typing import Any
@@ -10,7 +10,7 @@ from typing import Any
 from sudoku import Grid, engines, render
 
 from fuzz import corpus as store
-from fuzz.cases import SIZES, Case, case_class, make_case, make_check_case, pool_maker, solve_after_create
+from fuzz.cases import SIZES, Case, case_class, make_case, make_check_case, pool_maker, respaced, solve_after_create
 from fuzz.oracles import VERDICTS, Verdict, differ, judge_check, judge_contained, judge_create, judge_solve, signature
 from fuzz.reference import Expected, asks, expect
 from fuzz.targets import Result, Target, make_target
@@ -84,11 +84,21 @@ def round_trip(case: Case, target: Target, *, strict: bool = False,
                                                       cpu_seconds=made.cpu_seconds + answer.cpu_seconds), half
 
 
-def case_of(spec: dict[str, Any], index: int, *, header: bool = False) -> Case:
-    """Case ``index`` of the run a spec (a chunk's, or the run's config) belongs to."""
+def case_of(spec: dict[str, Any], index: int, *, header: bool = False, spaced: bool = False) -> Case:
+    """Case ``index`` of the run a spec (a chunk's, or the run's config) belongs to. For a target that
+    reads a number only when a space follows it (``spaced``: ``reads_spaced``), every other puzzle
+    case is spelled that way (``fuzz.cases.respaced``): those test its solver past its reader, the
+    rest keep the classic text, whose refusal stays a bug of its own."""
     if spec.get("mode") == "check":
         return make_check_case(spec["seed"], index, header=header, size=spec.get("size", 9))
-    return make_case(spec["seed"], index, n=spec["n"], header=header, size=spec.get("size", 9))
+    case = make_case(spec["seed"], index, n=spec["n"], header=header, size=spec.get("size", 9))
+    return respaced(case) if spaced and index % 2 else case
+
+
+def reads_spaced(config: dict[str, Any], target: dict[str, Any]) -> bool:
+    """Whether the pre-flight found that ``target`` (a spec) reads only the spelling with a space after
+    every number (``fuzz.engine.preflight``)."""
+    return target["spec"] in config.get("spaced_readers", ())
 
 
 def signature_of(case: Case, verdict: Verdict, result: Result) -> str | None:
@@ -105,12 +115,13 @@ def run_chunk(spec: dict[str, Any]) -> list[dict[str, Any]]:
     so a chunk's records are one unbroken range), the reference asked first when there is one, and
     the targets' answers to each puzzle with one solution compared (the differential check)."""
     targets = [(number, target_of(options)) for number, options in spec["targets"]]
+    spaced = {number for number, options in spec["targets"] if reads_spaced(spec, options)}
     reference = target_of(spec["reference"]) if spec.get("reference") else None
     engines.warm(*engines_of(spec))
     records: list[dict[str, Any]] = []
     start = time.perf_counter()
     for index in range(spec["first"], spec["first"] + spec["cases"]):
-        rows, cases = _one_case(spec, index, targets, reference)
+        rows, cases = _one_case(spec, index, targets, reference, spaced)
         if len(rows) > 1:
             _differ(rows, cases, reference)
         records += rows
@@ -121,14 +132,15 @@ def run_chunk(spec: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _one_case(spec: dict[str, Any], index: int, targets: Sequence[tuple[int, Target]],
-              reference: Target | None) -> tuple[list[dict[str, Any]], list[Case]]:
-    """Case ``index`` asked of every target: (their records, the case each was judged by)."""
-    made: dict[bool, Case] = {}
+              reference: Target | None, spaced: Collection[int] = ()) -> tuple[list[dict[str, Any]], list[Case]]:
+    """Case ``index`` asked of every target: (their records, the case each was judged by). Targets in
+    ``spaced`` (their numbers) read only a space after every number (``case_of``)."""
+    made: dict[tuple[bool, bool], Case] = {}
 
-    def case_for(header: bool) -> Case:  # targets that read a header and those that do not get the same case
-        if header not in made:
-            made[header] = case_of(spec, index, header=header)
-        return made[header]
+    def case_for(header: bool, respace: bool = False) -> Case:  # every target gets the same puzzle, in its spelling
+        if (header, respace) not in made:
+            made[header, respace] = case_of(spec, index, header=header, spaced=respace)
+        return made[header, respace]
 
     expected: Expected | None = None
     if reference is not None and asks(case_for(reference.header)):
@@ -137,7 +149,7 @@ def _one_case(spec: dict[str, Any], index: int, targets: Sequence[tuple[int, Tar
     rows: list[dict[str, Any]] = []
     cases: list[Case] = []
     for number, target in targets:
-        case = case_for(target.header)
+        case = case_for(target.header, number in spaced)
         if expected is not None and expected.case is not None:
             case = expected.case._replace(text=case.text)  # the reference's answer, in this target's format
         row_index = index * spec["stride"] + number
@@ -210,7 +222,8 @@ def plan(config: dict[str, Any], targets: list[tuple[int, dict[str, Any]]]) -> l
              "size": config.get("size", 9), "seed": config["seed"], "targets": targets,
              "reference": config.get("reference"), "strict": config["strict"],
              "check_engine": config["check_engine"], "mode": config.get("mode", "solve"),
-             "verdict_words": config.get("verdict_words"), "verdict_exit": config.get("verdict_exit")}
+             "verdict_words": config.get("verdict_words"), "verdict_exit": config.get("verdict_exit"),
+             "spaced_readers": config.get("spaced_readers", [])}
             for chunk, first in enumerate(range(0, n, size))]
 
 

@@ -31,7 +31,7 @@ from fuzz.oracles import Verdict, oracles_of, parts_of
 from fuzz.reference import answer, asks
 from fuzz.shrink import shrink
 from fuzz.targets import Result, Target
-from fuzz.tasks import case_of, run_case, signature_of, target_of
+from fuzz.tasks import case_of, reads_spaced, run_case, signature_of, target_of
 from jobs import backends
 
 CONFIRMATIONS = 3
@@ -171,7 +171,8 @@ def triage_group(group: Group, config: dict[str, Any], target: Target, *, shrink
     elif group.family == "roundtrip":  # the solve half: the create output it was given, as recorded
         case = from_text("roundtrip", "solve", group.text.encode(), side=group.side)
     else:
-        case = case_of(config, group.representative // config.get("stride", 1), header=target.header)
+        case = case_of(config, group.representative // config.get("stride", 1), header=target.header,
+                       spaced=reads_spaced(config, config["target"]))
     small, note = case, None
     if shrink_it and case.command == "solve" and case.family != "roundtrip":  # a round trip's input is the
         # target's own output, verbatim: a smaller text would show another bug

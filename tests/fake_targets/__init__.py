@@ -25,7 +25,10 @@ CLEAN = ("correct", "chatty", "boxed", "strict_whitespace", "slow_correct", "set
 # For --reference: a program to another contract (a full grid refused), and a right solver that
 # crashes or prints a broken grid on a third of its calls.
 REFERENCES = ("rejects_full", "flaky_reference")
-FAKES = PLANTED + CLEAN + REFERENCES
+# Two bugs, one behind the other: a reader that needs a space after every number, and behind it a
+# full grid refused (test_fuzz_spaced).
+BEHIND_READER = ("needs_space_after",)
+FAKES = PLANTED + CLEAN + REFERENCES + BEHIND_READER
 
 
 def argv(name):
