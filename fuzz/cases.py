@@ -573,6 +573,11 @@ def answer_class(case: Case) -> str:
     return "unique" if case.count == 1 else "multiple"
 
 
+def _whole_rows(text: bytes, side: int) -> bool:
+    """Whether every row of ``text`` holds ``side`` numbers."""
+    return all(len(row) == side for row in _rows(text))
+
+
 def _rows(text: bytes) -> list[list[bytes]]:
     """The rows of a text's numbers, without a box-size header line."""
     rows = [line.split() for line in text.replace(b"\r", b"").split(b"\n") if line.strip()]
@@ -586,8 +591,10 @@ _PROPERTIES: dict[str, Callable[[bytes, Any], bool]] = {
     "whitespace_trailing_spaces": lambda text, case: any(line.endswith(b" ") for line in text.split(b"\n")),
     "whitespace_double_spaces": lambda text, case: b"  " in text,
     "whitespace_blank_lines_at_end": lambda text, case: text.rstrip(b" \t").endswith(b"\n\n"),
-    "malformed_fewer_rows": lambda text, case: 0 < len(_rows(text)) < case.side,
-    "malformed_more_rows": lambda text, case: len(_rows(text)) > case.side,
+    # too few or too many rows, each of them whole: a shrunk row count bug that also packed digits
+    # together or cut rows short would show another bug under this one's name
+    "malformed_fewer_rows": lambda text, case: 0 < len(_rows(text)) < case.side and _whole_rows(text, case.side),
+    "malformed_more_rows": lambda text, case: len(_rows(text)) > case.side and _whole_rows(text, case.side),
     "malformed_fewer_columns": lambda text, case: any(0 < len(row) < case.side for row in _rows(text)),
     "malformed_more_columns": lambda text, case: any(len(row) > case.side for row in _rows(text)),
     "malformed_letter": lambda text, case: any(bytes([b]).isalpha() for b in text),

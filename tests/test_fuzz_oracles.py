@@ -658,7 +658,10 @@ def test_create_cases_do_not_shrink():
     ("malformed_letter", b"x", b"1"),
     ("malformed_empty_input", b" \n", b"1"),
     ("malformed_binary", b"\xff", b"1"),
-    ("malformed_fewer_rows", b"1 2\n3 4\n", b""),
+    ("malformed_fewer_rows", b"1 2 3 4 5 6 7 8 9\n", b""),
+    ("malformed_fewer_rows", b"1 2 3 4 5 6 7 8 9\n", b"1 2 3 4 5 6 7 8 9\n1 2\n"),  # rows whole: no cut row
+    ("malformed_more_rows", b"0 0 0 0 0 0 0 0 0\n" * 10, b"0 0 0 0 0 0 0 0 0\n" * 9),
+    ("malformed_more_rows", b"0 0 0 0 0 0 0 0 0\n" * 10, b"0 0 0 0 0 0 0 0 0\n" * 9 + b"000000000\n"),
     ("malformed_more_columns", b"1 2 3 4 5 6 7 8 9 1\n", b"1 2 3\n"),
 ])
 def test_family_properties(family, kept, lost):
