@@ -301,6 +301,7 @@ def prepare(config: dict[str, Any], *, chunk_size: int | None = None) -> dict[st
     side = 9 if config["size"] == "mixed" else int(config["size"])
     timing: list[float] = []
     spaced: set[str] = set()
+    started = time.monotonic()
     if config.get("sanitize"):
         specs, config["cannot_start"] = _build_phase(config, specs, side, timing, spaced)
     else:
@@ -321,6 +322,7 @@ def prepare(config: dict[str, Any], *, chunk_size: int | None = None) -> dict[st
             if staging:
                 shutil.rmtree(staging, ignore_errors=True)
             raise
+    config["preflight_s"] = time.monotonic() - started  # a phase of the run's wall time (``run``)
     return config
 
 
@@ -403,7 +405,8 @@ def run(config: dict[str, Any] | None = None, *, resume: str | Path | None = Non
         for _, _, target in targets:
             entries, failing = replay_own(config, target, run_corpus)
             replayed, still = replayed + entries, still + failing
-        phases = {"replaying saved reproducers": time.monotonic() - started}
+        phases = {} if resume else {"pre-flight": config.get("preflight_s", 0.0)}
+        phases["replaying saved reproducers"] = time.monotonic() - started
         specs = tasks.plan(config, [(number, spec) for number, spec, _ in targets])
     _arrow_from_python()
     manifest = runner.run_with_progress(run_dir, config, tasks.FUZZ, specs, resume=bool(resume),

@@ -268,6 +268,7 @@ def run_json(outcome: Outcome, code: int) -> str:
                  seed=config["seed"], mode=config.get("mode", "solve"), size=config.get("size"),
                  targets=[spec["spec"] for spec in targets_of(config)],
                  cannot_start=dict(config.get("cannot_start", {})),
+                 spaced_readers=list(config.get("spaced_readers", [])),
                  cases=manifest["totals"]["cases"], failed=manifest["totals"]["failed"],
                  distinct_bugs=len(outcome.saved), bugs=[bug_json(one) for one in outcome.saved],
                  replayed=outcome.replayed,

@@ -48,10 +48,11 @@ def test_shrinking_keeps_the_spelling_the_target_reads():
 
 def test_a_bug_behind_the_reader_is_found_with_the_readers_own_bug(tmp_path):
     seed = seed_where(40, lambda cases: any(case.family == "full" and index % 2 for index, case in enumerate(cases)))
-    done = fuzz("run", "-n", 40, "--seed", seed, "--workers", 2, "--no-shrink", "--out", tmp_path / "run",
+    done = fuzz("run", "-n", 40, "--seed", seed, "--workers", 2, "--no-shrink", "--json", "--out", tmp_path / "run",
                 "--corpus", tmp_path / "corpus", "--target", spec("needs_space_after"), cwd=tmp_path)
     assert done.returncode == 1, done.stdout + done.stderr
-    assert SPACED_READER in done.stderr and SPACED_READER in done.stdout
+    assert SPACED_READER in done.stderr
+    assert json.loads(done.stdout)["spaced_readers"] == [spec("needs_space_after")]
     assert SPACED_READER in (tmp_path / "run" / "summary.md").read_text()
     manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
     assert manifest["config"]["spaced_readers"] == [spec("needs_space_after")]
