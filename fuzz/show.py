@@ -62,4 +62,7 @@ def bug_lines(one: Any, number: int, *, several: bool = False) -> list[str]:
     families = getattr(one, "families", None) or []
     if families:
         lines.append(f"{INDENT}seen on: {', '.join(families)}")
+    also = getattr(one, "also", None) or []
+    if also:
+        lines.append(f"{INDENT}also as: {'; '.join(also)}")
     return lines + input_lines(one) + [f"{INDENT}replay: {one.replay}"]

@@ -208,6 +208,8 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
             shown = f"{one.cases} case{'s' if one.cases != 1 else ''}"
             out.append(f"{number}. {md_code(who) if several else ''}**{md_text(one.signature)}**: {shown}; "
                        f"{md_text(one.detail)} ({state})")
+            if one.also:
+                out += ["", f"   also as: {'; '.join(md_text(other) for other in one.also)}"]
             if one.text:
                 out += ["", "   input:", ""] + [f"   {line}" for line in md_block(shown_input(one.text)).split("\n")] \
                     + [""]

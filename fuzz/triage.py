@@ -37,7 +37,8 @@ from jobs import backends
 CONFIRMATIONS = 3
 MIN_GROUP_S = 2.0
 
-Group = namedtuple("Group", "signature cases representative family calls_failed side text families seconds")
+Group = namedtuple("Group", "signature cases representative family calls_failed side text families seconds others",
+                   defaults=((),))
 Group.__doc__ = """Failing cases of one signature: how many, the one that stands for them (its case
 index, family and recorded text for a round trip), the failed create calls among them, its grid side,
 the families the bug showed on, and the representative's call time in seconds."""
@@ -70,11 +71,12 @@ def groups(records: Any) -> list[Group]:
             signature, chosen = max(plain, key=lambda m: (m[1]["target_s"] or 0.0, -m[1]["case"]))
         else:
             signature, chosen = min(plain, key=lambda m: m[1]["case"])
+        others = tuple(sorted({one for one, _ in members} - {signature}))  # one bug, met as these too
         members = [row for _, row in members]
         out.append(Group(signature, len(members), chosen["case"], chosen["family"],
                          sum(row["calls_failed"] or 0 for row in members), chosen["size"] or 9,
                          chosen["input_text"] if chosen["family"] == "roundtrip" else None,
-                         sorted({row["family"] for row in members}), chosen["target_s"] or 0.0))
+                         sorted({row["family"] for row in members}), chosen["target_s"] or 0.0, others))
     return sorted(out, key=lambda group: (-group.cases, group.signature))
 
 
@@ -266,11 +268,12 @@ class _Book:
         if case.command == "solve" and key in self.by_input:  # the same reproducer: the same bug
             folder = self.by_input[key]
             one = self.by_folder[folder]
-            merged = one._replace(cases=one.cases + group.cases, also=one.also + [group.signature],
+            merged = one._replace(cases=one.cases + group.cases, also=one.also + [group.signature, *group.others],
                                   families=sorted(set(one.families) | set(group.families)))
             for root in self.corpora:
-                store.merge(store.folder_for(root, self.target, oracles_of(one.signature)[0], one.signature),
-                            signature=group.signature, cases=merged.cases, families=merged.families)
+                for signature in (group.signature, *group.others):
+                    store.merge(store.folder_for(root, self.target, oracles_of(one.signature)[0], one.signature),
+                                signature=signature, cases=merged.cases, families=merged.families)
             self.by_folder[folder], self.numbers[number] = merged, folder
             return
         oracle = oracles_of(group.signature)[0]
@@ -281,7 +284,7 @@ class _Book:
         mark = _mark(case, verdict, oracle)
         extra = {"cases": group.cases, "seed": self.config["seed"], "case": group.representative,
                  "confirmed": f"{hits} of {CONFIRMATIONS} replays", "hits": hits, "flaky": hits < CONFIRMATIONS,
-                 "intermittent": intermittent, "families": group.families, "also": [], "mark": mark,
+                 "intermittent": intermittent, "families": group.families, "also": list(group.others), "mark": mark,
                  "shrink_note": note}
         folders: list[Path] = []
         for root in self.corpora:
@@ -295,7 +298,7 @@ class _Book:
         self.by_folder[folder] = Saved(
             group.signature, group.cases, group.representative, folder, detail, hits, hits < CONFIRMATIONS,
             intermittent, replay_command(folder, self.config["target"], self.config.get("reference")), case.text,
-            self.config["target"]["spec"], group.families, [], case.side, store.expected_of(case),
+            self.config["target"]["spec"], group.families, list(group.others), case.side, store.expected_of(case),
             store.actual_of(result), mark, note)
 
     def bugs(self) -> list[Saved]:

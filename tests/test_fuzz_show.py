@@ -75,3 +75,11 @@ def test_cell_span_in_grid_line_and_header_formats():
 def test_excerpt_says_a_missing_final_newline():
     shown = excerpt("1 2\n3 4", {"row": 2, "column": 2})
     assert caret_lines(shown) == ["1 2", "3 4", "  ^ row 2, column 2", "(no newline at the end)"]
+
+
+def test_the_other_signatures_of_one_bug_are_named():
+    one = saved(GRID.encode(), families=["clashing", "malformed_letter"],
+                also=["rejects_unsolvable:accepted on unsolvable (exit 0)"])
+    lines = bug_lines(one, 1)
+    assert lines[1] == "     seen on: clashing, malformed_letter"
+    assert lines[2] == "     also as: rejects_unsolvable:accepted on unsolvable (exit 0)"

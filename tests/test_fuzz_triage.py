@@ -36,6 +36,7 @@ def test_a_refusal_done_wrong_is_one_bug_whatever_was_to_be_refused():
                           row(6, "rejects_malformed:accepted on malformed (exit 0)", "malformed_negative")]))
     assert len(found) == 1 and found[0].cases == 3
     assert found[0].signature == "rejects_malformed:accepted on malformed (exit 0)"  # the representative's
+    assert found[0].others == ("rejects_unsolvable:accepted on unsolvable (exit 0)",)  # shown as "also as"
     assert bug_key("no_timeout:hang on unsolvable (timeout)") != bug_key("no_timeout:hang on solvable (timeout)")
     assert bug_key("no_crash:signal 11 on malformed (signal 11)") == bug_key("no_crash:signal 11 on solvable (signal 11)")
     assert bug_key("no_crash:signal 11 on malformed (signal 11)") != bug_key("no_crash:signal 6 on malformed (signal 6)")
