@@ -28,7 +28,7 @@ def state_of(one: Any) -> str:
     else:
         state = "confirmed in 3 of 3 replays"
     if one.intermittent:
-        state += f"; intermittent ({one.intermittent})"
+        state += f"; in the run: intermittent ({one.intermittent})"
     return state
 
 

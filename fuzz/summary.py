@@ -203,7 +203,7 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
             state = (f"FLAKY: failed the same way in {one.confirmed} of 3 replays" if one.flaky
                      else "confirmed in 3 of 3 replays")
             if one.intermittent:
-                state += f"; intermittent ({one.intermittent})"
+                state += f"; in the run: intermittent ({one.intermittent})"
             who = f"{one.target}: " if several else ""
             shown = f"{one.cases} case{'s' if one.cases != 1 else ''}"
             out.append(f"{number}. {md_code(who) if several else ''}**{md_text(one.signature)}**: {shown}; "

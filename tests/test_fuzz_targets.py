@@ -520,7 +520,7 @@ def test_a_create_bug_on_some_creates_is_intermittent(runs, name, oracle):
     assert 0 < failed_calls < asked
     meta, data = reproducers(out)[oracle]
     assert meta["intermittent"] == f"{failed_calls} of {asked} creates"
-    assert f"intermittent ({failed_calls} of {asked} creates)" in done.stdout
+    assert f"; in the run: intermittent ({failed_calls} of {asked} creates)" in done.stdout
     output = (out / "corpus" / meta["target_key"] / oracle).glob("*/output.txt")
     assert from_text("t", "solve", next(output).read_bytes()).puzzle is not None  # the failing create, verbatim
 
