@@ -87,10 +87,11 @@ def shrink(case: Case, oracles: Sequence[str], same_failure: Callable[[Case], bo
         return candidate if same_failure(candidate) else None
 
     if case.puzzle is not None and not about_text(family):
-        case = _fewer_clues(case, still, budget, header)
-    else:
-        case = _chunks(case, lambda text: [m.start() for m in _DIGIT.finditer(text)],
-                       lambda text, chosen: bytes(48 if i in chosen else b for i, b in enumerate(text)), still, budget)
+        # a puzzle loses givens and nothing else: cutting bytes could only drop its final newline,
+        # and the reproducer would look like a spelling bug
+        return Shrunk(_fewer_clues(case, still, budget, header), budget.stopped)
+    case = _chunks(case, lambda text: [m.start() for m in _DIGIT.finditer(text)],
+                   lambda text, chosen: bytes(48 if i in chosen else b for i, b in enumerate(text)), still, budget)
     case = _lines(case, still, budget)
     case = _chunks(case, lambda text: list(range(len(text))),
                    lambda text, chosen: bytes(b for i, b in enumerate(text) if i not in chosen), still, budget)

@@ -544,6 +544,7 @@ def test_a_changed_given_shrinks_to_a_minimal_unique_puzzle():
     small = shrunk(case, fake)
     assert small.count == 1 and small.puzzle.clues < FULLER.clues
     assert fake.calls <= 2 * FULLER.clues + 20  # candidates of another class are not worth a call
+    assert small.text == render(small.puzzle, "grid").encode()  # only givens went: its final newline stays
     for cell, value in enumerate(small.puzzle.cells):  # minimal: no given can go
         if value:
             assert from_text("unique_easy", "solve", render(small.puzzle.with_cell(cell, 0), "grid").encode()).count == 2
