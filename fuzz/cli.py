@@ -261,7 +261,7 @@ def run(args: argparse.Namespace) -> int:
             raise Usage("--build is the sanitized build's command: give --sanitize with it")
         from jobs import backends
 
-        backends.check(args.backend, args.scheduler, timeout=args.connect_timeout)
+        backends.check_new(args.backend, args.scheduler, timeout=args.connect_timeout)
         stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
         out = args.out or f"runs/fuzz-{stamp}"
         specs = _target_specs(args)

@@ -56,6 +56,15 @@ def check(name: str, scheduler: str | None, *, timeout: float = CONNECT_TIMEOUT_
             check_scheduler(scheduler, timeout=timeout)
 
 
+def check_new(name: str, scheduler: str | None, *, timeout: float = CONNECT_TIMEOUT_S) -> None:
+    """``check`` for a new run's options: a ``--scheduler`` with another backend than dask is refused,
+    not ignored (the run would go on locally without a word). A resume takes its options from its
+    manifest and is only ``check``ed."""
+    if scheduler and name != "dask":
+        raise BackendError(f"--scheduler {scheduler} names a Dask scheduler: give --backend dask with it")
+    check(name, scheduler, timeout=timeout)
+
+
 def check_scheduler(address: str, *, timeout: float = CONNECT_TIMEOUT_S) -> None:
     """Fail fast, before a run directory is made, unless a Dask scheduler answers at ``address``.
 

@@ -94,7 +94,7 @@ def _config(args: argparse.Namespace) -> dict[str, Any]:
         args.engine = "nb" if engines.supports("nb", box) else engines.default_for(box)
     if args.check_engine is None:
         args.check_engine = {"nb": "band", "py": "dlx"}.get(args.engine, "py")
-    backends.check(args.backend, args.scheduler, timeout=args.connect_timeout)
+    backends.check_new(args.backend, args.scheduler, timeout=args.connect_timeout)
     for option, name in (("--engine", args.engine), ("--check-engine", args.check_engine)):
         if name not in engines.names():
             raise Usage(f"unknown {option} {name!r}; known: {', '.join(engines.names())}")

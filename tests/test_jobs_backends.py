@@ -181,3 +181,17 @@ def test_a_worker_started_early_and_killed_before_the_run_is_a_lost_backend_not_
     with pytest.raises(backends.BackendLost, match="worker process died"):
         list(local(_slow_chunk, [{"chunk": 0, "sleep": 0.0}], workers=2, pool=pool))
     assert not set(_children()) - before
+
+
+@pytest.mark.parametrize("tool", ["jobs", "fuzz"])
+def test_a_scheduler_without_the_dask_backend_is_refused_not_ignored(tmp_path, tool):
+    from helpers import call_main
+
+    if tool == "jobs":
+        from jobs.cli import main
+    else:
+        from fuzz.cli import main
+    done = call_main(main, ["run", "-n", "5", "--scheduler", "tcp://127.0.0.1:1", "--out", str(tmp_path / "run")])
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().endswith("--scheduler tcp://127.0.0.1:1 names a Dask scheduler: give --backend dask with it")
+    assert len(done.stderr.strip().splitlines()) == 1 and not (tmp_path / "run").exists()
