@@ -461,7 +461,7 @@ def respaced(case: Case) -> Case:
     """A puzzle case spelled with a space after every number (``space_after_each``), for a target that
     reads only that spelling (``fuzz.engine.preflight``): its solver is then tested past its reader.
     Cases whose point is their text, and create or check cases, stay as they are."""
-    if case.command != "solve" or about_text(case.family) or is_spaced(case.text):
+    if case.command != "solve" or about_text(case.family):
         return case
     return case._replace(text=space_after_each(case.text))
 
@@ -604,7 +604,7 @@ _PROPERTIES: dict[str, Callable[[bytes, Any], bool]] = {
     "malformed_empty_input": lambda text, case: not text.strip(),
     "malformed_binary": lambda text, case: _binary(text),
     "malformed_huge_line": lambda text, case: max((len(line) for line in text.split(b"\n")), default=0) > 4096,
-    "whitespace_space_after_each": lambda text, case: _space_after_each(text, b"\n"),
+    "whitespace_space_after_each": lambda text, case: is_spaced(text),
     "whitespace_space_after_each_crlf": lambda text, case: _space_after_each(text, b"\r\n"),
 }
 

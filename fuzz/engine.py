@@ -20,6 +20,7 @@ import sys
 import time
 from collections import namedtuple
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -57,14 +58,14 @@ def target_of_spec(spec: dict[str, Any], where: str = "--target") -> Target:
 
 
 def preflight(target: Target, side: int, mode: str = "solve", *, timing: list[float] | None = None,
-              spaced: set[str] | None = None) -> str | None:
+              on_spaced: Callable[[], None] | None = None) -> str | None:
     """What stops ``target`` from starting at all (a missing program, interpreter or script), in its
     own words, from one known-good solve and one create; None when it starts. The wall seconds of
     each call are added to ``timing`` (a list) when one is given: they size the run's chunks.
 
-    With ``spaced`` (a set), a target that does not solve the known-good puzzle in the classic text
-    but does when a space follows every number is added to it by name: it reads only that spelling
-    (a reader that takes a number only before a space), and the run tests its solver past it
+    ``on_spaced()`` is called for a target that does not solve the known-good puzzle in the classic
+    text but does when a space follows every number: it reads only that spelling (a reader that
+    takes a number only before a space), and the run tests its solver past it
     (``fuzz.tasks.case_of``)."""
     from fuzz.cases import known_good
     from fuzz.targets import startup_failure
@@ -82,8 +83,8 @@ def preflight(target: Target, side: int, mode: str = "solve", *, timing: list[fl
         problem = startup_failure(result)
         if problem:
             return problem
-        if number == 0 and mode == "solve" and spaced is not None and _reads_only_spaced(target, text, result, side):
-            spaced.add(target.name)
+        if number == 0 and mode == "solve" and on_spaced is not None and _reads_only_spaced(target, text, result, side):
+            on_spaced()
     return None
 
 
@@ -104,18 +105,17 @@ def _reads_only_spaced(target: Target, text: bytes, result: Result, side: int) -
 def cannot_start(specs: Sequence[dict[str, Any]], side: int, mode: str = "solve", *,
                  timing: list[float] | None = None, spaced: set[str] | None = None) -> dict[str, str]:
     """{target: why} for the targets that cannot start at all: a program that is missing, not
-    executable or not on PATH, or one that fails ``preflight``. Of many targets, progress is shown
-    every PROGRESS_S seconds, as the pre-flight of a long list takes minutes."""
+    executable or not on PATH, or one that fails ``preflight``. The targets that read only a space
+    after every number join ``spaced`` (a set) by spec. Of many targets, progress is shown every
+    PROGRESS_S seconds, as the pre-flight of a long list takes minutes."""
     from fuzz.targets import CannotStart, TargetError, make_target
 
     found: dict[str, str] = {}
     shown = time.monotonic()
     for number, spec in enumerate(specs, 1):
         try:
-            reads_spaced: set[str] = set()
-            problem = preflight(make_target(**spec), side, mode, timing=timing, spaced=reads_spaced)
-            if reads_spaced and spaced is not None:
-                spaced.add(spec["spec"])
+            problem = preflight(make_target(**spec), side, mode, timing=timing,
+                                on_spaced=None if spaced is None else partial(spaced.add, spec["spec"]))
         except CannotStart as error:
             problem = str(error)
         except TargetError as error:

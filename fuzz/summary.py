@@ -164,7 +164,7 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
     ``--md``), and short, as ``sudoku.display`` blocks for stdout: counts, each bug with its input and
     replay line, failures per oracle, where the rest is. A target's text (details, inputs, names) is
     escaped for each medium."""
-    from fuzz.show import bug_lines
+    from fuzz.show import bug_lines, state_of
     from sudoku.display import marked, md_block, md_code, md_text, visible
 
     manifest, records, saved, replayed, still, run_dir, run_corpus, phases = outcome
@@ -200,10 +200,7 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
         out += [f"## {len(saved)} distinct bugs", ""]
         short.append(marked(f"{len(saved)} distinct bugs:", "bad"))
         for number, one in enumerate(saved, 1):
-            state = (f"FLAKY: failed the same way in {one.confirmed} of 3 replays" if one.flaky
-                     else "confirmed in 3 of 3 replays")
-            if one.intermittent:
-                state += f"; in the run: intermittent ({one.intermittent})"
+            state = state_of(one)
             who = f"{one.target}: " if several else ""
             shown = f"{one.cases} case{'s' if one.cases != 1 else ''}"
             out.append(f"{number}. {md_code(who) if several else ''}**{md_text(one.signature)}**: {shown}; "
