@@ -15,6 +15,7 @@ from sudoku import DIFFICULTIES, engines, new_seed
 from sudoku.cli.scaffold import (FAILED, INTERRUPTED, IO_ERROR, LOST, OK, USAGE, Parser, add_color_option,
                                   add_version_option,
                                   exit_codes)
+from sudoku.generate import GenerationFailed, refuse_impossible
 from sudoku.grid import MADE_SIDES, box_of_side
 
 from jobs import BATCH_CHUNK_SIZE, CASE_CHUNK_SIZE, backends
@@ -26,7 +27,7 @@ EXIT_CODES = exit_codes({
     OK: "every case ok",
     FAILED: "some case failed a check (see `sudoku-jobs show DIR`)",
     USAGE: "a run directory that cannot be used as asked (exists, in use, not made by this tool, or "
-           "--resume of a run whose plan or input file changed)",
+           "--resume of a run whose plan or input file changed); or --input lines rejected (the run completes)",
     IO_ERROR: f"disk full, file size limit, read-only, a path that cannot be written; {KEPT} once it can be "
               "written",
     LOST: KEPT,
@@ -89,11 +90,15 @@ def _parser() -> Parser:
 
 
 def _config(args: argparse.Namespace) -> dict[str, Any]:
+    from jobs.tasks import default_engines  # pyarrow: only for a run, never for --help
+
     box = box_of_side(args.size)
+    # input lines of another size than --size are solved by that size's defaults, unless engines were named
+    by_size = bool(args.input) and args.engine is None and args.check_engine is None
     if args.engine is None:
-        args.engine = "nb" if engines.supports("nb", box) else engines.default_for(box)
+        args.engine = default_engines(box)[0]
     if args.check_engine is None:
-        args.check_engine = {"nb": "band", "py": "dlx"}.get(args.engine, "py")
+        args.check_engine = default_engines(box, args.engine)[1]
     backends.check_new(args.backend, args.scheduler, timeout=args.connect_timeout)
     for option, name in (("--engine", args.engine), ("--check-engine", args.check_engine)):
         if name not in engines.names():
@@ -106,14 +111,21 @@ def _config(args: argparse.Namespace) -> dict[str, Any]:
         from jobs import columnar  # numpy: only for a run, never for --help
 
         args.chunk_size = BATCH_CHUNK_SIZE if columnar.serves(probe) else CASE_CHUNK_SIZE
-    if args.n < 1 or args.workers < 1 or args.chunk_size < 1:
-        raise Usage("-n, --workers and --chunk-size must be at least 1")
+    for option, value in (("-n", args.n), ("--workers", args.workers), ("--chunk-size", args.chunk_size)):
+        if value < 1:
+            raise Usage(f"{option} must be at least 1, not {value}")
+    if args.out == "":
+        raise Usage("--out is empty: name the run directory (or leave --out out for runs/run-DATE-TIME)")
     if not args.input:
         for name in (args.engine, args.check_engine):
             if not engines.supports(name, box):
                 raise Usage(f"engine {name!r} does not handle {args.size}x{args.size} grids")
         if "fill" not in engines.info(args.engine).capabilities:
             raise Usage(f"engine {args.engine!r} cannot create puzzles")
+        try:  # as `sudoku create` refuses them: every case would otherwise be a failed create
+            refuse_impossible(box, args.difficulty, args.blanks)
+        except GenerationFailed as error:
+            raise Usage(str(error)) from None
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
     out = args.out or f"runs/run-{stamp}"
     return {
@@ -123,6 +135,7 @@ def _config(args: argparse.Namespace) -> dict[str, Any]:
         "chunk_size": args.chunk_size, "backend": args.backend, "scheduler": args.scheduler,
         "engine": args.engine, "check_engine": args.check_engine, "blanks": args.blanks,
         "difficulty": args.difficulty, "grade": args.grade, "canonical": args.canonical, "out": out,
+        "engines_by_size": by_size,
     }
 
 
@@ -170,7 +183,13 @@ def run(args: argparse.Namespace) -> int:
     if manifest["status"] == "interrupted":
         print(f"resume with: sudoku-jobs run --resume {run_dir.path}", file=sys.stderr)
         return INTERRUPTED
-    return FAILED if t["failed"] else OK
+    if t["failed"]:
+        return FAILED
+    if t["rejected"]:  # malformed input: a CI job fed a bad file must not pass
+        print(f"{t['rejected']} input line(s) rejected as not puzzles of the line format: "
+              f"sudoku-jobs show {run_dir.path} lists them", file=sys.stderr)
+        return USAGE
+    return OK
 
 
 def _reread_input(config: dict[str, Any]) -> list[tuple[int, str, str | None]]:

@@ -80,7 +80,8 @@ BATCH: Fields = {
 }
 OPTIONAL: Fields = {"input_sha256": (_optional(_str), "a hex digest or null"),  # absent in runs made before them
             "grade": (lambda value: isinstance(value, bool), "true or false"),
-            "canonical": (lambda value: isinstance(value, bool), "true or false")}
+            "canonical": (lambda value: isinstance(value, bool), "true or false"),
+            "engines_by_size": (lambda value: isinstance(value, bool), "true or false")}
 
 
 def kind_of(config: dict[str, Any]) -> str:

@@ -42,12 +42,22 @@ def worker_id() -> str:
     return f"{_HOST}:{os.getpid()}"
 
 
+def default_engines(box: int, engine: str | None = None) -> tuple[str, str]:
+    """(engine, check engine) a run uses at this size when none is named: nb where it solves the size,
+    else the size's default; the checker is another engine, so no engine vouches for its own answers
+    (``engine`` given: its checker)."""
+    if engine is None:
+        engine = "nb" if engines.supports("nb", box) else engines.default_for(box)
+    return engine, {"nb": "band", "py": "dlx"}.get(engine, "py")
+
+
 def plan(config: dict[str, Any], lines: list[tuple[int, str, str | None]] | None = None) -> list[dict[str, Any]]:
     """Chunk specs for a config: ``n`` created cases, or one case per (number, text) in ``lines``."""
     size = config["chunk_size"]
     common = {key: config[key] for key in ("run_id", "seed", "engine", "check_engine", "difficulty", "blanks")}
     common["grade"] = config.get("grade", False)  # runs made before --grade lack it
     common["canonical"] = config.get("canonical", False)  # and before --canonical
+    common["engines_by_size"] = config.get("engines_by_size", False)  # and before engines by size
     specs = []
     if lines is None:
         for chunk, start in enumerate(range(0, config["n"], size)):
@@ -138,8 +148,15 @@ def _input_case(spec: dict[str, Any], case: int, number: int, text: str, rejecte
         record.update(outcome="rejected", reason=str(error))
         return _finish(record)
     record["size"] = puzzle.side
+    if spec.get("engines_by_size") and not all(engines.supports(spec[name], puzzle.box)
+                                              for name in ("engine", "check_engine")):
+        engine, check_engine = default_engines(puzzle.box)
+        spec = {**spec, "engine": engine, "check_engine": check_engine}
+        record.update(engine=engine, check_engine=check_engine)
     if not engines.supports(spec["engine"], puzzle.box) or not engines.supports(spec["check_engine"], puzzle.box):
-        record.update(outcome="rejected", reason=f"line {number}: no engine chosen solves {puzzle.side}x{puzzle.side}")
+        record.update(outcome="rejected", reason=f"line {number}: the engines named ({spec['engine']}, "
+                      f"{spec['check_engine']}) do not both solve {puzzle.side}x{puzzle.side}; without "
+                      "--engine and --check-engine each size has its own")
         return _finish(record)
     _check_and_solve(record, puzzle, spec, wanted_blanks=None)
     return _finish(record)

@@ -85,11 +85,15 @@ def new_seed() -> int:
 _NO_4X4_LEVEL = "naked singles solve every unique 4x4 puzzle"
 
 
-def refuse_impossible(box: int, difficulty: str | None) -> None:
-    """GenerationFailed at once for a level no puzzle of this size has (a caller may check before
-    it starts anything that waits on the puzzle)."""
+def refuse_impossible(box: int, difficulty: str | None, blanks: int | None = None) -> None:
+    """GenerationFailed at once for a level no puzzle of this size has, or more blanks than a puzzle
+    with a solution can have (a caller may check before it starts anything that waits on the puzzle)."""
     if box == 2 and difficulty not in (None, "easy"):
         raise GenerationFailed(f"no {difficulty} 4x4 puzzle exists: {_NO_4X4_LEVEL}")
+    cells = box**4
+    wanted = max(blanks or 0, min_blanks(box))
+    if wanted >= cells:
+        raise GenerationFailed(f"{wanted} blanks is not possible in a grid of {cells} cells")
 
 
 def unmade_reason(box: int, difficulty: str) -> str | None:
@@ -136,11 +140,8 @@ def create(box: int = 3, *, seed: int, blanks: int | None = None, difficulty: st
         raise ValueError(f"difficulty must be one of {', '.join(DIFFICULTIES)}, not {difficulty!r}")
     if "fill" not in info(engine).capabilities:
         raise ValueError(f"engine {engine!r} cannot create puzzles (it has no 'fill')")
-    refuse_impossible(box, difficulty)
-    cells = box**4
+    refuse_impossible(box, difficulty, blanks)
     wanted = max(blanks or 0, min_blanks(box))
-    if wanted >= cells:
-        raise GenerationFailed(f"{wanted} blanks is not possible in a grid of {cells} cells")
     if budget is not None and "budget" not in info(engine).capabilities:
         raise ValueError(f"engine {engine!r} cannot be bounded by a budget")
     if bank and box == 3 and difficulty in BANK_LEVELS and not symmetric:
@@ -164,7 +165,10 @@ def create(box: int = 3, *, seed: int, blanks: int | None = None, difficulty: st
             return made
         except ValueError as error:
             raise GenerationFailed(str(error)) from None
-    if difficulty is None and "generate" in capabilities and (not symmetric or "symmetric" in capabilities):
+    reach = getattr(solver, "MAX_BLANKS_SYMMETRIC" if symmetric else "MAX_BLANKS", box**4)
+    # past the engine's own generator's reach (nb's 58 blanks), puzzles are made below from its fill
+    if (difficulty is None and "generate" in capabilities and (not symmetric or "symmetric" in capabilities)
+            and wanted <= reach):
         try:
             extra = {"symmetric": True} if symmetric else {}  # only engines with the capability take it
             made = solver.generate(box, seed=seed, blanks=wanted, minimal=minimal or box == 3, **extra)

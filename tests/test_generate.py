@@ -134,6 +134,14 @@ def test_blanks_no_attempt_reaches_raise_generation_failed():
         create(3, seed=1, blanks=65, attempts=2)
 
 
+def test_blanks_past_an_engines_own_generator_are_made_from_its_fill():
+    """nb's generator stops at 58 blanks; past it, its fill and the removal here reach further."""
+    from sudoku.engines import nb
+
+    puzzle = create(3, seed=1, blanks=nb.MAX_BLANKS + 1, engine="nb")
+    assert_proper(puzzle, 3, blanks=nb.MAX_BLANKS + 1)
+
+
 def test_generation_failed_is_a_runtime_error():
     assert issubclass(GenerationFailed, RuntimeError)
 

@@ -4,11 +4,13 @@ is one line on stderr and exit 2; an existing run directory is never overwritten
 import gzip
 
 import pytest
+from helpers import call_main
 from _jobs_support import assert_csv_equals_parquet, manifest, one_line, part_names, records, run_jobs
 
 import sudoku
-from sudoku import engines
 from sudoku.formats import parse_line, render
+
+from jobs.cli import main as jobs_main
 
 GOOD_9 = render(sudoku.create(3, seed=5, engine="py"), "line").strip()
 GOOD_4 = render(sudoku.create(2, seed=6, engine="py"), "line").strip()
@@ -48,7 +50,9 @@ def input_run(tmp_path_factory):
 
 def test_bad_lines_are_rejected_rows_and_the_run_goes_on(input_run):
     out, result = input_run
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 2, result.stderr  # malformed input, though every line was read and kept
+    assert f"2 input line(s) rejected as not puzzles of the line format: sudoku-jobs show {out} lists them" \
+        in result.stderr
     assert "Traceback" not in result.stderr
     table = records(out)
     assert table.column("case").to_pylist() == list(range(7))
@@ -101,17 +105,18 @@ def test_gzipped_input_with_the_default_engines(tmp_path, input_run):
     out = tmp_path / "gz"
     result = run_jobs("run", "--input", _write(tmp_path / "mixed.txt.gz", compress=True), "--workers", 1,
                       "--out", out)
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 2, result.stderr  # its two malformed lines
     table = records(out)
     assert set(table.column("source").to_pylist()) == {"mixed.txt.gz"}
     config = manifest(out)["config"]
+    assert (config["engine"], config["check_engine"], config["engines_by_size"]) == ("nb", "band", True)
     mine = {row["line"]: row for row in table.to_pylist()}
     theirs = {row["line"]: row for row in records(input_run[0]).to_pylist()}
     assert sorted(mine) == sorted(theirs)
+    # the 4x4 line is solved by 4x4's engines, the 9x9 ones by nb and band
+    assert {number: (row["engine"], row["check_engine"]) for number, row in mine.items() if row["size"]} == \
+        {1: ("nb", "band"), 2: ("py", "dlx"), 5: ("nb", "band"), 6: ("nb", "band"), 8: ("nb", "band")}
     for number, row in mine.items():
-        if number == 2 and not engines.supports(config["engine"], 2):
-            assert row["outcome"] == "rejected" and row["reason"].startswith("line 2: "), row
-            continue
         columns = ("puzzle", "outcome", "reason", "solutions", "unique")
         if row["unique"]:
             columns += ("solution",)
@@ -141,18 +146,43 @@ def test_unreadable_input_is_one_line_and_exit_2(tmp_path, kind):
     (["--engine", "dlx", "--check-engine", "dlx"], "--check-engine"),
     (["--engine", "py", "--check-engine", "py"], "--check-engine"),
     (["--engine", "nosuch"], "nosuch"),
-    (["-n", "0"], "-n"),
-    (["--workers", "0"], "--workers"),
-    (["--chunk-size", "0"], "--chunk-size"),
+    (["-n", "0"], "-n must be at least 1, not 0"),
+    (["--workers", "0"], "--workers must be at least 1, not 0"),
+    (["--chunk-size", "-3"], "--chunk-size must be at least 1, not -3"),
     (["--size", "5"], "--size"),
+    # what `sudoku create` refuses: every case would be a failed create
+    (["--blanks", "99"], "99 blanks is not possible in a grid of 81 cells"),
+    (["--size", "4", "--difficulty", "hard"], "no hard 4x4 puzzle exists"),
+    (["--size", "4", "--blanks", "16"], "16 blanks is not possible in a grid of 16 cells"),
 ])
 def test_bad_usage_is_one_line_and_exit_2(tmp_path, args, words):
     out = tmp_path / "run"
-    result = run_jobs("run", "--out", out, *args)
+    result = call_main(jobs_main, ["run", "--out", str(out), *args])
     assert result.returncode == 2, result.stderr
     assert words in one_line(result.stderr)
     assert result.stdout == ""
     assert not out.exists()
+
+
+def test_an_empty_out_is_refused_not_a_doubled_run_id(tmp_path):
+    result = call_main(jobs_main, ["run", "-n", "5", "--out", ""], cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert one_line(result.stderr) == ("sudoku-jobs: --out is empty: name the run directory (or leave --out out "
+                                       "for runs/run-DATE-TIME)")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_named_engines_are_kept_for_every_line(tmp_path):
+    """An engine the user named is the one tested: a line it cannot solve is rejected, saying so."""
+    out = tmp_path / "run"
+    result = call_main(jobs_main, ["run", "--input", str(_write(tmp_path / "mixed.txt")), "--engine", "nb",
+                                   "--workers", "1", "--out", str(out)])
+    assert result.returncode == 2, result.stderr
+    row = next(row for row in records(out).to_pylist() if row["line"] == 2)
+    assert row["outcome"] == "rejected" and (row["engine"], row["check_engine"]) == ("nb", "band")
+    assert row["reason"] == ("line 2: the engines named (nb, band) do not both solve 4x4; without --engine and "
+                             "--check-engine each size has its own")
+    assert manifest(out)["config"]["engines_by_size"] is False
 
 
 def test_no_command_is_exit_2(tmp_path):
