@@ -39,3 +39,8 @@ imports and holds the package to this.
 class ReportError(ValueError):
     """A run that cannot be read as asked (missing, corrupt, of an unknown schema version), or an
     output that cannot be written; the command line turns it into one line on stderr and exit 2."""
+
+
+class WriteFailed(ReportError):
+    """An output that cannot be written (a path under a file, read-only, disk full): exit 3, the I/O
+    error of every tool."""

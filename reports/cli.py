@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reports import ReportError, settings
-from sudoku.cli.scaffold import (FAILED, INTERRUPTED, NOT_COMPARABLE, OK, USAGE, Parser, add_color_option,
+from reports import ReportError, WriteFailed, settings
+from sudoku.cli.scaffold import (FAILED, INTERRUPTED, IO_ERROR, NOT_COMPARABLE, OK, USAGE, Parser, add_color_option,
                                   add_version_option, exit_codes, main as run_as_command, say,
                                   use_colour)
 
@@ -32,6 +32,7 @@ EXIT_CODES = exit_codes({
             "interval lies above 1 + threshold, unless the A/A check of the current run's rounds marks the "
             "timing verdicts unreliable",
     USAGE: "an unreadable run",
+    IO_ERROR: "--md, --html or $GITHUB_STEP_SUMMARY cannot be written",
     NOT_COMPARABLE: "(compare) the runs' configurations differ (engines, size, difficulty, data set, schema "
                     "version, mode, target), so no timing was compared, and no case failed (--fail-on none: 0)",
     INTERRUPTED: None,
@@ -49,7 +50,8 @@ runs of one commit merged as its rounds), one series per configuration. A step c
 commits after a point differ from those before by the rule of `compare` (the whole interval past the
 threshold, and past the spread between commits).
 
-""" + exit_codes({OK: "the history was written", USAGE: "an unreadable run", INTERRUPTED: None})
+""" + exit_codes({OK: "the history was written", USAGE: "an unreadable run",
+                  IO_ERROR: "--md, --html or $GITHUB_STEP_SUMMARY cannot be written", INTERRUPTED: None})
 
 
 class UsageError(Exception):
@@ -134,7 +136,8 @@ def parser() -> Parser:
 
 
 FEEDBACK_EPILOG = exit_codes({OK: "the folders were written (whatever the submissions' bugs)",
-                               USAGE: "an unreadable run or grading rule, or an --out that cannot be written",
+                               USAGE: "an unreadable run or grading rule",
+                               IO_ERROR: "an --out that cannot be written",
                                INTERRUPTED: None})
 
 
@@ -179,7 +182,7 @@ def write(path: str | os.PathLike[str], text: str) -> None:
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as error:
-        raise ReportError(f"{path}: cannot write ({error.strerror or error})") from None
+        raise WriteFailed(f"{path}: cannot write ({error.strerror or error})") from None
 
 
 def publish(args: argparse.Namespace, markdown: str, html_of: Callable[[], str],
@@ -206,7 +209,7 @@ def publish(args: argparse.Namespace, markdown: str, html_of: Callable[[], str],
             with open(summary, "a", encoding="utf-8") as out:
                 out.write(markdown + "\n")
         except OSError as error:
-            raise ReportError(f"{summary}: cannot append the step summary ({error.strerror or error})") from None
+            raise WriteFailed(f"{summary}: cannot append the step summary ({error.strerror or error})") from None
 
 
 def run_show(args: argparse.Namespace) -> int:
@@ -271,6 +274,9 @@ def run(argv: list[str] | None = None) -> int:
     except UsageError as error:
         say("reports", f"{error} (see reports --help)")
         return USAGE
+    except WriteFailed as error:
+        say("reports", error)
+        return IO_ERROR
     except ReportError as error:
         say("reports", error)
         return USAGE

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reports import ReportError
+from reports import ReportError, WriteFailed
 from reports.bugs import MAX_READ, Bug, bug_of
 
 if TYPE_CHECKING:
@@ -276,5 +276,5 @@ def write_feedback(run: Run, out: str | os.PathLike[str], *,
                   f"{got:g} / {most:g} |" for one, got, most in made]
         (out / "index.md").write_text("\n".join(index) + "\n", encoding="utf-8")
     except OSError as error:
-        raise ReportError(f"{error.filename or out}: cannot write ({error.strerror or error})") from None
+        raise WriteFailed(f"{error.filename or out}: cannot write ({error.strerror or error})") from None
     return made

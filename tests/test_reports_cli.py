@@ -26,8 +26,8 @@ def runs(tmp_path_factory):
     }
 
 
-def one_error_line(result):
-    assert result.returncode == 2 and result.stdout == ""
+def one_error_line(result, code=2):
+    assert result.returncode == code and result.stdout == ""
     assert re.match(r"reports( \w+)?: ", result.stderr) and result.stderr.count("\n") == 1  # `reports compare: `
     assert "Traceback" not in result.stderr
     return result.stderr
@@ -118,8 +118,17 @@ def test_bad_usage_exits_2_with_one_line(args):
     one_error_line(run_reports(*args))
 
 
-def test_an_unwritable_output_exits_2(runs, tmp_path):
-    assert "cannot write" in one_error_line(run_reports("show", runs["base"], "-q", "--md", tmp_path / "no" / "x.md"))
+@pytest.mark.parametrize("option", ["--md", "--html"])
+def test_an_unwritable_output_is_an_io_error_exit_3(runs, tmp_path, option):
+    """Exit 3, as sudoku-jobs and fuzz give for a path that cannot be written."""
+    where = tmp_path / "no" / "x.out"
+    line = one_error_line(run_reports("show", runs["base"], "-q", option, where), code=3)
+    assert line == f"reports: {where}: cannot write (No such file or directory)\n"
+
+
+def test_an_unwritable_step_summary_is_exit_3(runs, tmp_path):
+    done = run_reports("show", runs["base"], "-q", env={"GITHUB_STEP_SUMMARY": str(tmp_path)})  # a directory
+    assert "cannot append the step summary" in one_error_line(done, code=3)
 
 
 def test_help_documents_the_exit_codes():

@@ -176,3 +176,11 @@ def test_the_shipped_rule_reads_and_a_missing_run_is_one_line(tmp_path):
     assert sum(line.points for line in read_rules()) == 100
     done = run_reports("feedback", str(tmp_path / "nothing"))
     assert done.returncode == 2 and "no such run directory" in done.stderr
+
+
+def test_an_out_that_cannot_be_written_is_one_line_and_exit_3(class_run, tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    done = run_reports("feedback", str(class_run[0] / "run"), "--out", str(blocker / "feedback"))
+    assert done.returncode == 3 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith(f"reports: {blocker / 'feedback'}") and "cannot write" in done.stderr
