@@ -410,7 +410,8 @@ def run(config: dict[str, Any] | None = None, *, resume: str | Path | None = Non
         specs = tasks.plan(config, [(number, spec) for number, spec, _ in targets])
     _arrow_from_python()
     manifest = runner.run_with_progress(run_dir, config, tasks.FUZZ, specs, resume=bool(resume),
-                                        show_progress=show_progress, pool=pool)
+                                        show_progress=show_progress, pool=pool,
+                                        resume_with=f"fuzz run --resume {run_dir.path}")
     records = run_dir.read_table()
     saved: list[Saved] = []
     if manifest["status"] == "complete":

@@ -37,7 +37,8 @@ Spec = dict[str, Any]
 Chunks = Generator[tuple[Spec | None, Any], None, None]  # closed by the runner: stops the workers
 
 
-WORKER_DIED = "a worker process died (killed by a signal, or out of memory); finished chunks are kept: resume the run"
+# each BackendLost's message ends "finished chunks are kept"; the runner adds "; resume with: COMMAND"
+WORKER_DIED = "a worker process died (killed by a signal, or out of memory); finished chunks are kept"
 DASK_MISSING = "the dask backend needs Dask's 'distributed' package: pip install 'sudoku-toolkit[dask]'"
 
 
@@ -246,7 +247,8 @@ def local(task: Callable[[Spec], Any], specs: list[Spec], *, workers: int, heart
             except BrokenProcessPool:
                 raise BackendLost(WORKER_DIED) from None
             except Exception as error:
-                raise BackendLost(f"chunk {spec['chunk']} failed in a worker: {error!r}") from None
+                raise BackendLost(f"chunk {spec['chunk']} failed in a worker: {error!r}; finished chunks are kept") \
+                    from None
             yield spec, records
         finished = True
     finally:
@@ -302,7 +304,7 @@ def dask(task: Callable[[Spec], Any], specs: list[Spec], *, scheduler: str | Non
                 records = future.result()
             except Exception as error:
                 raise BackendLost(f"chunk {spec['chunk']} failed on the Dask cluster: {error!r}; "
-                                  "finished chunks are kept: resume the run") from None
+                                  "finished chunks are kept") from None
             future.release()  # the cluster may forget the result now
             del future
             yield spec, records

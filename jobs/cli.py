@@ -154,7 +154,6 @@ def run(args: argparse.Namespace) -> int:
     """``sudoku-jobs run``: the options made into a config, run by ``jobs.runner`` (pyarrow and numpy
     load here, not for ``--help``)."""
     from jobs import runner, tasks
-    from jobs.store import WriteError
 
     if args.resume and (given := changed_options(_parser(), args)):
         raise Usage(f"--resume takes the run's options from its manifest; leave out {', '.join(given)}")
@@ -171,12 +170,9 @@ def run(args: argparse.Namespace) -> int:
         specs = tasks.plan(config, lines)
         runner.setup_log(run_dir, verbose=args.verbose)
     total = sum(spec["count"] for spec in specs)
-    try:
-        manifest = runner.run_with_progress(run_dir, config, tasks.BATCH, specs, resume=bool(args.resume),
-                                            show_progress=not args.no_progress, unit="puzzle")
-    except WriteError as error:
-        raise WriteError(f"{error}; finished chunks are kept: once it can be written, resume with "
-                         f"sudoku-jobs run --resume {run_dir.path}") from None
+    manifest = runner.run_with_progress(run_dir, config, tasks.BATCH, specs, resume=bool(args.resume),
+                                        show_progress=not args.no_progress, unit="puzzle",
+                                        resume_with=f"sudoku-jobs run --resume {run_dir.path}")
     t = manifest["totals"]
     print(f"{run_dir.path}: {manifest['status']}: {t['cases']} of {total} cases saved; ok {t['ok']}, "
           f"failed {t['failed']}, rejected {t['rejected']}; {manifest['wall_s']:.1f}s", file=sys.stderr)
@@ -218,21 +214,27 @@ def show(args: argparse.Namespace) -> int:
     run_dir = RunDir(args.dir)
     run_dir.read_config()  # a manifest this tool wrote, of any kind
     manifest = run_dir.read_manifest()
+    going = manifest.get("status") == "running" and run_dir.in_use()
+    if manifest.get("status") == "running" and not going:  # killed (SIGKILL, power) mid-run
+        manifest = {**manifest, "status": "stopped"}
     try:  # through a dataset: only the columns and rows it shows, part by part
         data = summary_data(manifest, run_dir.dataset(), failures_shown=args.failures)
     except (OSError, pa.ArrowException) as error:  # Arrow's message names the part
         raise RunDirError(f"{run_dir.path}: unreadable part ({error})") from None
+    resume = None  # for people only: the JSON has the status and the directory is the caller's
+    if data["status"] != "complete" and not going and manifest.get("config", {}).get("kind", "batch") == "batch":
+        resume = f"sudoku-jobs run --resume {run_dir.path}"
     if args.md and args.md != "-":
         try:
-            Path(args.md).write_text(markdown(summary_blocks(data)))
+            Path(args.md).write_text(markdown(summary_blocks(data, resume=resume)))
         except OSError as error:
             raise WriteError(f"cannot write {args.md}: {error.strerror or error}") from None
     if args.json or args.md == "-":  # a reader that goes away (`show --json | head`): the scaffold's
         sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n" if args.json
-                         else markdown(summary_blocks(data)))
+                         else markdown(summary_blocks(data, resume=resume)))
         sys.stdout.flush()
     else:
-        show_blocks(summary_blocks(data))
+        show_blocks(summary_blocks(data, resume=resume))
     return FAILED if data["totals"]["failed"] else OK
 
 

@@ -558,8 +558,10 @@ def _bar_update(bar: Any) -> Progress:
 
 
 def run_with_progress(run_dir: RunDir, config: Config, task: Task, specs: Specs, *, resume: bool = False,
-                      show_progress: bool = True, unit: str = "case", pool: Any = None) -> dict[str, Any]:
-    """``execute`` with a progress bar when stderr is a terminal (periodic log lines otherwise)."""
+                      show_progress: bool = True, unit: str = "case", pool: Any = None,
+                      resume_with: str | None = None) -> dict[str, Any]:
+    """``execute`` with a progress bar when stderr is a terminal (periodic log lines otherwise); a lost
+    worker or a failed write ends it with an error that names ``resume_with``, the command that goes on."""
     bar = None
     if show_progress and sys.stderr.isatty():
         from tqdm import tqdm
@@ -570,6 +572,15 @@ def run_with_progress(run_dir: RunDir, config: Config, task: Task, specs: Specs,
     try:
         return execute(run_dir, config, task, specs, resume=resume, progress=_bar_update(bar) if bar else None,
                        pool=pool)
+    except backends.BackendLost as error:
+        if resume_with is None:
+            raise
+        raise backends.BackendLost(f"{error}; resume with: {resume_with}") from None
+    except WriteError as error:
+        if resume_with is None:
+            raise
+        raise WriteError(f"{error}; finished chunks are kept: once it can be written, resume with: "
+                         f"{resume_with}") from None
     finally:
         if bar:
             bar.close()

@@ -245,6 +245,23 @@ class RunDir:
             pass
         self._lock = fd
 
+    def in_use(self) -> bool:
+        """Whether a process holds RUN/.lock now (a run going on); a test, not a hold: a shared lock
+        taken and let go at once, so a runner that starts meanwhile waits a moment, as for a dying run."""
+        try:
+            fd = os.open(self.lock_path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError:
+            return False  # no lock file (or not one we made): nobody can hold it
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        except OSError:
+            return False
+        finally:
+            os.close(fd)  # closing lets go of a lock taken
+        return False
+
     # --- parts ---------------------------------------------------------------------------------------
 
     def part_path(self, chunk: int) -> Path:

@@ -96,8 +96,9 @@ def _saved_totals(outcomes: Any) -> dict[str, int]:
     return {"cases": len(outcomes), **{key: counts.get(key, 0) for key in ("ok", "failed", "rejected")}}
 
 
-def summary_blocks(data: dict[str, Any]) -> list["str | Table"]:
-    """The summary as ``sudoku.display`` blocks: two lines, the percentiles table, the first cases not ok."""
+def summary_blocks(data: dict[str, Any], *, resume: str | None = None) -> list["str | Table"]:
+    """The summary as ``sudoku.display`` blocks: two lines, the percentiles table, the first cases not ok;
+    ``resume``, the command that finishes a run not complete, under the two lines."""
     from sudoku.display import Table, marked
 
     t, config = data["totals"], data["config"]
@@ -108,6 +109,11 @@ def summary_blocks(data: dict[str, Any]) -> list["str | Table"]:
               f"seed {data['seed']}, size {config['size']}, engine {config['engine']}, check engine "
               f"{config['check_engine']}, backend {config['backend']} x{config['workers']}, "
               f"host {data['host'].get('cpu')}"]
+    if data["status"] == "stopped":
+        blocks.append("stopped: its manifest says running, but no process holds the run (killed, or the machine "
+                      "went down)")
+    if resume:
+        blocks.append(f"resume with: {resume}")
     if data.get("distinct"):
         d = data["distinct"]
         blocks.append(f"distinct up to symmetry: {d['forms']} of {d['puzzles']} puzzles ({d['duplicates']} "

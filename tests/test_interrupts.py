@@ -272,7 +272,7 @@ def test_show_of_a_run_not_complete_counts_its_saved_parts(tmp_path, monkeypatch
     (out / "manifest.json").write_text(json.dumps(m))
     capsys.readouterr()
     assert _jobs("show", out) == 0
-    assert "running, 30 cases saved (ok 30, failed 0" in capsys.readouterr().out
+    assert "stopped, 30 cases saved (ok 30, failed 0" in capsys.readouterr().out  # no process holds it
     assert _jobs("show", out, "--json") == 0
     assert json.loads(capsys.readouterr().out)["totals"]["cases"] == 30
 

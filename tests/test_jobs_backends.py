@@ -195,3 +195,18 @@ def test_a_scheduler_without_the_dask_backend_is_refused_not_ignored(tmp_path, t
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.strip().endswith("--scheduler tcp://127.0.0.1:1 names a Dask scheduler: give --backend dask with it")
     assert len(done.stderr.strip().splitlines()) == 1 and not (tmp_path / "run").exists()
+
+
+def test_a_lost_chunk_ends_the_run_naming_the_command_that_resumes_it(tmp_path):
+    from jobs import runner, tasks
+    from jobs.backends import BackendLost
+
+    config = small_batch(tmp_path / "run", n=20, workers=2)
+    run_dir, config = runner.open_run(tasks.BATCH, config=config)
+    with pytest.raises(BackendLost) as raised:
+        runner.run_with_progress(run_dir, config, replace(tasks.BATCH, run=_raise), tasks.plan(config),
+                                 show_progress=False, resume_with=f"sudoku-jobs run --resume {run_dir.path}")
+    assert str(raised.value).startswith("chunk ") and "failed in a worker: RuntimeError" in str(raised.value)
+    assert str(raised.value).endswith(f"; finished chunks are kept; resume with: sudoku-jobs run --resume "
+                                      f"{run_dir.path}")
+    assert run_dir.read_manifest()["status"] == "failed"

@@ -210,6 +210,39 @@ def test_show_json_is_versioned_with_totals_config_and_percentiles(reference):
     assert data["not_ok"] == {"count": 0, "first": []}
 
 
+def test_show_tells_a_killed_run_from_one_going_on(reference, tmp_path):
+    """A run killed by SIGKILL (or a power cut) still says 'running' in its manifest: show asks the
+    run's lock, and tells it as stopped, with the line that resumes it; a run held is running."""
+    import shutil
+
+    from helpers import call_main
+    from jobs.cli import main
+    from jobs.store import RunDir
+
+    out = tmp_path / "killed"
+    shutil.copytree(reference[0], out)
+    data = manifest(out)
+    data["status"] = "running"
+    (out / "manifest.json").write_text(json.dumps(data))
+
+    shown = call_main(main, ["show", str(out)])
+    assert shown.returncode == 0, shown.stderr
+    lines = shown.stdout.splitlines()
+    assert lines[0].startswith(f"run {data['run_id']}: stopped, {N} cases saved")
+    assert lines[2:4] == ["stopped: its manifest says running, but no process holds the run (killed, or the "
+                          "machine went down)", f"resume with: sudoku-jobs run --resume {out}"]
+    assert json.loads(call_main(main, ["show", str(out), "--json"]).stdout)["status"] == "stopped"
+
+    holder = RunDir(out)
+    holder.lock()  # as the process running it does
+    try:
+        going = call_main(main, ["show", str(out)]).stdout
+    finally:
+        os.close(holder._lock)
+    assert f"run {data['run_id']}: running, {N} cases saved" in going
+    assert "stopped" not in going and "resume with" not in going
+
+
 def test_show_of_a_directory_that_is_no_run(tmp_path):
     result = run_jobs("show", tmp_path)
     assert result.returncode == 2

@@ -711,6 +711,7 @@ def test_a_dead_worker_is_exit_4_and_the_run_resumes(tmp_path):
     _, stderr = proc.communicate(timeout=120)
     assert proc.returncode == 4, stderr
     assert "worker process died" in _last_line(stderr)
+    assert _last_line(stderr).endswith(f"finished chunks are kept; resume with: sudoku-jobs run --resume {out}")
     m = manifest(out)
     assert m["status"] == "failed" and "worker process died" in m["reason"]
     result = run_jobs("run", "--resume", out, "--no-progress", timeout=600)
