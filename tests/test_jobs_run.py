@@ -243,6 +243,20 @@ def test_show_tells_a_killed_run_from_one_going_on(reference, tmp_path):
     assert "stopped" not in going and "resume with" not in going
 
 
+def test_show_of_a_killed_fuzz_run_names_fuzz_s_resume(tmp_path):
+    from fake_targets import fuzz_process as fuzz  # a process of its own: its lock goes with it
+    from helpers import call_main
+    from jobs.cli import main
+
+    out = tmp_path / "run"
+    assert fuzz("run", "-n", 5, "--seed", 1, "--workers", 1, "--out", out, "--no-progress", cwd=tmp_path).returncode == 0
+    data = manifest(out)
+    data["status"] = "running"
+    (out / "manifest.json").write_text(json.dumps(data))
+    shown = call_main(main, ["show", str(out)]).stdout
+    assert ": stopped, 5 cases saved" in shown and f"resume with: fuzz run --resume {out}\n" in shown
+
+
 def test_show_of_a_directory_that_is_no_run(tmp_path):
     result = run_jobs("show", tmp_path)
     assert result.returncode == 2
