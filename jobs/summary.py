@@ -103,8 +103,10 @@ def summary_blocks(data: dict[str, Any], *, resume: str | None = None) -> list["
 
     t, config = data["totals"], data["config"]
     saved = "" if data["status"] == "complete" else " saved"  # a run not complete: what its parts hold
+    # a run going on, or killed, has not recorded its wall time yet (the manifest keeps earlier legs only)
+    wall = "" if data["status"] in ("running", "stopped") else f", wall {data['wall_s']:.1f}s"
     blocks: list[str | Table] = [marked(f"run {data['run_id']}: {data['status']}, {t['cases']} cases{saved} (ok {t['ok']}, "
-                     f"failed {t['failed']}, rejected {t['rejected']}), wall {data['wall_s']:.1f}s",
+                     f"failed {t['failed']}, rejected {t['rejected']}){wall}",
                      "bad" if t["failed"] else None),
               f"seed {data['seed']}, size {config['size']}, engine {config['engine']}, check engine "
               f"{config['check_engine']}, backend {config['backend']} x{config['workers']}, "

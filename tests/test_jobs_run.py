@@ -228,7 +228,7 @@ def test_show_tells_a_killed_run_from_one_going_on(reference, tmp_path):
     shown = call_main(main, ["show", str(out)])
     assert shown.returncode == 0, shown.stderr
     lines = shown.stdout.splitlines()
-    assert lines[0].startswith(f"run {data['run_id']}: stopped, {N} cases saved")
+    assert lines[0] == f"run {data['run_id']}: stopped, {N} cases saved (ok {N}, failed 0, rejected 0)"  # no wall yet
     assert lines[2:4] == ["stopped: its manifest says running, but no process holds the run (killed, or the "
                           "machine went down)", f"resume with: sudoku-jobs run --resume {out}"]
     assert json.loads(call_main(main, ["show", str(out), "--json"]).stdout)["status"] == "stopped"
