@@ -152,6 +152,16 @@ def test_create_a_level_not_met_in_the_attempts_is_one_line():
     assert done.returncode == 2 and done.stderr.splitlines() == ["sudoku: --attempts must be at least 1, not 0"]
 
 
+@pytest.mark.parametrize("args, line", [
+    (["--blanks", "81"], "sudoku: 81 blanks is not possible in a grid of 81 cells"),
+    (["--size", "4", "hard"], "sudoku: no hard 4x4 puzzle exists: naked singles solve every unique 4x4 puzzle"),
+])
+def test_create_a_request_no_puzzle_meets_is_bad_usage(args, line):
+    """Exit 2 before any work, as sudoku-jobs run refuses the same options (1 is for a puzzle not found)."""
+    done = run_cli("create", *args)
+    assert done.returncode == 2 and done.stdout == "" and done.stderr.splitlines() == [line]
+
+
 @pytest.mark.parametrize("fmt", ["grid", "line", "header", "json", "pretty"])
 def test_create_formats(fmt):
     done = run_cli("create", "--seed", "9", "--format", fmt)
@@ -189,8 +199,8 @@ def test_create_symmetric(size):
         (["--engine", "nope"], 2),
         (["--engine", "dlx"], 2),
         (["--seed", "x"], 2),
-        (["--blanks", "81"], 1),
-        (["--size", "4", "--blanks", "16"], 1),
+        (["--blanks", "81"], 2),  # a request no puzzle can meet: bad usage, told before any work
+        (["--size", "4", "--blanks", "16"], 2),
     ],
 )
 def test_create_refusals(args, code):

@@ -19,7 +19,7 @@ from sudoku.cli.scaffold import (FAILED, INTERRUPTED, IO_ERROR, OK, TIME_LIMIT, 
                                   add_color_option, add_version_option, exit_codes, main as run_as_command, say,
                                   use_colour)
 from sudoku.generate import (ATTEMPTS, DIFFICULTIES, GenerationFailed, create, derive_seed, new_seed,
-                             unmade_reason)
+                             refuse_impossible, unmade_reason)
 from sudoku.grid import MADE_SIDES as SIZES, InvalidPuzzle, box_of_side, find_clash
 
 TYPE_CHECKING = False  # typing costs ~3 ms at start-up; only the type checker needs these
@@ -231,6 +231,10 @@ def run_create(args: argparse.Namespace) -> int:
         raise Usage(f"engine {engine!r} cannot create puzzles")
     if not engines.supports(engine, box):
         raise Usage(f"engine {engine!r} does not make {side}x{side} grids")
+    try:  # a request no puzzle can meet is bad usage, told before any work
+        refuse_impossible(box, difficulty, args.blanks)
+    except GenerationFailed as error:
+        raise Usage(str(error)) from None
     budget = _budget(args)
     seed = new_seed() if args.seed is None else args.seed
     if args.verbose:
