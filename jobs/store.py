@@ -249,7 +249,8 @@ class RunDir:
         """Whether a process holds RUN/.lock now (a run going on); a test, not a hold: a shared lock
         taken and let go at once, so a runner that starts meanwhile waits a moment, as for a dying run."""
         try:
-            fd = os.open(self.lock_path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+            # O_NONBLOCK: a FIFO planted as .lock would block a reading open until some writer came
+            fd = os.open(self.lock_path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
         except OSError:
             return False  # no lock file (or not one we made): nobody can hold it
         try:

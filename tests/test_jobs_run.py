@@ -232,6 +232,11 @@ def test_show_tells_a_killed_run_from_one_going_on(reference, tmp_path):
     assert lines[2:4] == ["stopped: its manifest says running, but no process holds the run (killed, or the "
                           "machine went down)", f"resume with: sudoku-jobs run --resume {out}"]
     assert json.loads(call_main(main, ["show", str(out), "--json"]).stdout)["status"] == "stopped"
+    lock = out / ".lock"
+    lock.unlink(missing_ok=True)
+    os.mkfifo(lock)  # a hostile .lock: opening it to read must not wait for a writer
+    assert ": stopped, " in call_main(main, ["show", str(out)], timeout=20).stdout
+    lock.unlink()
 
     holder = RunDir(out)
     holder.lock()  # as the process running it does
