@@ -265,7 +265,7 @@ def test_jobs_show_escapes_a_hostile_input_line_in_every_output(tmp_path):
     source = tmp_path / "in.txt"
     source.write_bytes(b"." * 81 + b"\n\x1b[31m<script>x</script>" + b"." * 60 + b"\x00\n")
     ran = run_jobs("run", "--input", source, "--out", tmp_path / "run", "--workers", 1, "--no-progress")
-    assert ran.returncode == 0, ran.stderr
+    assert ran.returncode == 2, ran.stderr  # the hostile line is rejected: malformed input
     piped = run_jobs("show", tmp_path / "run")
     assert "\x1b" not in piped.stdout and "\x00" not in piped.stdout and "puzzle \\x1b[31m<script>" in piped.stdout
     md = tmp_path / "show.md"
