@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from fuzz.engine import Usage
-from fuzz.targets import Target
+from fuzz.targets import Target, case_folders
 from jobs.entry import dispatch
 from sudoku.cli.scaffold import (FAILED, INTERRUPTED, IO_ERROR, LOST, OK, USAGE, Parser, add_color_option,
                                   add_version_option, exit_codes)
@@ -273,7 +273,8 @@ def run(args: argparse.Namespace) -> int:
             "backend": args.backend, "scheduler": args.scheduler, "corpus": str(Path(args.corpus).resolve()),
             "out": out, "size": args.size, "mode": args.mode, "verdict_words": args.verdict_words,
             "verdict_exit": args.verdict_exit, "sanitize": args.sanitize, "build": args.build}
-    with engine.workers(config) as pool:  # they start while the targets are pre-flighted
+    # the case folders' home first: workers forked next inherit it, and it goes after they stop
+    with case_folders(), engine.workers(config) as pool:  # they start while the targets are pre-flighted
         if config is not None:
             config = engine.prepare(config, chunk_size=args.chunk_size)
         outcome = engine.run(config, resume=args.resume, force=args.force, verbose=args.verbose,

@@ -45,6 +45,7 @@ import threading
 import time
 from collections import namedtuple
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from math import isqrt
 from pathlib import Path
 from typing import IO, Any
@@ -64,6 +65,7 @@ FIRST_WAIT_S = 0.2  # wait on the exit alone this long before reading /proc (mos
 POLL_S = (0.01, 0.1)  # the first and the longest interval between readings of /proc
 _PR_SET_CHILD_SUBREAPER = 36
 _ONE_CASE_AT_A_TIME = threading.Lock()  # strays are told apart by who started them: one case at once
+_CASE_FOLDERS: str | None = None  # where case folders go while ``case_folders()`` holds (None: the system's)
 
 
 class TargetError(Exception):
@@ -206,6 +208,21 @@ def _feed(stream: IO[bytes], data: bytes) -> None:
             pass
 
 
+@contextmanager
+def case_folders() -> Iterator[str]:
+    """One folder for the case folders of everything started inside (forked workers inherit it),
+    removed on leaving however the run ends: the runner stops a worker mid-case with SIGTERM, at once,
+    which left that case's folder behind in the system's temporary folder at every interrupt."""
+    global _CASE_FOLDERS
+    folder = tempfile.mkdtemp(prefix="fuzz-cases-")
+    previous, _CASE_FOLDERS = _CASE_FOLDERS, folder
+    try:
+        yield folder
+    finally:
+        _CASE_FOLDERS = previous
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def run_contained(argv: list[str], data: bytes, *, timeout: float = DEFAULT_TIMEOUT_S,
                   max_output: int = DEFAULT_MAX_OUTPUT, env: Mapping[str, str] | None = None) -> Result:
     """Run ``argv`` with ``data`` on stdin, contained (see the module docstring); a sanitized build
@@ -213,7 +230,7 @@ def run_contained(argv: list[str], data: bytes, *, timeout: float = DEFAULT_TIME
     from fuzz.sanitize import environment
 
     env = environment(env)
-    with _ONE_CASE_AT_A_TIME, tempfile.TemporaryDirectory(prefix="fuzz-case-") as workdir:
+    with _ONE_CASE_AT_A_TIME, tempfile.TemporaryDirectory(prefix="fuzz-case-", dir=_CASE_FOLDERS) as workdir:
         reaping = _subreaper(True)
         try:
             before = set(_children()) if reaping else set()

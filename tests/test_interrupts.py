@@ -320,6 +320,27 @@ def test_sudoku_jobs_run_stopped_by_a_signal_then_resumed(tmp_path, signum, whom
     assert manifest(out)["status"] == "complete" and manifest(out)["totals"]["cases"] == 300
 
 
+def test_a_fuzz_run_stopped_mid_case_leaves_no_case_folder(tmp_path):
+    """The runner stops its workers with SIGTERM, at once, in the middle of a case: each case's folder
+    is in the run's own folder of case folders, which goes when the command ends."""
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    command = [sys.executable, "-m", "fuzz", "run", "-n", 200, "--seed", 3, "--workers", 2, "--no-progress",
+               "--out", tmp_path / "run", "--corpus", tmp_path / "corpus", "--target", spec("slow_correct")]
+    proc = subprocess.Popen([str(part) for part in command], env={**ENV, "TMPDIR": str(temp), "FAKE_SLOW_S": "5"},
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    deadline = time.monotonic() + 120
+    while len(list(temp.glob("fuzz-cases-*/fuzz-case-*"))) < 2:  # both workers mid-case
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGTERM)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signal.SIGTERM, stderr
+    _assert_group_gone(proc.pid)
+    assert list(temp.iterdir()) == []
+
+
 @pytest.mark.slow  # ~90 s each on a busy 2-core machine, most of it the resume
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
 def test_fuzz_run_stopped_by_a_signal_then_resumed(tmp_path, signum):
