@@ -284,8 +284,9 @@ def _run_chunks(run_dir: RunDir, config: Config, task: Task, specs: Specs, todo:
     failed = 0
     started = last_log = last_chunk = time.time()
     try:  # from its first line: a signal anywhere here must leave the run interrupted, not running
-        log.warning("run %s: %d chunks to do (%d already done), backend %s, %d workers", config["run_id"],
-                    len(todo), len(done), config["backend"], config["workers"])
+        log.warning("run %s: %d chunk%s to do (%d already done), backend %s, %d worker%s", config["run_id"],
+                    len(todo), "" if len(todo) == 1 else "s", len(done), config["backend"], config["workers"],
+                    "" if config["workers"] == 1 else "s")
         if interrupts.signum is not None:  # received while the run was being prepared
             raise Interrupted(interrupts.signum)
         # Each worker that sees the run directory (any local one; a Dask worker on this machine or on a

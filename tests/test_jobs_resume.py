@@ -158,7 +158,7 @@ def test_resume_ignores_and_clears_half_written_parts(tmp_path):
 
     result = run_jobs("run", "--resume", out)
     assert result.returncode == 0, result.stderr
-    assert "1 chunks to do (2 already done)" in result.stderr
+    assert "1 chunk to do (2 already done)" in result.stderr
     assert_complete(out, 30)
     assert by_case(records(out), "puzzle") == puzzles
 
