@@ -65,7 +65,7 @@ FIRST_WAIT_S = 0.2  # wait on the exit alone this long before reading /proc (mos
 POLL_S = (0.01, 0.1)  # the first and the longest interval between readings of /proc
 _PR_SET_CHILD_SUBREAPER = 36
 _ONE_CASE_AT_A_TIME = threading.Lock()  # strays are told apart by who started them: one case at once
-_CASE_FOLDERS: str | None = None  # where case folders go while ``case_folders()`` holds (None: the system's)
+CASES_ENV = "FUZZ_CASE_FOLDERS"  # the folder of a command's case folders, and the mark on what its cases start
 
 
 class TargetError(Exception):
@@ -210,17 +210,60 @@ def _feed(stream: IO[bytes], data: bytes) -> None:
 
 @contextmanager
 def case_folders() -> Iterator[str]:
-    """One folder for the case folders of everything started inside (forked workers inherit it),
-    removed on leaving however the run ends: the runner stops a worker mid-case with SIGTERM, at once,
-    which left that case's folder behind in the system's temporary folder at every interrupt."""
-    global _CASE_FOLDERS
+    """One folder for the case folders of every case run inside, removed on leaving however the command
+    ends, and what those cases started killed. The runner stops a worker mid-case with SIGTERM, at once:
+    the case's folder stayed in the system's temporary folder, and its target (in a session of its own)
+    ran on, a hung one for ever. The folder is named in the environment (``CASES_ENV``), so workers,
+    forked or spawned on this machine (a local Dask cluster), put their cases there, and every target
+    carries the name in its environment: a case folder left on leaving means a case was cut short, and
+    each process marked with this folder is then killed, daemons that left the target's group too."""
     folder = tempfile.mkdtemp(prefix="fuzz-cases-")
-    previous, _CASE_FOLDERS = _CASE_FOLDERS, folder
+    previous = os.environ.get(CASES_ENV)
+    os.environ[CASES_ENV] = folder
     try:
         yield folder
     finally:
-        _CASE_FOLDERS = previous
+        if previous is None:
+            os.environ.pop(CASES_ENV, None)
+        else:
+            os.environ[CASES_ENV] = previous
+        try:
+            cut_short = any(os.scandir(folder))
+        except OSError:
+            cut_short = False
+        if cut_short:
+            _kill_marked(f"{CASES_ENV}={folder}".encode())
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _kill_marked(mark: bytes) -> None:
+    """SIGKILL every process of ours (but this one) whose environment holds ``mark`` (``NAME=value``),
+    read from /proc (nothing to do without it); then reap any of them that is our child."""
+    if not os.path.isdir("/proc"):
+        return
+    for _ in range(3):  # a marked process may fork while we look: look again until none is left
+        found = []
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit() or int(entry.name) == os.getpid():
+                continue
+            try:
+                with open(f"/proc/{entry.name}/environ", "rb") as environ:
+                    if mark in environ.read().split(b"\0"):
+                        found.append(int(entry.name))
+            except OSError:
+                continue  # gone, or not ours to read
+        if not found:
+            return
+        for pid in found:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        for pid in found:
+            try:
+                os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                pass
 
 
 def run_contained(argv: list[str], data: bytes, *, timeout: float = DEFAULT_TIMEOUT_S,
@@ -230,7 +273,12 @@ def run_contained(argv: list[str], data: bytes, *, timeout: float = DEFAULT_TIME
     from fuzz.sanitize import environment
 
     env = environment(env)
-    with _ONE_CASE_AT_A_TIME, tempfile.TemporaryDirectory(prefix="fuzz-case-", dir=_CASE_FOLDERS) as workdir:
+    folders = os.environ.get(CASES_ENV)
+    if folders and not os.path.isdir(folders):
+        folders = None  # a name inherited from elsewhere (a Dask worker started by another command)
+    if folders:
+        env[CASES_ENV] = folders  # the mark ``case_folders`` kills by, on a target given its own env too
+    with _ONE_CASE_AT_A_TIME, tempfile.TemporaryDirectory(prefix="fuzz-case-", dir=folders) as workdir:
         reaping = _subreaper(True)
         try:
             before = set(_children()) if reaping else set()

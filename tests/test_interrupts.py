@@ -320,24 +320,52 @@ def test_sudoku_jobs_run_stopped_by_a_signal_then_resumed(tmp_path, signum, whom
     assert manifest(out)["status"] == "complete" and manifest(out)["totals"]["cases"] == 300
 
 
-def test_a_fuzz_run_stopped_mid_case_leaves_no_case_folder(tmp_path):
-    """The runner stops its workers with SIGTERM, at once, in the middle of a case: each case's folder
-    is in the run's own folder of case folders, which goes when the command ends."""
+def _marked(mark):
+    """The processes whose environment holds ``mark`` (bytes)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and mark in (entry / "environ").read_bytes():
+                found.append(int(entry.name))
+        except OSError:
+            pass
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("backend", ["local", "dask"])
+def test_a_fuzz_run_stopped_mid_case_leaves_no_target_running_and_no_case_folder(tmp_path, backend):
+    """The runner stops its workers at once, in the middle of a case (a local pool's with SIGTERM; a
+    Dask worker runs on until its nanny kills it), and each target runs in a session of its own: the
+    targets still running are killed, and each case's folder, in the command's own folder of case
+    folders, goes with it."""
     temp = tmp_path / "tmp"
     temp.mkdir()
     command = [sys.executable, "-m", "fuzz", "run", "-n", 200, "--seed", 3, "--workers", 2, "--no-progress",
-               "--out", tmp_path / "run", "--corpus", tmp_path / "corpus", "--target", spec("slow_correct")]
-    proc = subprocess.Popen([str(part) for part in command], env={**ENV, "TMPDIR": str(temp), "FAKE_SLOW_S": "5"},
+               "--timeout", 100, "--backend", backend, "--out", tmp_path / "run", "--corpus", tmp_path / "corpus",
+               "--target", spec("slow_correct")]
+    proc = subprocess.Popen([str(part) for part in command], env={**ENV, "TMPDIR": str(temp), "FAKE_SLOW_S": "10"},
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
-    deadline = time.monotonic() + 120
-    while len(list(temp.glob("fuzz-cases-*/fuzz-case-*"))) < 2:  # both workers mid-case
-        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
-        time.sleep(0.05)
+    deadline = time.monotonic() + 300
+    mark = f"FUZZ_CASE_FOLDERS={temp}".encode()
+    seen: set[int] = set()
+    while True:  # both workers in a slow case: the same two targets marked half a second apart
+        now = set(_marked(mark))
+        if len(now) >= 2 and len(now & seen) >= 2 and len(list(temp.glob("fuzz-cases-*/fuzz-case-*"))) >= 2:
+            break
+        seen = now
+        if proc.poll() is not None or time.monotonic() > deadline:
+            os.killpg(proc.pid, signal.SIGKILL)
+            for pid in _marked(mark):
+                os.kill(pid, signal.SIGKILL)
+            pytest.fail(f"the run never had two slow cases at once: {proc.communicate(timeout=60)}")
+        time.sleep(0.5)
     os.kill(proc.pid, signal.SIGTERM)
     _, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 128 + signal.SIGTERM, stderr
     _assert_group_gone(proc.pid)
+    assert _marked(mark) == []
     assert list(temp.iterdir()) == []
 
 

@@ -210,3 +210,18 @@ def test_a_lost_chunk_ends_the_run_naming_the_command_that_resumes_it(tmp_path):
     assert str(raised.value).endswith(f"; finished chunks are kept; resume with: sudoku-jobs run --resume "
                                       f"{run_dir.path}")
     assert run_dir.read_manifest()["status"] == "failed"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_end_children_kills_and_reaps_our_children_and_lets_other_processes_be():
+    """After a LocalCluster's close a worker busy in a task may live on (its nanny kills it seconds later)
+    and start a fuzz target meanwhile: the backend ends its workers itself."""
+    import subprocess
+
+    from jobs.backends import _end_children
+
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    _end_children([child.pid, os.getppid()])  # our parent is no child of ours: let be
+    with pytest.raises(ChildProcessError):
+        os.waitpid(child.pid, os.WNOHANG)  # reaped already
+    child.returncode = -9  # so Popen's finalizer does not wait on it
