@@ -89,10 +89,49 @@ def _contained(result: Result, failed: dict[str, Failure], notes: list[str]) -> 
         failed["no_crash"] = Failure(report.detail, report.kind)
     elif result.exit_code < 0 and not result.timed_out and not result.flooded:
         failed["no_crash"] = Failure(f"killed by signal {-result.exit_code}", f"signal {-result.exit_code}")
-    elif b"Traceback (most recent call last)" in result.stderr:
-        error = _raised(result.stderr)
-        failed["no_crash"] = Failure(f"a Python traceback on stderr ({error})", f"traceback {error}")
+    elif crash := crash_in(result.stderr):
+        failed["no_crash"] = Failure(*crash)
     return result.timed_out or result.flooded or result.exit_code < 0 or report is not None
+
+
+# An uncaught error as each runtime reports it on stderr (the program then exits non-zero, or aborts:
+# a signal, judged above): a crash, not a refusal, whatever the input was.
+# Rust: "thread 'main' panicked at ..." (1.95 adds the thread's id: "thread 'main' (26492) panicked at")
+_RUST_PANIC = re.compile(rb"^thread '[^'\n]*'(?: \(\d+\))? panicked at (.*)$(?:\n(.*))?", re.M)
+_GO_PANIC = re.compile(rb"^panic: (.*)\n(?:.*\n)*?goroutine \d+ \[", re.M)
+_JAVA = re.compile(rb'^Exception in thread "[^"]*" ([\w.$]+)', re.M)
+_DOTNET = re.compile(rb"^Unhandled exception\. ([\w.]+)", re.M)
+_JS_FRAME = re.compile(rb"^    at .*:\d+(?::\d+)?\)?$", re.M)
+_JS_ERROR = re.compile(rb"^(?:Uncaught )?((?:[A-Z]\w*)?(?:Error|Exception))\b", re.M)
+
+
+def crash_in(stderr: bytes) -> tuple[str, str] | None:
+    """(detail, kind) of an uncaught error that ``stderr`` shows: a Python traceback, a Rust or Go
+    panic, an uncaught Java, .NET or JavaScript (Node) exception; None for anything else, such as a
+    program's own message."""
+    if b"Traceback (most recent call last)" in stderr:
+        error = _raised(stderr)
+        return f"a Python traceback on stderr ({error})", f"traceback {error}"
+    if match := _RUST_PANIC.search(stderr):
+        where = match.group(1)
+        if where.endswith(b":") and match.group(2):  # Rust 1.73 on: 'panicked at src/main.rs:9:5:', then the message
+            where = match.group(2) + b", at " + where[:-1]
+        return f"a Rust panic on stderr ({_text(where)})", "panic"
+    if match := _GO_PANIC.search(stderr):
+        return f"a Go panic on stderr ({_text(match.group(1))})", "panic"
+    if match := _JAVA.search(stderr) or _DOTNET.search(stderr):
+        error = _text(match.group(1)).rsplit(".", 1)[-1]
+        runtime = "Java" if match.re is _JAVA else ".NET"
+        return f"an uncaught {runtime} exception on stderr ({error})", f"exception {error}"
+    if _JS_FRAME.search(stderr) and (match := _JS_ERROR.search(stderr)):
+        error = _text(match.group(1))
+        return f"an uncaught JavaScript exception on stderr ({error})", f"exception {error}"
+    return None
+
+
+def _text(raw: bytes, width: int = 80) -> str:
+    text = raw.decode("utf-8", "replace").strip()
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def _raised(stderr: bytes) -> str:

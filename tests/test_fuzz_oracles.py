@@ -474,6 +474,47 @@ def test_a_traceback_names_its_exception():
     assert verdict.failed["no_crash"].kind == "traceback IndexError"
 
 
+# stderr as each runtime writes an uncaught error (the Rust one from rustc 1.95, Node's from v20)
+RUNTIME_CRASHES = {
+    "rust": (b"thread 'main' (26492) panicked at sudoku.rs:123:20:\nindex out of bounds: the len is 10 but the "
+             b"index is 10\nstack backtrace:\n   0: __rustc::rust_begin_unwind\n", 101, "panic",
+             "a Rust panic on stderr (index out of bounds: the len is 10 but the index is 10, at sudoku.rs:123:20)"),
+    "rust before 1.73": (b"thread 'main' panicked at 'called `Option::unwrap()` on a `None` value', src/main.rs:9:5\n"
+                         b"note: run with `RUST_BACKTRACE=1`\n", 101, "panic",
+                         "a Rust panic on stderr ('called `Option::unwrap()` on a `None` value', src/main.rs:9:5)"),
+    "go": (b"panic: runtime error: index out of range [9] with length 9\n\ngoroutine 1 [running]:\nmain.main()\n", 2,
+           "panic", "a Go panic on stderr (runtime error: index out of range [9] with length 9)"),
+    "java": (b'Exception in thread "main" java.lang.NumberFormatException: For input string: "x"\n\tat java.base/'
+             b"java.lang.Integer.parseInt(Integer.java:661)\n", 1, "exception NumberFormatException",
+             "an uncaught Java exception on stderr (NumberFormatException)"),
+    "dotnet": (b"Unhandled exception. System.IndexOutOfRangeException: Index was outside the bounds of the array.\n"
+               b"   at Program.Main()\n", 134, "exception IndexOutOfRangeException",
+               "an uncaught .NET exception on stderr (IndexOutOfRangeException)"),
+    "node": (b"/tmp/s.js:85\n    const v = rows[r][c];\n                     ^\n\nTypeError: Cannot read properties of "
+             b"undefined (reading '0')\n    at parse (/tmp/s.js:85:22)\n    at node:internal/main/run_main_module:28:49"
+             b"\n\nNode.js v20.20.2\n", 1, "exception TypeError",
+             "an uncaught JavaScript exception on stderr (TypeError)"),
+}
+
+
+@pytest.mark.parametrize("runtime", sorted(RUNTIME_CRASHES))
+def test_an_uncaught_error_of_any_runtime_is_a_crash_not_a_refusal(runtime):
+    """A QA try's Rust panic (exit 101) and Node exception (exit 1) were judged clean refusals: only a
+    Python traceback was a crash."""
+    stderr, code, kind, detail = RUNTIME_CRASHES[runtime]
+    for case in (case_of("0 0 10\n", family="malformed_out_of_range"), case_of(render(PUZZLE, "grid"))):
+        failure = judge_solve(case, result(b"", stderr, code)).failed["no_crash"]
+        assert (failure.kind, failure.detail) == (kind, detail)
+
+
+@pytest.mark.parametrize("stderr", [b"error: row 3 has 8 numbers\n", b"Error: 10 is out of range (row 1)\n",
+                                    b"invalid input\n    at line 3, column 5\n", b"NumberFormatException: not a digit\n",
+                                    b"the thread panicked\n"])
+def test_a_program_s_own_error_message_is_no_crash(stderr):
+    assert "no_crash" not in judge_solve(case_of("0 0 10\n", family="malformed_out_of_range"),
+                                         result(b"", stderr, 1)).failed
+
+
 def test_a_create_that_crashes_is_one_bug_not_also_a_missing_puzzle():
     """A create that dies with a traceback prints no puzzle; that is the crash's consequence, so the
     signature holds the crash alone (a program that fails at import showed as two create bugs)."""
