@@ -466,7 +466,9 @@ def _kill_strays(before: set[int]) -> None:
 
 
 _CANNOT_START = re.compile(r"no such file|can't open file|cannot open|not found|permission denied|"
-                           r"cannot execute|exec format error|bad interpreter", re.IGNORECASE)
+                           r"cannot execute|exec format error|bad interpreter|"
+                           r"cannot find module|could not find or load main class|unable to access jarfile",
+                           re.IGNORECASE)  # the shell's, Python's, Node's and Java's words
 
 
 def startup_failure(result: Result) -> str | None:
@@ -476,9 +478,15 @@ def startup_failure(result: Result) -> str | None:
     first = message[0][:200] if message else ""
     if result.exit_code in (126, 127):
         return first or f"exit {result.exit_code}"
-    if result.exit_code > 0 and not result.stdout.strip() and _CANNOT_START.search(first):
-        return first
+    if result.exit_code > 0 and not result.stdout.strip():
+        # the line that says so: Node's comes after the place in its loader ('node:internal/...')
+        for line in message[:20]:
+            if _CANNOT_START.search(line):  # a relative name was looked up in the case's folder: not the user's
+                return _CASE_FOLDER.sub("", line.strip())[:200]
     return None
+
+
+_CASE_FOLDER = re.compile(r"/\S*?fuzz-case-[^/\s'\"]+/")
 
 
 def _env_finding_our_sudoku() -> dict[str, str]:

@@ -776,3 +776,20 @@ def test_clean_programs_pass_on_a_fully_loaded_machine(tmp_path):
         for hog in hogs:
             hog.kill()
             hog.wait()
+
+
+@pytest.mark.parametrize("stderr, said", [
+    # Node, a missing script: the loader's place comes first, the cause after; the name was looked up in
+    # the case's folder, which the message does not show
+    (b"node:internal/modules/cjs/loader:1210\n  throw err;\n  ^\n\nError: Cannot find module "
+     b"'/tmp/fuzz-cases-ab12/fuzz-case-cd34/nosuch.js'\n    at Module._resolveFilename\n",
+     "Error: Cannot find module 'nosuch.js'"),
+    # Java's source launcher or a class name not found (QA tries: both were fuzzed, and got 'bugs')
+    (b"Error: Could not find or load main class Sudoku.java\nCaused by: java.lang.ClassNotFoundException: "
+     b"Sudoku.java\n", "Error: Could not find or load main class Sudoku.java"),
+    (b"Error: Unable to access jarfile sudoku.jar\n", "Error: Unable to access jarfile sudoku.jar"),
+])
+def test_startup_failure_of_other_runtimes(stderr, said):
+    from fuzz.targets import Result, startup_failure
+
+    assert startup_failure(Result(1, b"", stderr, 0.1, False, False)) == said
