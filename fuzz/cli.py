@@ -181,7 +181,8 @@ def _json_option(parser: argparse.ArgumentParser, schema: str, what: str) -> Non
 def _target_spec(args: argparse.Namespace, spec: str | None = None) -> dict[str, Any]:
     return {"spec": args.target if spec is None else spec, "create_args": args.create_args,
             "solve_args": args.solve_args, "header": args.format == "header", "timeout": args.timeout,
-            "max_output": args.max_output, "check_args": args.check_args}
+            "max_output": args.max_output, "check_args": args.check_args,
+            "base": os.getcwd()}  # relative paths in the command are from here, on a resume from elsewhere too
 
 
 def _target_specs(args: argparse.Namespace) -> list[dict[str, Any]]:

@@ -502,12 +502,14 @@ def _env_finding_our_sudoku() -> dict[str, str]:
 
 def make_target(spec: str, *, create_args: str = "create", solve_args: str = "solve", header: bool = False,
                 timeout: float = DEFAULT_TIMEOUT_S, max_output: int = DEFAULT_MAX_OUTPUT, check_args: str = "check",
-                where: str = "--target") -> Target:
+                where: str = "--target", base: str | None = None) -> Target:
     """A target from its command-line spelling: ``engine`` (or ``engine:NAME``), ``cli``, or a command.
 
     ``where`` names where ``spec`` came from ("--target", "--reference", "targets.txt line 3"), for
     the messages: a spec that cannot be split is a TargetError, one whose program is missing,
     not executable or not on PATH a CannotStart (a run marks that target and goes on with others).
+    Relative paths in the command are taken from ``base``, the folder the run was started in
+    (recorded with the run, so a resume from elsewhere runs the same program), or the current one.
     """
     from fuzz.commands import BadCommand, split
 
@@ -527,22 +529,23 @@ def make_target(spec: str, *, create_args: str = "create", solve_args: str = "so
         return CommandTarget([sys.executable, "-m", "sudoku"], name="cli", env=_env_finding_our_sudoku(), **options)
     if not argv:
         raise TargetError(f"{where} is empty")
-    argv[0] = _program(argv[0])
+    here = Path(base) if base else Path.cwd()
+    argv[0] = _program(argv[0], here)
     # Each call runs in a fresh temporary directory: a script named relative to where fuzz was
     # started ('python3 their.py') is given by its full path, or the interpreter would not find it.
-    argv[1:] = [str(Path(arg).resolve()) if not arg.startswith("-") and Path(arg).is_file() else arg
+    argv[1:] = [str((here / arg).resolve()) if not arg.startswith("-") and (here / arg).is_file() else arg
                 for arg in argv[1:]]
     return CommandTarget(argv, name=spec, **options)
 
 
-def _program(program: str) -> str:
+def _program(program: str, here: Path) -> str:
     """The program of a command, by its full path when given as a path; CannotStart when it is
     missing, not executable or not on PATH (names shown escaped: a targets file is untrusted)."""
     from sudoku.display import visible
 
     shown = visible(program, newlines=False)
     if os.sep in program:
-        path = Path(program)
+        path = here / program  # an absolute program stays itself
         if not path.exists():
             raise CannotStart(f"target {shown} does not exist")
         if not os.access(path, os.X_OK) or path.is_dir():

@@ -793,3 +793,19 @@ def test_startup_failure_of_other_runtimes(stderr, said):
     from fuzz.targets import Result, startup_failure
 
     assert startup_failure(Result(1, b"", stderr, 0.1, False, False)) == said
+
+
+def test_a_command_s_relative_paths_are_taken_from_the_folder_the_run_began_in(tmp_path, monkeypatch):
+    """A resume from another folder ran 'java Sudoku.java' against the new folder: every call failed,
+    and a correct program got two 'bugs' (a QA try). The run records its folder as the spec's base."""
+    from fuzz.targets import make_target
+
+    (tmp_path / "their.py").write_text("print('hi')\n")
+    (tmp_path / "sudoku").write_text("#!/bin/sh\n")
+    (tmp_path / "sudoku").chmod(0o755)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert make_target("python3 their.py", base=str(tmp_path)).argv[1:] == [str(tmp_path / "their.py")]
+    assert make_target("./sudoku", base=str(tmp_path)).argv == [str(tmp_path / "sudoku")]
+    assert make_target("python3 their.py").argv[1:] == ["their.py"]  # no base: the current folder's (none here)
