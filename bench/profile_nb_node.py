@@ -55,7 +55,7 @@ def record(puzzles, limit, out):
     givens = np.empty(SCRATCH, np.int64)
     n = 0
     for i in range(puzzles.shape[0]):
-        if not _load_digits(puzzles[i], stack[0], givens):
+        if not _load_digits(at(puzzles, i * N), at(stack, 0), at(givens, 0)):
             continue
         placed = _settle(stack[0], True)
         if placed < 0:

@@ -58,6 +58,7 @@ WIDTH = 33
 ALL_PLANES = (1 << 27) - 1
 FIRST_PLANES = sum(1 << (d * 3) for d in range(9))  # the plane of band 0 of each digit
 MAX_DEPTH = 82
+SWAP_LEVELS = 99
 TABLE = 30  # ``_load_digits``' scratch: 3 tables of (value 0-9) x band, each TABLE words
 SCRATCH = 3 * TABLE
 
@@ -129,6 +130,25 @@ def _low_index(typingctx, value):
                                             "llvm.cttz.i64")
         return builder.call(fn, [args[0], ir.Constant(ir.IntType(1), 1)])
     return types.int64(types.int64), codegen
+
+
+def _byte_mask(op, value):
+    """An intrinsic: bit k of the result is whether byte k of the 32 at ``pointer + offset`` is
+    ``op`` ``value`` (unsigned): one vector compare and its mask, where a loop tests 32 bytes."""
+    @intrinsic
+    def mask(typingctx, pointer, offset):
+        def codegen(context, builder, signature, args):
+            vector = ir.VectorType(ir.IntType(8), 32)
+            where = builder.bitcast(builder.gep(args[0], [args[1]]), vector.as_pointer())
+            bytes_ = builder.load(where, align=1)
+            hits = builder.icmp_unsigned(op, bytes_, ir.Constant(vector, [value] * 32))
+            return builder.zext(builder.bitcast(hits, ir.IntType(32)), ir.IntType(64))
+        return types.int64(pointer, offset), codegen
+    return mask
+
+
+_blanks32 = _byte_mask("==", 0)
+_over32 = _byte_mask(">", 9)
 
 
 @intrinsic
@@ -511,29 +531,32 @@ def _load(masks, s):
 def _load_digits(puzzle, s, scratch):
     """A state from a digit row (0 = blank) with every given placed at once: a plane keeps its
     givens and loses the occupied cells and the rows, boxes and columns of its digit's givens.
-    False when two givens clash (or a digit is above 9). ``scratch`` is int64[SCRATCH]: per
-    (value 0-9, band) the givens, their rows and boxes, and their columns; value 0 (a blank)
-    has slots of its own that are never read, so the loop over the cells has no branch (a branch
-    on each cell's blank or given is mispredicted about half the time)."""
+    False when two givens clash (or a digit is above 9). ``puzzle`` is a pointer to 81 bytes;
+    ``scratch`` is int64[SCRATCH]: per (value 1-9, band) the givens, their rows and boxes, and
+    their columns. Each band's givens come from one compare of 32 bytes (band 2 from bytes 49-80,
+    so nothing past the row is read); the loop visits the givens only."""
     for i in range(SCRATCH):
         scratch[i] = 0
     for i in range(WIDTH):
         s[i] = 0
-    over = 0
+    g0 = ~_blanks32(puzzle, 0) & BAND
+    g1 = ~_blanks32(puzzle, 27) & BAND
+    g2 = ~_blanks32(puzzle, 49) >> 5 & BAND
+    if (_over32(puzzle, 0) | _over32(puzzle, 27) | _over32(puzzle, 49)) != 0:
+        return False
+    s[PLACED] = g0
+    s[PLACED + 1] = g1
+    s[PLACED + 2] = g2
+    s[COUNT] = _popcount(g0) + _popcount(g1) + _popcount(g2)
     for b in range(3):
-        placed = np.int64(0)
-        for p in range(27):
-            v = np.int64(puzzle[b * 27 + p])
-            over |= v > 9
-            i = min(v, 9) * 3 + b
+        g = g0 if b == 0 else (g1 if b == 1 else g2)
+        while g:
+            p = _low_index(g)
+            g &= g - 1
+            i = np.int64(puzzle[b * 27 + p]) * 3 + b
             scratch[i] |= np.int64(1) << p
             scratch[TABLE + i] |= NEAR[p]
             scratch[2 * TABLE + i] |= COLUMN[p]
-            placed |= np.int64(v != 0) << p
-        s[PLACED + b] = placed
-        s[COUNT] += _popcount(placed)
-    if over:
-        return False
     clash = np.int64(0)
     for d in range(9):
         j = (d + 1) * 3
@@ -588,8 +611,43 @@ def _below(rng, n):
 # ---------------------------------------------------------------------------------------------
 # Search.
 
+@njit(cache=True, inline="always")
+def _corner(sol, puzzle, x, y, z, w):
+    """Whether cells ``x``, ``y``, ``z``, ``w`` (x and w hold one digit, y and z another, x and y
+    sharing a column, x and z a row, in two boxes) are all blank in ``puzzle``: then swapping the
+    two digits on them makes a second solution."""
+    return (sol[y] == sol[z]) & (puzzle[x] == 0) & (puzzle[y] == 0) & (puzzle[z] == 0) & (puzzle[w] == 0)
+
+
+@njit(cache=True, inline="always")
+def _rectangle(s, sol, puzzle, b, p):
+    """Whether the solved state ``s`` (digits also in ``sol``) has a rectangle through position ``p``
+    of band ``b``: cells (r, c), (r, c2), (r2, c), (r2, c2) in two boxes, none of them a given, with
+    digits a, e, e, a. Swapping a and e on them gives another solution of ``puzzle``. The other
+    row r2 is one of the two others of the band (c2: where a is in that row) or, in each other
+    band, the row where a is in the stack of c (c2 in that stack)."""
+    i = p // 9
+    c = p - i * 9
+    x = b * 27 + p
+    a = np.int64(sol[x]) - 1
+    found = False
+    for j in range(3):
+        if j != i:
+            c2 = _low_index(s[a * 3 + b] >> (9 * j) & 0x1FF)
+            found |= _corner(sol, puzzle, x, b * 27 + j * 9 + c, b * 27 + i * 9 + c2, b * 27 + j * 9 + c2)
+    box = BOX_OF[c // 3]
+    for e in range(3):
+        if e != b:
+            q = _low_index(s[a * 3 + e] & box)
+            j = q // 9
+            c2 = q - j * 9
+            found |= _corner(sol, puzzle, x, e * 27 + j * 9 + c, b * 27 + i * 9 + c2, e * 27 + q)
+    return found
+
+
+
 @njit(cache=True)
-def _search(limit, rng, randomize, locked, stack, meta, solution, work):
+def _search(limit, rng, randomize, locked, stack, meta, solution, work, puzzle, swap):
     """Count solutions of the state loaded in ``stack[0]`` up to ``limit``; the first goes to ``solution``
     (digits). ``work`` gets guesses and nodes added. With ``randomize`` the options at a branch
     are tried in random order drawn from ``rng``.
@@ -604,18 +662,29 @@ def _search(limit, rng, randomize, locked, stack, meta, solution, work):
         return 0
     count = 0
     depth = 0
+    top = -1  # the deepest level whose meta this search wrote
     guesses = 0
     while True:
         cur = at(stack, depth * width)
         if placed == N:
             if count == 0:
                 _write(cur, solution)
+                if swap and limit == 2:
+                    found = False
+                    for k in range(top, max(top - SWAP_LEVELS, -1), -1):
+                        if _rectangle(cur, solution, puzzle, meta[k, 0], meta[k, 1]):
+                            found = True
+                            break
+                    if found:
+                        count = 2
+                        break
             count += 1
             if count >= limit:
                 break
             depth -= 1  # a solved level has no options left: back up
         else:
             b, p = _branch(cur)
+            top = max(top, depth)
             meta[depth, 0] = b
             meta[depth, 1] = p
             meta[depth, 2] = _options(cur, b, p)
@@ -684,7 +753,7 @@ def solve_masks_batch(masks, limit, locked, counts, solutions, guesses, nodes):
         work[1] = 0
         solutions[i, :] = 0
         _load(masks[i], stack[0])
-        counts[i] = _search(limit, rng, False, locked, stack, meta, solutions[i], work)
+        counts[i] = _search(limit, rng, False, locked, stack, meta, solutions[i], work, solutions[i], False)
         guesses[i] = work[0]
         nodes[i] = work[1]
 
@@ -713,7 +782,7 @@ def _solve_rows(puzzles, limit, locked, counts, solutions, guesses, nodes, stack
         work[1] = 0
         count = 0
         if _load_digits(at(puzzles, i * N), at(stack, 0), at(givens, 0)):
-            count = _search(limit, rng, False, locked, stack, meta, at(solutions, i * N), work)
+            count = _search(limit, rng, False, locked, stack, meta, at(solutions, i * N), work, at(puzzles, i * N), True)
         else:
             work[1] = 1
         if count == 0:
@@ -730,7 +799,7 @@ def _solve_rows(puzzles, limit, locked, counts, solutions, guesses, nodes, stack
 def _fill(rng, stack, meta, grid, work):
     """A random complete grid into ``grid``: search the empty grid with random digit order."""
     _load(np.full(N, FULL, np.uint16), stack[0])
-    _search(1, rng, True, True, stack, meta, grid, work)
+    _search(1, rng, True, True, stack, meta, grid, work, grid, False)
 
 
 @njit(cache=True, inline="always")
@@ -750,12 +819,12 @@ def _other(puzzle, grid, cell, rng, stack, meta, scratch, givens, work):
     """Whether ``puzzle`` (``grid`` with some cells blanked, ``cell`` among them) has a solution
     that differs from ``grid`` at ``cell``."""
     s = stack[0]
-    _load_digits(puzzle, s, givens)  # no clash: the givens come from a full grid
+    _load_digits(at(puzzle, 0), at(stack, 0), at(givens, 0))  # no clash: the givens come from a full grid
     b = cell // 27
     plane = (grid[cell] - 1) * 3 + b
     s[plane] &= ~(np.int64(1) << (cell - b * 27))
     _dirty(s, plane)
-    return _search(1, rng, False, True, stack, meta, scratch, work) > 0
+    return _search(1, rng, False, True, stack, meta, scratch, work, scratch, False) > 0
 
 
 @njit(cache=True)
