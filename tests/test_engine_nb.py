@@ -128,6 +128,28 @@ def test_batch_shapes_and_bad_input():
     assert nb.to_lines(nb.from_lines(["." * 80 + "1"])) == ["." * 80 + "1"]
 
 
+
+def test_count_to_two_by_a_swapped_rectangle():
+    """Counting to 2 may stop at the first solution when two of its digits can be swapped on four
+    blank cells (a rectangle in two boxes through a branch cell): the counts must equal a count to
+    3 capped at 2 (which searches on), on unique puzzles (where every rectangle has a given), the
+    same with 1-4 givens blanked, and serg_benchmark's, with the same first solutions."""
+    unique = nb.generate_batch(nb.seeds_from(7, 300), blanks=50)
+    rng = np.random.default_rng(7)
+    loose = unique.copy()
+    for row in loose:
+        givens = np.flatnonzero(row)
+        row[rng.choice(givens, size=rng.integers(1, 5), replace=False)] = 0
+    path = DATA / "serg_benchmark.txt.gz"
+    serg = [] if not path.exists() else [nb.from_lines(_sample("serg_benchmark", 500))]
+    puzzles = np.concatenate([unique, loose] + serg)
+    counts, solutions, guesses, _ = nb.solve_batch(puzzles, limit=2)
+    searched, same, _, _ = nb.solve_batch(puzzles, limit=3)
+    first, _, first_guesses, _ = nb.solve_batch(puzzles, limit=1)
+    assert (counts == np.minimum(searched, 2)).all()
+    assert (counts[:300] == 1).all() and (solutions == same).all()
+    assert ((counts == 2) & (guesses == first_guesses)).sum() > 100  # the shortcut was taken
+
 @st.composite
 def _blanked_grids(draw):
     """A valid grid with random cells blanked, sometimes with one given changed (maybe a clash)."""
