@@ -59,6 +59,7 @@ ALL_PLANES = (1 << 27) - 1
 FIRST_PLANES = sum(1 << (d * 3) for d in range(9))  # the plane of band 0 of each digit
 MAX_DEPTH = 82
 LIGHT_FROM = 32  # ``_search``: a grid with this many cells placed by its first settle starts without the band rule
+PLAIN_FROM = 40  # ``_search``, without the band rule: from this many cells placed, the first two-candidate cell
 TABLE = 30  # ``_load_digits``' scratch: 3 tables of (value 0-9) x band, each TABLE words
 SCRATCH = 3 * TABLE
 
@@ -449,9 +450,10 @@ def _settle(s, locked, band_rule=True):
 
 
 @njit(cache=True, inline="always")
-def _branch(s):
+def _branch(s, tie=True):
     """(band, position) of the cell to branch on: a two-candidate cell whose row, column and box
-    hold the fewest placed cells, else the first cell with the fewest candidates."""
+    hold the fewest placed cells (without ``tie``, the first one), else the first cell with the
+    fewest candidates."""
     best = np.int64(1) << 20  # placed cells around it * 128 + band * 32 + position: the least wins
     placed = s[PLACED] | s[PLACED + 1] | s[PLACED + 2]
     for b in range(3):
@@ -464,6 +466,8 @@ def _branch(s):
             twice |= once & x
             once |= x
         pairs = twice & ~thrice
+        if pairs and not tie:
+            return b, _low_index(pairs)
         while pairs:
             p = _low_index(pairs)
             pairs &= pairs - 1
@@ -662,15 +666,17 @@ def _search(limit, rng, randomize, locked, stack, meta, solution, work, puzzle, 
     options not yet tried there and the one to try first (``_first_option``; 0 once tried, or when
     randomized). The last option at a branch is tried in place.
 
-    Two shortcuts, measured on serg_benchmark (many solutions, counted to 2; docs/engines.md):
-    when the first settle leaves ``LIGHT_FROM`` cells or more placed, the search runs without the
-    band rule of ``_digits`` until its first dead end, then with it (on such grids the rule
-    rarely deduces anything: serg 1.05x faster with 1 % more nodes; the hard sets settle to fewer
-    cells and keep it). With ``swap`` and a limit
-    of 2, the first solution counts for two when two of its digits can be swapped on a rectangle
-    of blank cells of ``puzzle`` (digits, a pointer) through one of the branch cells that led
-    there (a second solution: every cell where another solution differs cannot have been
-    deduced, so such a rectangle always holds a branch cell)."""
+    Shortcuts for grids with many solutions, measured on serg_benchmark (counted to 2; see
+    docs/engines.md). When the first settle leaves ``LIGHT_FROM`` cells or more placed, the
+    search runs without the band rule of ``_digits`` until its first dead end, then with it (on
+    such grids the rule rarely deduces anything: serg 1.05x faster with 1 % more nodes; the hard
+    sets settle to fewer cells and keep it); in that mode a state with ``PLAIN_FROM`` cells or
+    more placed branches on its first two-candidate cell, without the tie-break (serg 1.10x
+    faster with 7 % more nodes). With ``swap`` and a limit of 2, the first solution counts for
+    two when two of its digits can be swapped on a rectangle of blank cells of ``puzzle``
+    (digits, a pointer) through one of the branch cells that led there (a second solution; every
+    cell where another solution differs cannot have been deduced, so such a rectangle always
+    holds a branch cell)."""
     width = stack.shape[1]
     work[1] += 1
     placed = _settle(at(stack, 0), locked)
@@ -700,7 +706,7 @@ def _search(limit, rng, randomize, locked, stack, meta, solution, work, puzzle, 
                 break
             depth -= 1  # a solved level has no options left: back up
         else:
-            b, p = _branch(cur)
+            b, p = _branch(cur, band_rule or cur[COUNT] < PLAIN_FROM)
             top = max(top, depth)
             meta[depth, 0] = b
             meta[depth, 1] = p
