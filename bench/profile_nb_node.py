@@ -182,7 +182,7 @@ def passes(states, n, scratch, out):
             while digits:
                 digits &= digits - 1
                 out[3] += 1
-            if _digits(scratch) <= 0:
+            if _digits(scratch, True) <= 0:
                 break
 
 
