@@ -254,16 +254,7 @@ def _kill_marked(mark: bytes) -> None:
                 continue  # gone, or not ours to read
         if not found:
             return
-        for pid in found:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
-        for pid in found:
-            try:
-                os.waitpid(pid, os.WNOHANG)
-            except ChildProcessError:
-                pass
+        _kill_and_reap(found, os.WNOHANG)  # not all are our children: reaped where they are
 
 
 def run_contained(argv: list[str], data: bytes, *, timeout: float = DEFAULT_TIMEOUT_S,
@@ -446,6 +437,20 @@ def _children() -> list[int]:
     return [pid for pid, fields in _processes() if int(fields[1]) == me]
 
 
+def _kill_and_reap(pids: list[int], flags: int) -> None:
+    """SIGKILL each of ``pids``, then reap it (``os.waitpid`` with ``flags``) where it is our child."""
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    for pid in pids:
+        try:
+            os.waitpid(pid, flags)
+        except ChildProcessError:
+            pass
+
+
 def _kill_strays(before: set[int]) -> None:
     """Kill and reap every child of ours that was not there before the case: the case's descendants
     that outlived their parent. Each one's own children then come to us, so repeat until none."""
@@ -453,16 +458,7 @@ def _kill_strays(before: set[int]) -> None:
         strays = [pid for pid in _children() if pid not in before]
         if not strays:
             return
-        for pid in strays:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        for pid in strays:
-            try:
-                os.waitpid(pid, 0)
-            except ChildProcessError:
-                pass
+        _kill_and_reap(strays, 0)
 
 
 _CANNOT_START = re.compile(r"no such file|can't open file|cannot open|not found|permission denied|"
