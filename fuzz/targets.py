@@ -239,17 +239,15 @@ def case_folders() -> Iterator[str]:
 def _kill_marked(mark: bytes) -> None:
     """SIGKILL every process of ours (but this one) whose environment holds ``mark`` (``NAME=value``),
     read from /proc (nothing to do without it); then reap any of them that is our child."""
-    if not os.path.isdir("/proc"):
-        return
     for _ in range(3):  # a marked process may fork while we look: look again until none is left
         found = []
-        for entry in os.scandir("/proc"):
-            if not entry.name.isdigit() or int(entry.name) == os.getpid():
+        for pid, _fields in _processes():
+            if pid == os.getpid():
                 continue
             try:
-                with open(f"/proc/{entry.name}/environ", "rb") as environ:
+                with open(f"/proc/{pid}/environ", "rb") as environ:
                     if mark in environ.read().split(b"\0"):
-                        found.append(int(entry.name))
+                        found.append(pid)
             except OSError:
                 continue  # gone, or not ours to read
         if not found:
