@@ -37,6 +37,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from sudoku import derive_seed, engines, min_blanks
+from sudoku.generate import generator_reach
 from sudoku.grid import Grid
 from jobs import BATCH_CHUNK_SIZE, verify
 from jobs.schema import SCHEMA, SCHEMA_VERSION
@@ -71,7 +72,7 @@ def serves(spec: Spec) -> bool:
     if "generate" not in engines.info(spec["engine"]).capabilities:
         return False
     if spec.get("blanks"):  # more blanks than the generator reaches: the per-case path records why
-        return bool(spec["blanks"] <= getattr(engines.load(spec["engine"]), "MAX_BLANKS", box**4))
+        return bool(spec["blanks"] <= generator_reach(spec["engine"], box))
     return True
 
 

@@ -96,6 +96,13 @@ def refuse_impossible(box: int, difficulty: str | None, blanks: int | None = Non
         raise GenerationFailed(f"{wanted} blanks is not possible in a grid of {cells} cells")
 
 
+def generator_reach(engine: str, box: int, *, symmetric: bool = False) -> int:
+    """The most blanks ``engine``'s own ``generate`` is asked for (nb: MAX_BLANKS, or
+    MAX_BLANKS_SYMMETRIC); every cell for an engine without such a bound. Past it, ``create`` makes
+    puzzles from the engine's fill, and a batch goes case by case."""
+    return int(getattr(load(engine), "MAX_BLANKS_SYMMETRIC" if symmetric else "MAX_BLANKS", box**4))
+
+
 def unmade_reason(box: int, difficulty: str) -> str | None:
     """Why ``create`` cannot make a ``difficulty`` puzzle of this size while a person waits (a game
     offers only the levels without a reason), or None when it makes one in seconds. Above 9x9,
@@ -165,10 +172,9 @@ def create(box: int = 3, *, seed: int, blanks: int | None = None, difficulty: st
             return made
         except ValueError as error:
             raise GenerationFailed(str(error)) from None
-    reach = getattr(solver, "MAX_BLANKS_SYMMETRIC" if symmetric else "MAX_BLANKS", box**4)
     # past the engine's own generator's reach (nb's 58 blanks), puzzles are made below from its fill
     if (difficulty is None and "generate" in capabilities and (not symmetric or "symmetric" in capabilities)
-            and wanted <= reach):
+            and wanted <= generator_reach(engine, box, symmetric=symmetric)):
         try:
             extra = {"symmetric": True} if symmetric else {}  # only engines with the capability take it
             made = solver.generate(box, seed=seed, blanks=wanted, minimal=minimal or box == 3, **extra)
