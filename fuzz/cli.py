@@ -64,13 +64,17 @@ def _three_codes(text: str) -> list[int]:
     return codes
 
 
-def _target_options(parser: argparse.ArgumentParser, *, many: bool = False) -> None:
+def _target_options(parser: argparse.ArgumentParser, *, many: bool = False, replay: bool = False) -> None:
     what = ("engine (our engines in-process; engine:NAME for one), cli (our `sudoku` command), or a command such "
             "as ./sudoku or 'python3 their.py' (default engine)")
     if many:
         parser.add_argument("--target", action="append", help=what + "; give it again for more targets: the same "
                             "cases go to every one")
         parser.add_argument("--targets", metavar="FILE", help="more targets, one command per line ('#' comments)")
+    elif replay:
+        parser.add_argument("--target", help=what.replace("(default engine)", "(default: the target the "
+                            "reproducers were saved from, when it is ours: engine or cli; another program must "
+                            "be named, as a corpus may come from anyone)"))
     else:
         parser.add_argument("--target", default="engine", help=what)
     parser.add_argument("--create-args", default="create", help="arguments that ask for a puzzle (default 'create')")
@@ -164,7 +168,7 @@ def _parser() -> Parser:
                                    + REPLAY_EXIT_CODES)
     replay.add_argument("corpus", metavar="PATH", help="reproducers to replay: a corpus, a target's, oracle's or "
                         "bug's folder in it, or a run directory")
-    _target_options(replay)
+    _target_options(replay, replay=True)
     replay.add_argument("--reference", metavar="CMD", help="a trusted program whose answers are the expected ones, "
                         "as in `fuzz run --reference` (the replay line of a run with one names it)")
     _json_option(replay, "fuzz.replay", "reproducers replayed, each that still fails with its signature (the "
@@ -307,7 +311,7 @@ def replay(args: argparse.Namespace) -> int:
     from sudoku.display import visible
 
     _check_command_options(args)
-    target, count, still = engine.replay(args.corpus, _target_spec(args), strict=args.strict,
+    target, count, still = engine.replay(args.corpus, _target_spec(args) if args.target else None, strict=args.strict,
                                          reference=_target_spec(args, args.reference) if args.reference else None,
                                          words=args.verdict_words, exits=args.verdict_exit)
     code = FAILED if still else OK

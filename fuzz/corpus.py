@@ -5,7 +5,7 @@ stdin; empty for a create), ``output.txt`` (the target's stdout when it failed, 
 ``case.json`` (signature, family, command, target, the command line that shows the bug by hand,
 the ``fuzz replay`` line that re-checks it, expected and actual behaviour, how many cases of the run
 had this bug, and how its replays went). The target key keeps reproducers of different programs
-apart, so a run replays only its own target's. Writes are atomic (a temporary folder renamed into
+apart (by the program's full path), so a run replays only its own target's. Writes are atomic (a temporary folder renamed into
 place), so a crash never leaves half a case.
 """
 
@@ -46,12 +46,29 @@ def _shown(data: bytes) -> str:
 
 
 def target_key(target: Target) -> str:
-    """A folder name for a target: readable, and unique to its command, arguments and format."""
+    """A folder name for a target: readable, and unique to its program, arguments and format.
+
+    A program is known by its full path (``make_target`` resolves the paths in a command), not by the
+    command as typed: two programs both run as ``./sudoku`` from their own folders are two targets.
+    Our own targets (``engine``, ``cli``) are known by name."""
     if not hasattr(target, "argv"):
         return target.name.replace(":", "-")
+    return _key(target, target.name if target.name == "cli" else target.argv)
+
+
+def legacy_key(target: Target) -> str | None:
+    """The folder a corpus made before 2026-11-28 used for ``target`` (keyed by the command as typed,
+    so programs run as ``./sudoku`` from different folders shared one), or None where it is the same."""
+    if not hasattr(target, "argv"):
+        return None
+    old = _key(target, target.name)
+    return None if old == target_key(target) else old
+
+
+def _key(target: Any, program_identity: Any) -> str:
     program = Path(target.argv[-1] if Path(target.argv[0]).name.startswith("python") and len(target.argv) > 1
                    else target.argv[0]).name
-    identity = json.dumps([target.name, target.create_args, target.solve_args, target.header])  # type: ignore[union-attr]
+    identity = json.dumps([program_identity, target.create_args, target.solve_args, target.header])
     slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", program).strip("-.") or "target"
     return f"{slug[:40]}-{hashlib.sha256(identity.encode()).hexdigest()[:8]}"
 

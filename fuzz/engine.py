@@ -178,6 +178,27 @@ def chunk_cases(n: int, targets: int, workers: int, chunk_size: int | None = Non
     return max(1, -(-n // (workers * rounds)))
 
 
+def saved_target(path: Path, entries: Sequence[tuple[Path, dict[str, Any], bytes]]) -> dict[str, Any]:
+    """The spec of the target the reproducers were saved from, for a replay that names none: only one
+    of ours (engine, engine:NAME, cli). Another program is never started on a corpus's word, as a
+    corpus may come from anyone: the Usage error names it, with the replay line saved beside it."""
+    from sudoku.display import visible
+
+    names = sorted({str(meta.get("target", "")) for _, meta, _ in entries})
+    if len(names) == 1 and (names[0] in ("engine", "cli") or names[0].startswith("engine:")):
+        return {"spec": names[0]}
+    shown = visible(str(path), newlines=False)
+    if len(names) > 1:
+        listed = ", ".join(visible(name or "(none recorded)", newlines=False) for name in names[:3])
+        raise Usage(f"{shown} holds reproducers of {len(names)} targets ({listed}{', ...' * (len(names) > 3)}): "
+                    "name the folder of one, and the program to replay it against with --target")
+    whose = f"saved from {visible(names[0], newlines=False)}" if names[0] else "with no target recorded"
+    saved = next((meta["replay"] for _, meta, _ in entries if isinstance(meta.get("replay"), str)), None)
+    line = f"; the line saved with them: {visible(saved, newlines=False)}" if saved else ""
+    raise Usage(f"{shown} holds reproducers {whose}: name the program to replay them against with --target "
+                f"(a corpus may come from anyone, so the program it names is not started on its word){line}")
+
+
 def replay_entries(entries: Sequence[tuple[Path, dict[str, Any], bytes]], target: Target, *, strict: bool,
                    into: Path | None = None, quiet: bool = False, words: Sequence[str] | None = None,
                    exits: Sequence[int] | None = None, reference: Target | None = None) -> list[tuple[Path, str]]:
@@ -226,16 +247,43 @@ def replay_entries(entries: Sequence[tuple[Path, dict[str, Any], bytes]], target
     return still
 
 
-def replay_own(config: dict[str, Any], target: Target, run_corpus: Path) -> tuple[int, list[tuple[Path, str]]]:
+def replay_own(config: dict[str, Any], spec: dict[str, Any], target: Target,
+               run_corpus: Path) -> tuple[int, list[tuple[Path, str]]]:
     """Replay the shared corpus's reproducers of ``target``: (how many, those still failing)."""
     from fuzz import corpus as store
 
     own = Path(config["corpus"]) / store.target_key(target)
     entries = loaded(store.load(own))
+    _note_legacy(Path(config["corpus"]), spec, target, own)
     reference = target_of_spec(config["reference"], "--reference") if config.get("reference") else None
     return len(entries), replay_entries(entries, target, strict=config["strict"], into=run_corpus, quiet=True,
                                          words=config.get("verdict_words"), exits=config.get("verdict_exit"),
                                          reference=reference)
+
+
+def _note_legacy(corpus: Path, spec: dict[str, Any], target: Target, own: Path) -> None:
+    """One line on stderr when ``corpus`` holds reproducers under ``target``'s old key (the command as
+    typed, which programs run by the same command from different folders shared). They are not
+    replayed as this program's, which they may not be; the line says how to check and adopt them."""
+    import shlex
+
+    from fuzz import corpus as store
+    from fuzz.triage import replay_command
+    from sudoku.display import visible
+
+    old = store.legacy_key(target)
+    if old is None or not (corpus / old).is_dir():
+        return
+    count = len(store.load(corpus / old).entries)
+    if not count:
+        return
+    legacy = shlex.quote(str(corpus / old))
+    keep = (f"mv {legacy} {shlex.quote(str(own))}" if not own.exists()
+            else f"move the folders in it into {shlex.quote(str(own))}")
+    print(visible(f"fuzz: {corpus / old} holds {count} reproducer{'s' * (count != 1)} saved under the command "
+                  f"{target.name!r} before programs were told apart by their full path, not replayed in this run "
+                  f"(they may be another program's). Check them with: {replay_command(corpus / old, spec)}; keep them with this program: {keep}", newlines=False),
+          file=sys.stderr)
 
 
 def loaded(found: Loaded) -> list[tuple[Path, dict[str, Any], bytes]]:
@@ -402,8 +450,8 @@ def run(config: dict[str, Any] | None = None, *, resume: str | Path | None = Non
         targets = [(number, spec, target_of_spec(spec)) for number, spec in enumerate(running)]
         still: list[tuple[Path, str]]
         replayed, still = 0, []
-        for _, _, target in targets:
-            entries, failing = replay_own(config, target, run_corpus)
+        for _, spec, target in targets:
+            entries, failing = replay_own(config, spec, target, run_corpus)
             replayed, still = replayed + entries, still + failing
         phases = {} if resume else {"pre-flight": config.get("preflight_s", 0.0)}
         phases["replaying saved reproducers"] = time.monotonic() - started
@@ -454,15 +502,16 @@ def _arrow_from_python() -> None:
     pa.scalar(0)
 
 
-def replay(path: str | Path, target_spec: dict[str, Any], *, strict: bool = False,
+def replay(path: str | Path, target_spec: dict[str, Any] | None, *, strict: bool = False,
            reference: dict[str, Any] | None = None, words: Sequence[str] | None = None,
            exits: Sequence[int] | None = None) -> tuple[Target, int, list[tuple[Path, str]]]:
     """Replay the reproducers at or under ``path`` against a target: (entries replayed, those that still
-    fail). ``reference`` is a trusted program's spec, whose answers are the expected ones."""
+    fail). ``reference`` is a trusted program's spec, whose answers are the expected ones. With no
+    target the reproducers' own is taken when it is ours (``saved_target``)."""
     from fuzz import corpus as store
     from sudoku.display import visible
 
-    target = target_of_spec(target_spec)
+    named = target_of_spec(target_spec) if target_spec is not None else None
     path = Path(path)
     if not path.exists():
         raise Usage(f"{visible(str(path), newlines=False)} does not exist")
@@ -470,6 +519,7 @@ def replay(path: str | Path, target_spec: dict[str, Any], *, strict: bool = Fals
     if not entries:
         raise Usage(f"no reproducers under {visible(str(path), newlines=False)} (a reproducer is a folder with "
                     "case.json and input.txt)")
+    target = named or target_of_spec(saved_target(path, entries))
     keys = sorted(cast("set[str]", {meta.get("target_key") for _, meta, _ in entries} - {None}))
     if len(keys) > 1:
         mine = store.target_key(target)

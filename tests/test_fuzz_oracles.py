@@ -817,6 +817,53 @@ def test_target_keys_tell_targets_apart():
     assert corpus.target_key(one) == corpus.target_key(Named())
 
 
+def _programs(tmp_path, *names):
+    """A program ``sudoku`` in each of the folders ``names`` under tmp_path (the same text in each)."""
+    for name in names:
+        program = tmp_path / name / "sudoku"
+        program.parent.mkdir()
+        program.write_text("#!/bin/sh\nexit 0\n")
+        program.chmod(0o755)
+    return [tmp_path / name for name in names]
+
+
+def test_programs_typed_alike_in_different_folders_are_different_targets(tmp_path):
+    from fuzz.targets import make_target
+
+    one, other = _programs(tmp_path, "one", "other")
+    key = corpus.target_key(make_target("./sudoku", base=str(one)))
+    assert key != corpus.target_key(make_target("./sudoku", base=str(other)))
+    assert key.startswith("sudoku-")
+    # one program typed two ways is one target
+    assert key == corpus.target_key(make_target(str(one / "sudoku"), base=str(other)))
+    assert key == corpus.target_key(make_target("one/sudoku", base=str(tmp_path)))
+    # our own targets are known by name, whatever the folder
+    assert corpus.target_key(make_target("cli")) == corpus.target_key(make_target("cli")) != "cli"
+    assert corpus.legacy_key(make_target("engine:py")) is None
+
+
+def test_a_run_leaves_reproducers_under_the_old_key_alone_and_says_how_to_adopt_them(tmp_path, capsys):
+    from fuzz import engine
+    from fuzz.targets import make_target
+
+    [folder] = _programs(tmp_path, "one")
+    target = make_target("./sudoku", base=str(folder))
+    old = corpus.legacy_key(target)
+    shared = tmp_path / "corpus"
+    saved = corpus.save(shared, case_of(render(PUZZLE, "grid"), "unique_easy"), signature="answers:wrong on unique (exit 0)",
+                        oracle="answers", detail="d", target=target, result=result(b""))
+    (shared / corpus.target_key(target)).rename(shared / old)  # as an older release saved it
+    config = {"corpus": str(shared), "strict": False, "reference": None}
+    spec = {"spec": "./sudoku", "create_args": "create", "solve_args": "solve", "header": False}
+    assert engine.replay_own(config, spec, target, tmp_path / "run") == (0, [])
+    [line] = capsys.readouterr().err.splitlines()
+    assert f"{shared / old} holds 1 reproducer saved under the command './sudoku'" in line
+    assert f"not replayed in this run" in line
+    assert f"fuzz replay {shared / old} --target ./sudoku" in line
+    assert f"mv {shared / old} {shared / corpus.target_key(target)}" in line
+    assert (shared / old / saved.relative_to(shared / corpus.target_key(target))).is_dir()  # nothing moved
+
+
 def test_corpus_load_skips_temporaries_and_damage(tmp_path):
     case = case_of("1 2\n", "malformed_fewer_rows")
     folder = save(tmp_path, case, "rejects_malformed:accepted on malformed_fewer_rows (exit 0)", result(b"x"))

@@ -153,6 +153,21 @@ def test_force_replaces_a_run_with_its_reproducers_but_never_what_no_run_wrote(t
     assert (tmp_path / "run" / "corpus" / "notes.txt").read_text() == "mine"
 
 
+def test_replay_without_a_target_takes_the_reproducers_own_when_it_is_ours(tmp_path):
+    from fuzz import corpus
+    from fuzz.cases import from_text
+    from fuzz.targets import Result, make_target
+
+    case = from_text("unique_easy", "solve", b"1 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n", side=4)
+    for name in ("engine:py", "cli"):
+        corpus.save(tmp_path / name, case, signature="answers:wrong on unique (exit 0)", oracle="answers",
+                    detail="d", target=make_target(name), result=Result(0, b"", b"", 0.1, False, False))
+        done = fuzz("replay", tmp_path / name, cwd=tmp_path)
+        assert done.returncode == 0 and f"replayed 1 reproducers against {name}: 0 still fail" in done.stderr
+    both = fuzz("replay", tmp_path, cwd=tmp_path)
+    assert both.returncode == 2 and "holds reproducers of 2 targets (cli, engine:py)" in both.stderr
+
+
 def test_replaying_an_empty_corpus_is_exit_2(tmp_path):
     (tmp_path / "corpus").mkdir()
     done = fuzz("replay", tmp_path / "corpus", "--target", spec("changes_given"), cwd=tmp_path)
@@ -383,6 +398,10 @@ def test_run_and_replay_json_name_each_bug_its_reproducer_and_replay_line(tmp_pa
     assert replayed["replayed"] == 1 and replayed["passed"] == 0 and replayed["exit_code"] == 1
     assert [row["signature"] for row in replayed["still_fail"]] == [bug["signature"]]
     assert "still fail" in again.stderr  # the human line stays on stderr
+    unnamed = fuzz("replay", bug["reproducer"], cwd=tmp_path)  # never our engine in its place, never its word
+    assert unnamed.returncode == 2 and "Traceback" not in unnamed.stderr
+    assert f"saved from {spec('few_blanks')}: name the program to replay them against with --target" \
+        in unnamed.stderr and f"the line saved with them: {bug['replay']}" in unnamed.stderr
     fixed = fuzz("replay", bug["reproducer"], "--target", spec("correct"), "--json", cwd=tmp_path)
     assert fixed.returncode == 0 and json.loads(fixed.stdout)["still_fail"] == []
     both = fuzz("run", "-n", 5, "--json", "--md", "-", cwd=tmp_path)

@@ -113,7 +113,8 @@ def test_a_run_replays_its_own_corpus_past_a_bad_entry(tmp_path, capsys):
     entry(tmp_path, "deep", b"[" * 100_000)
     entry(tmp_path, "good", GOOD, b"0 0 0 0\n" * 4)
     config = {"corpus": str(tmp_path), "strict": False, "reference": None}
-    replayed, still = fuzz_engine.replay_own(config, make_target("engine:py"), tmp_path / "run-corpus")
+    replayed, still = fuzz_engine.replay_own(config, {"spec": "engine:py"}, make_target("engine:py"),
+                                             tmp_path / "run-corpus")
     assert (replayed, still) == (1, [])
     assert len([line for line in lines_of(capsys.readouterr().err) if "skipped" in line]) == 1
 
