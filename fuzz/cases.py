@@ -578,6 +578,12 @@ def _whole_rows(text: bytes, side: int) -> bool:
     return all(len(row) == side for row in _rows(text))
 
 
+def _shaped(text: bytes, side: int, length: Callable[[int], bool] | None = None) -> bool:
+    """Whether ``text`` has ``side`` rows, each of a ``length`` that passes (default: ``side`` numbers)."""
+    rows = _rows(text)
+    return len(rows) == side and all(length(len(row)) if length else len(row) == side for row in rows)
+
+
 def _rows(text: bytes) -> list[list[bytes]]:
     """The rows of a text's numbers, without a box-size header line."""
     rows = [line.split() for line in text.replace(b"\r", b"").split(b"\n") if line.strip()]
@@ -595,12 +601,17 @@ _PROPERTIES: dict[str, Callable[[bytes, Any], bool]] = {
     # together or cut rows short would show another bug under this one's name
     "malformed_fewer_rows": lambda text, case: 0 < len(_rows(text)) < case.side and _whole_rows(text, case.side),
     "malformed_more_rows": lambda text, case: len(_rows(text)) > case.side and _whole_rows(text, case.side),
-    "malformed_fewer_columns": lambda text, case: any(0 < len(row) < case.side for row in _rows(text)),
-    "malformed_more_columns": lambda text, case: any(len(row) > case.side for row in _rows(text)),
-    "malformed_letter": lambda text, case: any(bytes([b]).isalpha() for b in text),
-    "malformed_out_of_range": lambda text, case: any(int(t) > case.side for t in _INT.findall(text)
-                                                     if not t.startswith(b"-")),
-    "malformed_negative": lambda text, case: any(t.startswith(b"-") and int(t) for t in _INT.findall(text)),
+    # one defect in a grid of the right shape otherwise: shrunk to rows of one number, a row of ten
+    # would show a reader that pads short rows under the name of one that drops a tenth number
+    "malformed_fewer_columns": lambda text, case: _shaped(text, case.side, lambda n: 0 < n <= case.side)
+    and any(len(row) < case.side for row in _rows(text)),
+    "malformed_more_columns": lambda text, case: _shaped(text, case.side, lambda n: n >= case.side)
+    and any(len(row) > case.side for row in _rows(text)),
+    "malformed_letter": lambda text, case: _shaped(text, case.side) and any(bytes([b]).isalpha() for b in text),
+    "malformed_out_of_range": lambda text, case: _shaped(text, case.side)
+    and any(int(t) > case.side for t in _INT.findall(text) if not t.startswith(b"-")),
+    "malformed_negative": lambda text, case: _shaped(text, case.side)
+    and any(t.startswith(b"-") and int(t) for t in _INT.findall(text)),
     "malformed_empty_input": lambda text, case: not text.strip(),
     "malformed_binary": lambda text, case: _binary(text),
     "malformed_huge_line": lambda text, case: max((len(line) for line in text.split(b"\n")), default=0) > 4096,

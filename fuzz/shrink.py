@@ -93,7 +93,9 @@ def shrink(case: Case, oracles: Sequence[str], same_failure: Callable[[Case], bo
     case = _chunks(case, lambda text: [m.start() for m in _DIGIT.finditer(text)],
                    lambda text, chosen: bytes(48 if i in chosen else b for i, b in enumerate(text)), still, budget)
     case = _lines(case, still, budget)
-    case = _chunks(case, lambda text: list(range(len(text))),
+    # characters go last, but a final newline stays: without it the reproducer would look like a
+    # spelling bug (a case about a missing final newline has none to begin with)
+    case = _chunks(case, lambda text: list(range(len(text) - text.endswith(b"\n"))),
                    lambda text, chosen: bytes(b for i, b in enumerate(text) if i not in chosen), still, budget)
     return Shrunk(case, budget.stopped)
 
@@ -146,10 +148,10 @@ def _fewer_clues(case: Case, still: Callable[[bytes], Case | None], budget: _Bud
 
 
 def _lines(case: Case, still: Callable[[bytes], Case | None], budget: _Budget) -> Case:
-    """Delete whole lines, one at a time."""
+    """Delete whole lines, one at a time (the empty piece after a final newline stays: see shrink)."""
     lines = case.text.split(b"\n")
     i = 0
-    while i < len(lines) and len(lines) > 1 and budget.left():
+    while i < len(lines) - (lines[-1] == b"") and len(lines) > 1 and budget.left():
         trial = lines[:i] + lines[i + 1 :]
         candidate = still(b"\n".join(trial))
         if candidate is not None:

@@ -461,8 +461,9 @@ def _kill_strays(before: set[int]) -> None:
 
 _CANNOT_START = re.compile(r"no such file|can't open file|cannot open|not found|permission denied|"
                            r"cannot execute|exec format error|bad interpreter|"
-                           r"cannot find module|could not find or load main class|unable to access jarfile",
-                           re.IGNORECASE)  # the shell's, Python's, Node's and Java's words
+                           r"cannot find module|could not find or load main class|unable to access jarfile|"
+                           r"no module named",
+                           re.IGNORECASE)  # the shell's, Python's (a script or a module it needs), Node's, Java's
 
 
 def startup_failure(result: Result) -> str | None:

@@ -607,23 +607,40 @@ def test_a_shrink_never_turns_a_unique_case_into_a_multi_solution_one():
     assert small.count == 1 and small.puzzle.clues >= 17
 
 
-def test_a_malformed_text_failure_shrinks_to_a_short_text_that_keeps_its_letter():
+ZEROS = ["0"] * 9
+
+
+def _zeros_but(row, column, token):
+    """A 9x9 grid of zeros, one token in place of the zero at (row, column), with a final newline."""
+    rows = [list(ZEROS) for _ in range(9)]
+    rows[row][column] = token
+    return "".join(" ".join(line) + "\n" for line in rows).encode()
+
+
+def test_a_malformed_text_failure_shrinks_to_zeros_and_its_letter_in_a_grid_of_the_right_shape():
+    """A program that accepts anything accepts a row of one number too: a letter case shrunk to "b"
+    would show that under the letter's name. It stays 9 rows of 9, all zeros but the letter."""
     def solves_anything(text):  # exit 0 and a grid, whatever the input
         return result(EXACT)
 
     case = build("malformed_letter", random.Random(5), _pool(1))
     assert case.count is None
     small = shrunk(case, Fake(solves_anything))
-    assert len(small.text) <= 2 < len(case.text)
-    assert small.count is None and any(chr(b).isalpha() for b in small.text)
+    rows = [line.split() for line in small.text.decode().splitlines()]
+    assert len(rows) == 9 and all(len(row) == 9 for row in rows) and small.text.endswith(b"\n")
+    tokens = [token for row in rows for token in row]
+    assert sum(token.isalpha() for token in tokens) == 1 and tokens.count("0") == 80
+    assert small.count is None
 
 
-def test_a_crash_on_a_letter_shrinks_to_the_letter():
+def test_a_crash_on_a_letter_shrinks_to_the_letter_among_zeros():
     def crashes_on_x(text):
         return result(exit_code=-11) if b"x" in text else right_answer(text)
 
-    case = Case("malformed_letter", "solve", render(PUZZLE, "grid").replace("0", "x", 1).encode(), None, None, None)
-    assert shrunk(case, Fake(crashes_on_x)).text == b"x"
+    text = render(PUZZLE, "grid").replace("0", "x", 1)
+    case = Case("malformed_letter", "solve", text.encode(), None, None, None)
+    where = text.split().index("x")
+    assert shrunk(case, Fake(crashes_on_x)).text == _zeros_but(where // 9, where % 9, "x")
 
 
 def test_an_out_of_range_crash_keeps_its_out_of_range_value():
@@ -631,10 +648,24 @@ def test_an_out_of_range_crash_keeps_its_out_of_range_value():
     def crashes(text):
         return result(exit_code=-11) if b"10" in text or not text.strip() else right_answer(text)
 
-    case = Case("malformed_out_of_range", "solve", render(PUZZLE, "grid").replace("0", "10", 1).encode(),
-                None, None, None)
-    small = shrunk(case, Fake(crashes))
-    assert small.text == b"10"
+    text = render(PUZZLE, "grid").replace("0", "10", 1)
+    case = Case("malformed_out_of_range", "solve", text.encode(), None, None, None)
+    where = text.split().index("10")
+    assert shrunk(case, Fake(crashes)).text == _zeros_but(where // 9, where % 9, "10")
+
+
+def test_a_reader_that_pads_short_rows_does_not_shrink_a_tenth_number_away():
+    """The QA awk program: it pads a short row with zeros and drops a tenth number. A case with a
+    tenth number shrank to rows of one "0" around it, and its first marked line was a short row."""
+    def pads_and_drops(text):
+        return result(EXACT)  # accepts every shape
+
+    text = render(PUZZLE, "grid").splitlines()
+    text[3] += " 7"
+    case = from_text("malformed_more_columns", "solve", ("\n".join(text) + "\n").encode())
+    small = shrunk(case, Fake(pads_and_drops))
+    rows = [line.split() for line in small.text.decode().splitlines()]
+    assert [len(row) for row in rows] == [9, 9, 9, 10, 9, 9, 9, 9, 9] and small.text.endswith(b"\n")
 
 
 def test_a_crlf_case_keeps_its_crlf():
@@ -695,16 +726,22 @@ def test_create_cases_do_not_shrink():
 @pytest.mark.parametrize("family, kept, lost", [
     ("whitespace_tabs", b"1\t2", b"1 2"),
     ("whitespace_crlf", b"1\r\n", b"1\n"),
-    ("malformed_out_of_range", b"0 10", b"0 1"),
-    ("malformed_negative", b"-3", b"3"),
-    ("malformed_letter", b"x", b"1"),
+    ("malformed_out_of_range", _zeros_but(0, 1, "10"), _zeros_but(0, 1, "1")),
+    ("malformed_out_of_range", _zeros_but(0, 1, "10"), b"0 10\n"),  # the rest of the grid's shape too
+    ("malformed_negative", _zeros_but(2, 2, "-3"), _zeros_but(2, 2, "3")),
+    ("malformed_negative", _zeros_but(2, 2, "-3"), b"-3"),
+    ("malformed_letter", _zeros_but(8, 8, "x"), _zeros_but(8, 8, "1")),
+    ("malformed_letter", _zeros_but(8, 8, "x"), _zeros_but(8, 8, "x")[:-18]),
     ("malformed_empty_input", b" \n", b"1"),
     ("malformed_binary", b"\xff", b"1"),
     ("malformed_fewer_rows", b"1 2 3 4 5 6 7 8 9\n", b""),
     ("malformed_fewer_rows", b"1 2 3 4 5 6 7 8 9\n", b"1 2 3 4 5 6 7 8 9\n1 2\n"),  # rows whole: no cut row
     ("malformed_more_rows", b"0 0 0 0 0 0 0 0 0\n" * 10, b"0 0 0 0 0 0 0 0 0\n" * 9),
     ("malformed_more_rows", b"0 0 0 0 0 0 0 0 0\n" * 10, b"0 0 0 0 0 0 0 0 0\n" * 9 + b"000000000\n"),
-    ("malformed_more_columns", b"1 2 3 4 5 6 7 8 9 1\n", b"1 2 3\n"),
+    ("malformed_more_columns", _zeros_but(4, 8, "0 1"), b"1 2 3\n"),
+    ("malformed_more_columns", _zeros_but(4, 8, "0 1"), _zeros_but(4, 8, "0 1").replace(b"0 0 0 0 0 0 0 0 0\n", b"0\n", 1)),
+    ("malformed_fewer_columns", _zeros_but(4, 8, ""), _zeros_but(4, 8, "").replace(b"0 0 0 0 0 0 0 0 0\n", b"0\n", 1)),
+    ("malformed_fewer_columns", _zeros_but(4, 8, "").replace(b"0 0 0 0 0 0 0 0 \n", b"0 0 \n"), _zeros_but(4, 8, "0 1")),
 ])
 def test_family_properties(family, kept, lost):
     original = case_of(kept, family)

@@ -788,6 +788,10 @@ def test_clean_programs_pass_on_a_fully_loaded_machine(tmp_path):
     (b"Error: Could not find or load main class Sudoku.java\nCaused by: java.lang.ClassNotFoundException: "
      b"Sudoku.java\n", "Error: Could not find or load main class Sudoku.java"),
     (b"Error: Unable to access jarfile sudoku.jar\n", "Error: Unable to access jarfile sudoku.jar"),
+    # a Python program whose module is not installed here: every call would be the same traceback,
+    # reported as a crash on create and another on solve
+    (b"Traceback (most recent call last):\n  File \"/x/their.py\", line 8, in <module>\n    import numpy\n"
+     b"ModuleNotFoundError: No module named 'numpy'\n", "ModuleNotFoundError: No module named 'numpy'"),
 ])
 def test_startup_failure_of_other_runtimes(stderr, said):
     from fuzz.targets import Result, startup_failure
