@@ -46,14 +46,19 @@ def _shown(data: bytes) -> str:
 
 
 def target_key(target: Target) -> str:
-    """A folder name for a target: readable, and unique to its program, arguments and format.
+    """A folder name for a target: readable (the program's or script's name), and unique to its
+    program, arguments and format.
 
     A program is known by its full path (``make_target`` resolves the paths in a command), not by the
     command as typed: two programs both run as ``./sudoku`` from their own folders are two targets.
     Our own targets (``engine``, ``cli``) are known by name."""
     if not hasattr(target, "argv"):
         return target.name.replace(":", "-")
-    return _key(target, target.name if target.name == "cli" else target.argv)
+    if target.name == "cli":  # python -m sudoku, from wherever this harness runs
+        return _key(target, "cli", "sudoku")
+    # the script an interpreter runs (node sudoku.js, java Sudoku.java): the last path in the command
+    named = next((arg for arg in reversed(target.argv[1:]) if os.path.isabs(arg)), target.argv[0])
+    return _key(target, target.argv, named)
 
 
 def legacy_key(target: Target) -> str | None:
@@ -61,16 +66,15 @@ def legacy_key(target: Target) -> str | None:
     so programs run as ``./sudoku`` from different folders shared one), or None where it is the same."""
     if not hasattr(target, "argv"):
         return None
-    old = _key(target, target.name)
+    argv = target.argv
+    old = _key(target, target.name, argv[-1] if Path(argv[0]).name.startswith("python") and len(argv) > 1 else argv[0])
     return None if old == target_key(target) else old
 
 
-def _key(target: Any, program_identity: Any) -> str:
-    program = Path(target.argv[-1] if Path(target.argv[0]).name.startswith("python") and len(target.argv) > 1
-                   else target.argv[0]).name
-    identity = json.dumps([program_identity, target.create_args, target.solve_args, target.header])
-    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", program).strip("-.") or "target"
-    return f"{slug[:40]}-{hashlib.sha256(identity.encode()).hexdigest()[:8]}"
+def _key(target: Any, identity: Any, named: str) -> str:
+    text = json.dumps([identity, target.create_args, target.solve_args, target.header])
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(named).name).strip("-.") or "target"
+    return f"{slug[:40]}-{hashlib.sha256(text.encode()).hexdigest()[:8]}"
 
 
 def group_id(signature: str) -> str:

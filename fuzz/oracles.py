@@ -99,34 +99,66 @@ def _contained(result: Result, failed: dict[str, Failure], notes: list[str]) -> 
 # Rust: "thread 'main' panicked at ..." (1.95 adds the thread's id: "thread 'main' (26492) panicked at")
 _RUST_PANIC = re.compile(rb"^thread '[^'\n]*'(?: \(\d+\))? panicked at (.*)$(?:\n(.*))?", re.M)
 _GO_PANIC = re.compile(rb"^panic: (.*)\n(?:.*\n)*?goroutine \d+ \[", re.M)
-_JAVA = re.compile(rb'^Exception in thread "[^"]*" ([\w.$]+)', re.M)
-_DOTNET = re.compile(rb"^Unhandled exception\. ([\w.]+)", re.M)
+_JAVA = re.compile(rb'^Exception in thread "[^"]*" ([\w.$]+)(.*)$', re.M)
+_DOTNET = re.compile(rb"^Unhandled exception\. ([\w.]+)(.*)$", re.M)
 _JS_FRAME = re.compile(rb"^    at .*:\d+(?::\d+)?\)?$", re.M)
-_JS_ERROR = re.compile(rb"^(?:Uncaught )?((?:[A-Z]\w*)?(?:Error|Exception))\b", re.M)
+_JS_ERROR = re.compile(rb"^(?:Uncaught )?((?:[A-Z]\w*)?(?:Error|Exception))\b.*$", re.M)
+# where each runtime says the error was raised: the program's own frame, not the runtime's library
+_PY_PLACE = re.compile(rb'^  File "(?P<path>[^"]+)", line (?P<line>\d+)', re.M)
+_GO_PLACE = re.compile(rb"^\t(?P<path>(?!/usr/(?:local/)?go/)\S+\.go):(?P<line>\d+)", re.M)
+_JAVA_PLACE = re.compile(rb"^\tat (?!java\.|javax\.|jdk\.|sun\.|java\.base/)[\w.$/<>]+\((?P<path>[^():]+):(?P<line>\d+)\)", re.M)
+_DOTNET_PLACE = re.compile(rb"^   at .* in (?P<path>.+):line (?P<line>\d+)$", re.M)
+_JS_PLACE = re.compile(rb"\A(?P<path>(?!node:)[^\n]+?):(?P<line>\d+)$", re.M)  # Node's first line
+_JS_FRAME_PLACE = re.compile(rb"^    at (?:.*\()?(?P<path>(?!node:)[^()\n]+?):(?P<line>\d+):\d+\)?$", re.M)
 
 
 def crash_in(stderr: bytes) -> tuple[str, str] | None:
     """(detail, kind) of an uncaught error that ``stderr`` shows: a Python traceback, a Rust or Go
     panic, an uncaught Java, .NET or JavaScript (Node) exception; None for anything else, such as a
-    program's own message."""
+    program's own message. The kind (in the signature) is the error's class; the detail adds its
+    message and the place in the program it was raised (file and line, where the runtime says)."""
     if b"Traceback (most recent call last)" in stderr:
-        error = _raised(stderr)
-        return f"a Python traceback on stderr ({error})", f"traceback {error}"
+        error, message = _raised(stderr)
+        return _crash("a Python traceback", message, _last(_PY_PLACE, stderr)), f"traceback {error}"
     if match := _RUST_PANIC.search(stderr):
         where = match.group(1)
         if where.endswith(b":") and match.group(2):  # Rust 1.73 on: 'panicked at src/main.rs:9:5:', then the message
             where = match.group(2) + b", at " + where[:-1]
         return f"a Rust panic on stderr ({_text(where)})", "panic"
     if match := _GO_PANIC.search(stderr):
-        return f"a Go panic on stderr ({_text(match.group(1))})", "panic"
+        return _crash("a Go panic", _text(match.group(1)), _first(_GO_PLACE, stderr)), "panic"
     if match := _JAVA.search(stderr) or _DOTNET.search(stderr):
         error = _text(match.group(1)).rsplit(".", 1)[-1]
-        runtime = "Java" if match.re is _JAVA else ".NET"
-        return f"an uncaught {runtime} exception on stderr ({error})", f"exception {error}"
+        runtime, place = ("Java", _first(_JAVA_PLACE, stderr)) if match.re is _JAVA else (".NET", _first(_DOTNET_PLACE, stderr))
+        return (_crash(f"an uncaught {runtime} exception", error + _text(match.group(2)), place),
+                f"exception {error}")
     if _JS_FRAME.search(stderr) and (match := _JS_ERROR.search(stderr)):
         error = _text(match.group(1))
-        return f"an uncaught JavaScript exception on stderr ({error})", f"exception {error}"
+        place = _first(_JS_PLACE, stderr) or _first(_JS_FRAME_PLACE, stderr)
+        return _crash("an uncaught JavaScript exception", _text(match.group(0)), place), f"exception {error}"
     return None
+
+
+def _crash(what: str, message: str, place: str | None) -> str:
+    return f"{what} on stderr ({message}" + (f", at {place}" if place else "") + ")"
+
+
+def _first(pattern: re.Pattern[bytes], stderr: bytes) -> str | None:
+    """The place (file name and line) of the first match of ``pattern`` in ``stderr``."""
+    match = pattern.search(stderr)
+    return _place(match) if match else None
+
+
+def _last(pattern: re.Pattern[bytes], stderr: bytes) -> str | None:
+    """The place of the last match (a Python traceback lists the innermost frame last)."""
+    found = list(pattern.finditer(stderr))
+    return _place(found[-1]) if found else None
+
+
+def _place(match: re.Match[bytes]) -> str:
+    """file:line, the file by its name only (the folder is the case's or the user's, not news)."""
+    path, line = match.group("path").decode("utf-8", "replace"), match.group("line").decode()
+    return _text(f"{path.replace(chr(92), '/').rsplit('/', 1)[-1]}:{line}".encode(), 60)
 
 
 def _text(raw: bytes, width: int = 80) -> str:
@@ -134,13 +166,15 @@ def _text(raw: bytes, width: int = 80) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-def _raised(stderr: bytes) -> str:
-    """The exception a Python traceback ends with ("IndexError"), or "exception"."""
+def _raised(stderr: bytes) -> tuple[str, str]:
+    """The exception a Python traceback ends with ("IndexError") and its line ("IndexError: list
+    index out of range"), or "exception" twice."""
     for line in reversed(stderr.decode("utf-8", "replace").strip().splitlines()):
         match = re.match(r"([A-Za-z_][\w.]*)(?::|$)", line.strip())
         if match and not line.startswith(" "):
-            return match.group(1).rsplit(".", 1)[-1]
-    return "exception"
+            name = match.group(1).rsplit(".", 1)[-1]
+            return name, _text((name + line.strip()[len(match.group(1)):]).encode())
+    return "exception", "exception"
 
 
 def _hang_detail(result: Result) -> str:

@@ -482,18 +482,30 @@ RUNTIME_CRASHES = {
     "rust before 1.73": (b"thread 'main' panicked at 'called `Option::unwrap()` on a `None` value', src/main.rs:9:5\n"
                          b"note: run with `RUST_BACKTRACE=1`\n", 101, "panic",
                          "a Rust panic on stderr ('called `Option::unwrap()` on a `None` value', src/main.rs:9:5)"),
-    "go": (b"panic: runtime error: index out of range [9] with length 9\n\ngoroutine 1 [running]:\nmain.main()\n", 2,
-           "panic", "a Go panic on stderr (runtime error: index out of range [9] with length 9)"),
+    "go": (b"panic: runtime error: index out of range [9] with length 9\n\ngoroutine 1 [running]:\nmain.parse(...)\n"
+           b"\t/home/u/sudoku/main.go:42 +0x1d\nmain.main()\n\t/home/u/sudoku/main.go:88 +0x25\n", 2,
+           "panic", "a Go panic on stderr (runtime error: index out of range [9] with length 9, at main.go:42)"),
+    "go, no frames": (b"panic: boom\n\ngoroutine 1 [running]:\nmain.main()\n", 2, "panic", "a Go panic on stderr (boom)"),
     "java": (b'Exception in thread "main" java.lang.NumberFormatException: For input string: "x"\n\tat java.base/'
              b"java.lang.Integer.parseInt(Integer.java:661)\n", 1, "exception NumberFormatException",
-             "an uncaught Java exception on stderr (NumberFormatException)"),
+             'an uncaught Java exception on stderr (NumberFormatException: For input string: "x")'),
+    "java, its own frame": (b'Exception in thread "main" java.lang.ArrayIndexOutOfBoundsException: Index 9 out of bounds '
+                            b"for length 9\n\tat java.base/java.util.Arrays.get(Arrays.java:10)\n\tat Sudoku.parse("
+                            b"Sudoku.java:57)\n\tat Sudoku.main(Sudoku.java:12)\n", 1,
+                            "exception ArrayIndexOutOfBoundsException", "an uncaught Java exception on stderr "
+                            "(ArrayIndexOutOfBoundsException: Index 9 out of bounds for length 9, at Sudoku.java:57)"),
     "dotnet": (b"Unhandled exception. System.IndexOutOfRangeException: Index was outside the bounds of the array.\n"
                b"   at Program.Main()\n", 134, "exception IndexOutOfRangeException",
-               "an uncaught .NET exception on stderr (IndexOutOfRangeException)"),
+               "an uncaught .NET exception on stderr (IndexOutOfRangeException: Index was outside the bounds of the "
+               "array.)"),
     "node": (b"/tmp/s.js:85\n    const v = rows[r][c];\n                     ^\n\nTypeError: Cannot read properties of "
              b"undefined (reading '0')\n    at parse (/tmp/s.js:85:22)\n    at node:internal/main/run_main_module:28:49"
              b"\n\nNode.js v20.20.2\n", 1, "exception TypeError",
-             "an uncaught JavaScript exception on stderr (TypeError)"),
+             "an uncaught JavaScript exception on stderr (TypeError: Cannot read properties of undefined (reading "
+             "'0'), at s.js:85)"),
+    "python": (b'Traceback (most recent call last):\n  File "/home/u/their.py", line 3, in <module>\n    main()\n'
+               b'  File "/home/u/lib/grid.py", line 40, in parse\n    x = rows[9]\nIndexError: list index out of range\n',
+               1, "traceback IndexError", "a Python traceback on stderr (IndexError: list index out of range, at grid.py:40)"),
 }
 
 
