@@ -216,9 +216,10 @@ def _validity(reading: Reading, side: int) -> Failure | None:
 
 
 def _verdict(failed: dict[str, Failure], slips: list[str], notes: list[str], grid: Grid | None, *, strict: bool,
-             calls: int = 1, calls_failed: int | None = None, evidence: int = 0) -> Verdict:
-    if slips and strict:
-        failed["format"] = Failure(", ".join(slips), "format")
+             calls: int = 1, calls_failed: int | None = None, evidence: int = 0, extra: str | None = None) -> Verdict:
+    if slips and strict:  # grouped by the slips themselves: a header line and a boxed grid are two bugs
+        quoted = f" ({_quoted(extra)})" if extra and "extra_text" in slips else ""
+        failed["format"] = Failure(", ".join(slips) + quoted, ",".join(slips))
     if calls_failed is None:
         calls_failed = int(bool(failed))
     return Verdict(failed, slips, notes, grid, calls, calls_failed, evidence)
@@ -265,7 +266,15 @@ def judge_solve(case: Case, result: Result, *, side: int = 9, header: bool = Fal
                                          "changed", {"row": r + 1, "column": c + 1})
     if case.count == 1 and grid != case.solution and not invalid and not changed:
         failed["unique_solution"] = Failure("a valid grid, but not the puzzle's unique solution", "other_solution")
-    return _verdict(failed, slips, notes, grid, strict=strict)
+    return _verdict(failed, slips, notes, grid, strict=strict, extra=reading.extra)
+
+
+def _quoted(line: str) -> str:
+    """An extra line for a failure's detail: quoted, control characters shown, cut to 60."""
+    from sudoku.display import visible
+
+    shown = visible(line, newlines=False)
+    return repr(shown if len(shown) <= 60 else shown[:57] + "...")
 
 
 def _rejection_slips(result: Result, slips: list[str]) -> None:
@@ -344,9 +353,9 @@ def judge_create(results: Sequence[Result], *, side: int = 9, header: bool = Fal
                 share = (f"intermittent ({count} of {len(per_call)} creates): "
                          if count < len(per_call) and oracle != "create_random" else "")
                 failed[oracle] = Failure(share + failure.detail, failure.kind)
-    slips = per_call[evidence][2]
+    slips, extra = per_call[evidence][2]
     return _verdict(failed, slips, sorted(set(notes)), grids[evidence], strict=strict, calls=len(results),
-                    calls_failed=calls_failed, evidence=evidence)
+                    calls_failed=calls_failed, evidence=evidence, extra=extra)
 
 
 VARIANT_BOXES = (3,)  # where chance never makes two random creates variants (not 4x4: seen 1 in 32)
@@ -374,22 +383,22 @@ def _form(grid: Grid) -> Grid | None:
 
 
 def _judge_one_create(result: Result, side: int, header: bool, check_engine: str,
-                      notes: list[str]) -> tuple[dict[str, Failure], Grid | None, list[str]]:
-    """(failed oracles, grid or None, slips) of one create answer."""
+                      notes: list[str]) -> tuple[dict[str, Failure], Grid | None, tuple[list[str], str | None]]:
+    """(failed oracles, grid or None, (slips, first extra line)) of one create answer."""
     failed: dict[str, Failure] = {}
     if _contained(result, failed, notes):
-        return failed, None, []
+        return failed, None, ([], None)
     reading = find_grid(result.stdout, side=side, header=header)
     if "no_crash" in failed and result.exit_code != 0:  # a traceback and an exit: the crash is the bug,
-        return failed, None, reading.slips  # its missing puzzle a consequence, not a second bug
+        return failed, None, (reading.slips, reading.extra)  # its missing puzzle a consequence, not a second bug
     if result.exit_code != 0 or reading.grid is None:
         failed["create_answers"] = Failure(_exit(result) + ("" if reading.grid else ", no grid on stdout"),
                                            "exit" if result.exit_code != 0 else "no_grid")
-        return failed, None, reading.slips
+        return failed, None, (reading.slips, reading.extra)
     grid = reading.grid
     if reading.out_of_range:
         failed["create_answers"] = Failure(cast(Failure, _validity(reading, side)).detail, "out_of_range")
-        return failed, None, reading.slips
+        return failed, None, (reading.slips, reading.extra)
     wanted = min_blanks(grid.box)
     if grid.blanks < wanted:
         failed["create_blanks"] = Failure(f"{grid.blanks} blanks, fewer than {wanted}", "few_blanks")
@@ -398,7 +407,7 @@ def _judge_one_create(result: Result, side: int, header: bool, check_engine: str
     if count != 1:
         failed["create_unique"] = Failure("no solution" if count == 0 else "several solutions",
                                           "no_solution" if count == 0 else "several_solutions")
-    return failed, grid, reading.slips
+    return failed, grid, (reading.slips, reading.extra)
 
 
 def said_verdict(stdout: bytes, words: Sequence[str] = VERDICTS) -> str | None:

@@ -17,10 +17,11 @@ from sudoku import Grid, render
 SEPARATOR_CHARS = set("-+=|_:* ")
 BLANK_TOKENS = {".", "_"}
 
-Reading = namedtuple("Reading", "grid slips out_of_range")
+Reading = namedtuple("Reading", "grid slips out_of_range extra", defaults=(None,))
 Reading.__doc__ = """What was read from stdout: ``grid`` (None when no grid was found; an out-of-range cell
-is 0 in it), the format ``slips``, and ``out_of_range``: (row, column, value) of every number outside
-0..side in the grid's rows, 1-based."""
+is 0 in it), the format ``slips``, ``out_of_range``: (row, column, value) of every number outside
+0..side in the grid's rows, 1-based, and ``extra``: the first line of text around the grid that is
+not part of it (the ``extra_text`` slip, quoted in its failure under --strict), or None."""
 
 
 def _row(line: str, side: int) -> list[int] | None:
@@ -77,12 +78,15 @@ def find_grid(stdout: bytes, *, side: int = 9, header: bool = False) -> Reading:
     grid = Grid(isqrt(side), [v if 0 <= v <= side else 0 for _, row in rows for v in row])
     if not out_of_range and text == render(grid, "header" if header else "grid"):
         return Reading(grid, [], [])
-    return Reading(grid, _slips(text, lines, rows, runs, side, header), out_of_range)
+    slips, extra = _slips(text, lines, rows, runs, side, header)
+    return Reading(grid, slips, out_of_range, extra)
 
 
 def _slips(text: str, lines: list[str], rows: list[tuple[int, list[int]]],
-           runs: list[list[tuple[int, list[int]]]], side: int, header: bool) -> list[str]:
+           runs: list[list[tuple[int, list[int]]]], side: int, header: bool) -> tuple[list[str], str | None]:
+    """The slips of an answer whose grid's rows are ``rows``, and its first extra line (or None)."""
     slips: list[str] = []
+    extra = None
     first, last = rows[0][0], rows[-1][0]
     grid_lines = lines[first : last + 1]
     if "\r" in text:
@@ -103,11 +107,12 @@ def _slips(text: str, lines: list[str], rows: list[tuple[int, list[int]]],
     elif header:
         slips.append("no_header")
     after = [line for line in lines[last + 1 :] if line.strip() and not _is_rule(line)]
-    if any(_row(line, side) is None for line in before) or after:
+    if (extras := [line.strip() for line in before if _row(line, side) is None] + [line.strip() for line in after]):
         slips.append("extra_text")
+        extra = extras[0]
     tail = lines[last + 1 :]
     if tail and tail[-1] == "":
         tail = tail[:-1]  # what the final newline leaves
     if any(not line.strip() for line in lines[:first] + grid_lines + tail):
         slips.append("blank_lines")
-    return slips or ["other"]
+    return slips or ["other"], extra

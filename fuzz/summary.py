@@ -159,6 +159,9 @@ def shown_input(text: bytes, *, width: int = 400, rows: int = 12) -> str:
     return shown[:80] + f"... ({len(text)} bytes)"
 
 
+MAX_STILL_SHOWN = 10  # reproducers still failing listed in the short summary (summary.md has every one)
+
+
 def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
     """A run's summary twice (``outcome``: a ``fuzz.engine.Outcome``): whole, as Markdown (summary.md,
     ``--md``), and short, as ``sudoku.display`` blocks for stdout: counts, each bug with its input and
@@ -169,8 +172,8 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
 
     manifest, records, saved, replayed, still, run_dir, run_corpus, phases = outcome
 
-    rows = records.select(["family", "outcome", "oracles_failed", "format_slips", "notes", "target_s", "case"]
-                          ).to_pylist()
+    rows = records.select(["family", "outcome", "oracles_failed", "format_slips", "notes", "target_s", "case",
+                           "target"]).to_pylist()
     config = manifest["config"]
     totals = manifest["totals"]
     wall = manifest["wall_s"] + sum(phases.values())
@@ -189,6 +192,12 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
                                            else f"target {config['target']['spec']}")
                                           + f", seed {config['seed']}, " + counts, failed),
              marked(replays, "bad" if still else None), *[visible(line, newlines=False) for line in spaced]]
+    if still:  # which: each with what it does now (a bug that came back, or changed its way of failing)
+        failing = [f"still fails: {folder}: {now}" for folder, now in still]
+        out[-1:-1] = [md_text(line) for line in failing]
+        short += [marked(visible(line, newlines=False), "bad") for line in failing[:MAX_STILL_SHOWN]]
+        if len(failing) > MAX_STILL_SHOWN:
+            short.append(f"... and {len(failing) - MAX_STILL_SHOWN} more still failing (summary.md lists them all)")
     if several:
         rows_by_target = manifest.get("fuzz", {}).get("targets") or target_rows(config, records, saved)
         out += matrix(rows_by_target)
@@ -232,8 +241,9 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
         out += ["", md_text(line)]
         short.append(line)
     slowest = sorted((r for r in rows if r["target_s"] is not None), key=lambda r: -r["target_s"])[:5]
-    out += ["", "slowest cases: " + ", ".join(f"#{r['case']} {md_text(r['family'])} {r['target_s'] * 1000:.1f} ms"
-                                             for r in slowest)]
+    out += ["", "slowest cases: " + ", ".join(f"#{r['case']} {md_text(r['family'])}"
+                                             + (f" on {md_code(r['target'])}" if several else "")
+                                             + f" {r['target_s'] * 1000:.1f} ms" for r in slowest)]
     where = [f"records: {run_dir.path}/parts, {run_dir.csv_path}",
              f"summary: {run_dir.path}/summary.md (with plots: reports show {run_dir.path} --html report.html)",
              f"corpus: {run_corpus}" + ("" if run_corpus.exists() else " (empty: nothing failed)")]

@@ -56,13 +56,25 @@ def boxed(rows):
 # --- the lenient reader ------------------------------------------------------------------------
 
 def test_exact_output_has_no_slips():
-    grid, slips, _ = find_grid(EXACT.encode())
+    grid, slips, _, _ = find_grid(EXACT.encode())
     assert grid == SOLUTION and slips == []
 
 
 def test_exact_header_output_has_no_slips():
-    grid, slips, _ = find_grid(render(SOLUTION, "header").encode(), header=True)
+    grid, slips, _, _ = find_grid(render(SOLUTION, "header").encode(), header=True)
     assert grid == SOLUTION and slips == []
+
+
+def test_strict_names_the_slips_in_the_signature_and_quotes_the_extra_text():
+    """Under --strict every format failure was one bug, 'format:format', and the text said only
+    'extra_text': what the program printed beside the grid had to be looked up in its output."""
+    case = case_of(render(PUZZLE, "grid"), family="unique_easy")
+    failure = judge_solve(case, result(EXACT + "Solved in 3 ms\n"), strict=True).failed["format"]
+    assert (failure.kind, failure.detail) == ("extra_text", "extra_text ('Solved in 3 ms')")
+    boxed_text = "Solution:\n" + "\n".join(boxed(ROWS)) + "\n"
+    failure = judge_solve(case, result(boxed_text), strict=True).failed["format"]
+    assert (failure.kind, failure.detail) == ("separators,extra_text", "separators, extra_text ('Solution:')")
+    assert "format" not in judge_solve(case, result(EXACT + "Solved in 3 ms\n")).failed  # a slip, not strict
 
 
 @pytest.mark.parametrize("text, slip", [
@@ -79,19 +91,19 @@ def test_exact_header_output_has_no_slips():
     (EXACT[:-1], "no_final_newline"),
 ])
 def test_a_slip_is_named_and_the_grid_still_found(text, slip):
-    grid, slips, _ = find_grid(text.encode())
+    grid, slips, _, _ = find_grid(text.encode())
     assert grid == SOLUTION
     assert slip in slips
 
 
 def test_a_missing_header_is_a_slip_only_when_headers_are_expected():
-    assert find_grid(EXACT.encode(), header=True) == (SOLUTION, ["no_header"], [])
-    assert find_grid(EXACT.encode(), header=False) == (SOLUTION, [], [])
+    assert find_grid(EXACT.encode(), header=True) == (SOLUTION, ["no_header"], [], None)
+    assert find_grid(EXACT.encode(), header=False) == (SOLUTION, [], [], None)
 
 
 def test_chatty_output_names_each_slip_once():
     text = "Solution:\n" + "\n".join(boxed(ROWS[:3]) + ["------+-------+------"] + boxed(ROWS[3:])) + "\n"
-    grid, slips, _ = find_grid(text.encode())
+    grid, slips, _, _ = find_grid(text.encode())
     assert grid == SOLUTION
     assert sorted(slips) == ["extra_text", "separators"]
 
@@ -109,32 +121,32 @@ def boxed_drawing(grid, *, title="Solution:"):
 
 
 def test_a_boxed_answer_with_blank_lines_between_bands_is_read():
-    grid, slips, out_of_range = find_grid(boxed_drawing(SOLUTION).encode())
+    grid, slips, out_of_range, _ = find_grid(boxed_drawing(SOLUTION).encode())
     assert grid == SOLUTION and not out_of_range
     assert sorted(slips) == ["blank_lines", "extra_text", "separators"]
     # and after an echoed boxed puzzle, the answer is still the last grid
-    grid, slips, _ = find_grid((boxed_drawing(PUZZLE, title="Puzzle:") + boxed_drawing(SOLUTION)).encode())
+    grid, slips, _, _ = find_grid((boxed_drawing(PUZZLE, title="Puzzle:") + boxed_drawing(SOLUTION)).encode())
     assert grid == SOLUTION
 
 
 def test_an_out_of_range_number_in_an_answer_is_read_and_named():
     rows = [row.split() for row in ROWS]
     rows[0][2], rows[4][7] = "10", "-1"
-    grid, _, out_of_range = find_grid(("\n".join(" ".join(row) for row in rows) + "\n").encode())
+    grid, _, out_of_range, _ = find_grid(("\n".join(" ".join(row) for row in rows) + "\n").encode())
     assert out_of_range == [(1, 3, 10), (5, 8, -1)]
     assert grid.cells[2] == 0 and grid.cells[4 * 9 + 7] == 0
 
 
 def test_the_last_grid_is_the_answer():
     other = create(3, seed=12)
-    grid, _, _ = find_grid((render(other, "grid") + "\n" + EXACT).encode())
+    grid, _, _, _ = find_grid((render(other, "grid") + "\n" + EXACT).encode())
     assert grid == SOLUTION
 
 
 @pytest.mark.parametrize("stdout, slips", [(b"", []), (b"  \n", []), (b"No solutions found.\n", ["no_grid"]),
                                            (b"1 2 3\n" * 9, ["no_grid"]), (b"\xff\xfe\x00", ["no_grid"])])
 def test_no_grid(stdout, slips):
-    assert find_grid(stdout) == (None, slips, [])
+    assert find_grid(stdout) == (None, slips, [], None)
 
 
 def test_eight_rows_are_not_a_grid():
@@ -280,7 +292,7 @@ def test_format_fails_only_when_strict():
     chatty = result("Solution:\n" + EXACT)
     assert judge_solve(case, chatty).failed == {}
     assert judge_solve(case, chatty).slips == ["extra_text"]
-    assert details(judge_solve(case, chatty, strict=True)) == {"format": "extra_text"}
+    assert details(judge_solve(case, chatty, strict=True)) == {"format": "extra_text ('Solution:')"}
     assert judge_solve(case, result(EXACT), strict=True).failed == {}
 
 
@@ -352,7 +364,7 @@ def test_create_oracles():
     assert set(failed) == {"create_blanks"}
     chatty = result("Puzzle:\n" + render(PUZZLE, "grid"))
     assert judge_create([chatty, create_result(other)]).failed == {}
-    assert details(judge_create([chatty, create_result(other)], strict=True)) == {"format": "extra_text"}
+    assert details(judge_create([chatty, create_result(other)], strict=True)) == {"format": "extra_text ('Puzzle:')"}
 
 
 def test_every_create_is_judged_and_a_bug_on_some_is_intermittent():

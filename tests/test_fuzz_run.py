@@ -66,7 +66,8 @@ def test_strict_turns_slips_into_format_failures(chatty, tmp_path):
     slipped = {row["case"] for row in records_of(loose) if row["format_slips"]}
     assert {row["case"] for row in rows if row["oracles_failed"] == "format"} == slipped
     meta = json.loads(next((tmp_path / "run" / "corpus").glob("*/format/*/case.json")).read_text())
-    assert sorted(meta["detail"].removeprefix("format: ").split(", ")) == ["extra_text", "separators"]
+    assert meta["detail"] == "format: separators, extra_text ('Solution:')"
+    assert meta["signature"] == "format:separators,extra_text on solvable (exit 0)"
     data = next((tmp_path / "run" / "corpus").glob("*/format/*/input.txt")).read_bytes()
     # shrunk: any puzzle shows the slips, but a reproducer keeps its case's class (a puzzle with one
     # solution), so it is a minimal puzzle: no clue can go without a second solution; unless the run's

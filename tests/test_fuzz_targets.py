@@ -630,6 +630,9 @@ def test_a_later_run_replays_the_corpus_first(runs, tmp_path):
     done = fuzz("run", "-n", 3, "--seed", 1, "--workers", 1, "--out", tmp_path / "again", "--corpus", shared,
                 "--target", spec("crash_no_final_newline"), cwd=tmp_path)
     assert f"replayed {entries} saved reproducers: {entries} still fail" in done.stdout
+    # each named, with what it does now
+    assert sorted(line.split(": ", 2)[1] for line in done.stdout.splitlines() if line.startswith("still fails: ")) \
+        == sorted(str(case.parent) for case in shared.glob("*/*/*/case.json"))
     assert done.returncode == 1
     assert reproducers(tmp_path / "again")  # copied into the run's own corpus
 
