@@ -79,6 +79,8 @@ def test_show_a_fuzz_run_exits_1_and_writes_md_and_html(runs, tmp_path):
     assert result.returncode == 1
     assert "### Failures per oracle" in md.read_text() and "| unique_hard | 20 | 1 | 0 |" in md.read_text()
     assert "<svg" in html.read_text() and "###" not in result.stdout
+    # the text says the slips too, apart from the bugs, as fuzz run does
+    assert "format slips (failures only with --strict): trailing_space 1" in result.stdout.splitlines()
 
 
 def test_show_a_clean_batch_run_exits_0(runs):

@@ -77,6 +77,9 @@ def summary_blocks(summary: Summary, args: argparse.Namespace) -> list[str | Tab
             blocks.append(f"     replay: {bug.get('replay', '')}")
     if summary.failures and not summary.bugs:  # a fuzz run's bugs already name a reproducer each
         blocks.append(failures_table(summary.failures))
+    if summary.format_slips:  # as fuzz run's own summary says them: apart from the bugs
+        blocks.append("format slips (failures only with --strict): "
+                      + ", ".join(f"{name} {count}" for name, count in summary.format_slips))
     if summary.timings:
         timings = Table(["phase", "size", "set", "n:", "p50:", "p90:", "p99:", "max:"], title="Timing percentiles"
                         + (f" (the {SHOWN} largest sets of {len(summary.timings)})" if len(summary.timings) > SHOWN
