@@ -34,10 +34,12 @@ import ctypes
 import io
 import os
 import re
+import secrets
 import select
 import shlex
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -216,8 +218,14 @@ def case_folders() -> Iterator[str]:
     ran on, a hung one for ever. The folder is named in the environment (``CASES_ENV``), so workers,
     forked or spawned on this machine (a local Dask cluster), put their cases there, and every target
     carries the name in its environment: a case folder left on leaving means a case was cut short, and
-    each process marked with this folder is then killed, daemons that left the target's group too."""
-    folder = tempfile.mkdtemp(prefix="fuzz-cases-")
+    each process marked with this folder is then killed, daemons that left the target's group too.
+
+    The folder is made by the first case that needs it (a run of our own engine makes none), and its
+    name holds this command's pid: a command killed by SIGKILL, which no handler sees, leaves its
+    folder and what its targets were running, and the next command's ``_sweep`` ends both."""
+    home = tempfile.gettempdir()
+    _sweep(home)
+    folder = os.path.join(home, f"fuzz-cases-{os.getpid()}-{secrets.token_hex(8)}")
     previous = os.environ.get(CASES_ENV)
     os.environ[CASES_ENV] = folder
     try:
@@ -229,11 +237,63 @@ def case_folders() -> Iterator[str]:
             os.environ[CASES_ENV] = previous
         try:
             cut_short = any(os.scandir(folder))
-        except OSError:
+        except OSError:  # never made: no case ran
             cut_short = False
         if cut_short:
             _kill_marked(f"{CASES_ENV}={folder}".encode())
         shutil.rmtree(folder, ignore_errors=True)
+
+
+_HOME_NAME = re.compile(r"fuzz-cases-(\d+)-[0-9a-f]{16}")  # case_folders' name: its command's pid, a random part
+
+
+def _case_home() -> str | None:
+    """The folder for this call's case folder: its command's (``CASES_ENV``), made on the first case
+    (private to us); None when there is none, when the name is not one ``case_folders`` gives or its
+    command has ended (a name inherited by a Dask worker another command started), or when the
+    name is taken by anything but a folder of ours."""
+    folder = os.environ.get(CASES_ENV)
+    match = _HOME_NAME.fullmatch(os.path.basename(folder or ""))
+    if not folder or not match or not _alive(int(match.group(1))):
+        return None
+    try:
+        os.mkdir(folder, 0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        return None
+    found = os.lstat(folder)
+    return folder if stat.S_ISDIR(found.st_mode) and found.st_uid == os.getuid() else None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's: alive
+        pass
+    return True
+
+
+def _sweep(home: str) -> None:
+    """End what fuzz commands killed outright left in ``home``: each case home of ours whose command is
+    gone, with every process still marked with it (a hung target runs on after its worker dies)."""
+    try:
+        entries = list(os.scandir(home))
+    except OSError:
+        return
+    for entry in entries:
+        match = _HOME_NAME.fullmatch(entry.name)
+        if not match or _alive(int(match.group(1))):
+            continue
+        try:
+            found = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if stat.S_ISDIR(found.st_mode) and found.st_uid == os.getuid():
+            _kill_marked(f"{CASES_ENV}={entry.path}".encode())
+            shutil.rmtree(entry.path, ignore_errors=True)
 
 
 def _kill_marked(mark: bytes) -> None:
@@ -262,9 +322,7 @@ def run_contained(argv: list[str], data: bytes, *, timeout: float = DEFAULT_TIME
     from fuzz.sanitize import environment
 
     env = environment(env)
-    folders = os.environ.get(CASES_ENV)
-    if folders and not os.path.isdir(folders):
-        folders = None  # a name inherited from elsewhere (a Dask worker started by another command)
+    folders = _case_home()
     if folders:
         env[CASES_ENV] = folders  # the mark ``case_folders`` kills by, on a target given its own env too
     with _ONE_CASE_AT_A_TIME, tempfile.TemporaryDirectory(prefix="fuzz-case-", dir=folders) as workdir:
@@ -403,8 +461,8 @@ def _a_thread_runs(pid: int) -> bool:
 def _stat(path: str) -> list[bytes] | None:
     """The fields of a /proc stat file after the command name (state first), or None when gone."""
     try:
-        with open(path, "rb") as stat:
-            return stat.read().rsplit(b")", 1)[1].split()
+        with open(path, "rb") as file:
+            return file.read().rsplit(b")", 1)[1].split()
     except (OSError, IndexError):
         return None
 

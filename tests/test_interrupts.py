@@ -369,6 +369,42 @@ def test_a_fuzz_run_stopped_mid_case_leaves_no_target_running_and_no_case_folder
     assert list(temp.iterdir()) == []
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_what_a_fuzz_run_killed_outright_left_running_is_ended_by_the_next_fuzz_command(tmp_path):
+    """SIGKILL reaches no handler: the workers die with the command, but targets (each in a session of
+    its own) run on, a hung one for ever, and the case folders stay. The next fuzz command, even one
+    that runs no program, ends them and removes the folder (its name holds the dead command's pid)."""
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = {**ENV, "TMPDIR": str(temp), "FAKE_SLOW_S": "120"}
+    command = [sys.executable, "-m", "fuzz", "run", "-n", 200, "--seed", 3, "--workers", 2, "--no-progress",
+               "--timeout", 300, "--out", tmp_path / "run", "--corpus", tmp_path / "corpus", "--target",
+               spec("slow_correct")]
+    proc = subprocess.Popen([str(part) for part in command], env=env, cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    mark = f"FUZZ_CASE_FOLDERS={temp}".encode()
+    try:
+        deadline = time.monotonic() + 300
+        while not _marked(mark) or not list(temp.glob("fuzz-cases-*/fuzz-case-*")):  # a slow case under way
+            assert proc.poll() is None and time.monotonic() < deadline, "the run never had a slow case"
+            time.sleep(0.3)
+        time.sleep(1.0)  # (its marked processes are the slow ones: a quick case is over in 0.1 s)
+        os.killpg(proc.pid, signal.SIGKILL)  # the command and its workers; not the targets' sessions
+        proc.communicate(timeout=60)
+        _assert_group_gone(proc.pid)
+        left = _marked(mark)
+        assert left and [folder.name for folder in temp.iterdir()] != []  # what the kill leaves
+        done = subprocess.run([sys.executable, "-m", "fuzz", "run", "-n", "2", "--workers", "1", "--no-progress",
+                               "--target", "engine", "--out", str(tmp_path / "next"), "--corpus",
+                               str(tmp_path / "corpus")], env=env, cwd=tmp_path, capture_output=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        assert _gone(left, timeout=10) and _marked(mark) == []
+        assert list(temp.iterdir()) == []  # and a run of our engine made no case folder of its own
+    finally:
+        for pid in _marked(mark):
+            os.kill(pid, signal.SIGKILL)
+
+
 @pytest.mark.slow  # ~90 s each on a busy 2-core machine, most of it the resume
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
 def test_fuzz_run_stopped_by_a_signal_then_resumed(tmp_path, signum):
