@@ -52,6 +52,8 @@ from math import isqrt
 from pathlib import Path
 from typing import IO, Any
 
+from jobs.processes import processes, stat_of
+
 Result = namedtuple("Result", "exit_code stdout stderr seconds timed_out flooded cpu_seconds limit hang "
                     "blocked_seconds", defaults=(0.0, None, None, 0.0))
 Result.__doc__ = """What a target did: exit code (negative: killed by that signal), stdout and stderr as bytes
@@ -301,7 +303,7 @@ def _kill_marked(mark: bytes) -> None:
     read from /proc (nothing to do without it); then reap any of them that is our child."""
     for _ in range(3):  # a marked process may fork while we look: look again until none is left
         found = []
-        for pid, _fields in _processes():
+        for pid, _fields in processes():
             if pid == os.getpid():
                 continue
             try:
@@ -441,7 +443,7 @@ def _tree(leader: int) -> tuple[float, bool]:
     the tree's total holds what its dead members used; a state is read per thread only in a
     process with several, where the main thread may wait while another computes."""
     ticks, runnable = 0, False
-    for pid, fields in _processes():
+    for pid, fields in processes():
         if leader not in (int(fields[2]), int(fields[3])):  # process group, session
             continue
         ticks += sum(int(field) for field in fields[11:15])  # utime stime cutime cstime
@@ -455,27 +457,7 @@ def _a_thread_runs(pid: int) -> bool:
         threads = os.listdir(f"/proc/{pid}/task")
     except OSError:
         return False
-    return any((fields := _stat(f"/proc/{pid}/task/{tid}/stat")) and fields[0] == b"R" for tid in threads)
-
-
-def _stat(path: str) -> list[bytes] | None:
-    """The fields of a /proc stat file after the command name (state first), or None when gone."""
-    try:
-        with open(path, "rb") as file:
-            return file.read().rsplit(b")", 1)[1].split()
-    except (OSError, IndexError):
-        return None
-
-
-def _processes() -> Iterator[tuple[int, list[bytes]]]:
-    """(pid, stat fields) of every process (from /proc)."""
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return
-    for name in entries:
-        if name.isdigit() and (fields := _stat(f"/proc/{name}/stat")):
-            yield int(name), fields
+    return any((fields := stat_of(f"/proc/{pid}/task/{tid}/stat")) and fields[0] == b"R" for tid in threads)
 
 
 def _subreaper(on: bool) -> bool:
@@ -490,7 +472,7 @@ def _subreaper(on: bool) -> bool:
 def _children() -> list[int]:
     """The pids whose parent is this process (from /proc)."""
     me = os.getpid()
-    return [pid for pid, fields in _processes() if int(fields[1]) == me]
+    return [pid for pid, fields in processes() if int(fields[1]) == me]
 
 
 def _kill_and_reap(pids: list[int], flags: int) -> None:

@@ -330,13 +330,10 @@ def _end_children(pids: list[int]) -> None:
     while a worker busy in a task may live on for seconds (its nanny kills it 4 s later, from its own
     thread), going on with the chunk it was given: starting a fuzz target after the run stopped, which
     its death then leaves running. A pid no longer our child (reaped, perhaps reused) is let be."""
+    from jobs.processes import parent_of
+
     for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as stat:
-                ppid = int(stat.read().rsplit(b")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue  # gone (or no /proc: the nanny's own kill is all there is)
-        if ppid != os.getpid():
+        if parent_of(pid) != os.getpid():  # gone (or no /proc: the nanny's own kill is all there is)
             continue
         try:
             os.kill(pid, signal.SIGKILL)

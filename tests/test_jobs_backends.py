@@ -3,6 +3,7 @@
 import os
 from dataclasses import replace
 import signal
+import subprocess
 import sys
 
 import pytest
@@ -225,3 +226,21 @@ def test_end_children_kills_and_reaps_our_children_and_lets_other_processes_be()
     with pytest.raises(ChildProcessError):
         os.waitpid(child.pid, os.WNOHANG)  # reaped already
     child.returncode = -9  # so Popen's finalizer does not wait on it
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_processes_are_read_from_proc_and_a_name_with_a_parenthesis_is_no_trouble(tmp_path):
+    from jobs.processes import parent_of, processes, stat_of
+
+    odd = tmp_path / "a) b"  # the command name in /proc/PID/stat is in parentheses: cut at the last one
+    odd.symlink_to(sys.executable)
+    child = subprocess.Popen([str(odd), "-c", "import time; time.sleep(30)"])
+    try:
+        fields = dict(processes())
+        assert os.getpid() in fields and child.pid in fields
+        assert parent_of(child.pid) == os.getpid() and parent_of(os.getpid()) == os.getppid()
+        assert fields[child.pid][0] in (b"S", b"R") and int(fields[child.pid][1]) == os.getpid()
+    finally:
+        child.kill()
+        child.wait()
+    assert parent_of(child.pid) is None and stat_of("/proc/no-such/stat") is None
