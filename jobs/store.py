@@ -40,6 +40,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from jobs import manifest as manifests
+from jobs.lock import LOCK_NAME, held
 from jobs.schema import SCHEMA, table
 from jobs.task import Task
 
@@ -121,7 +122,7 @@ class RunDir:
         self.manifest_path = self.path / "manifest.json"
         self.csv_path = self.path / "records.csv"
         self.log_path = self.path / "run.log"
-        self.lock_path = self.path / ".lock"
+        self.lock_path = self.path / LOCK_NAME
         self._lock: int | None = None
 
     # --- making, replacing and locking ------------------------------------------------------------------
@@ -246,22 +247,8 @@ class RunDir:
         self._lock = fd
 
     def in_use(self) -> bool:
-        """Whether a process holds RUN/.lock now (a run going on); a test, not a hold: a shared lock
-        taken and let go at once, so a runner that starts meanwhile waits a moment, as for a dying run."""
-        try:
-            # O_NONBLOCK: a FIFO planted as .lock would block a reading open until some writer came
-            fd = os.open(self.lock_path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
-        except OSError:
-            return False  # no lock file (or not one we made): nobody can hold it
-        try:
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return True
-        except OSError:
-            return False
-        finally:
-            os.close(fd)  # closing lets go of a lock taken
-        return False
+        """Whether a process holds RUN/.lock now (a run going on): ``jobs.lock.held``."""
+        return held(self.path)
 
     # --- parts ---------------------------------------------------------------------------------------
 

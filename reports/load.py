@@ -27,6 +27,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from jobs.lock import held
 from jobs.schema import HISTORY, SCHEMA
 from reports import ReportError
 
@@ -225,6 +226,9 @@ def read_parts(run_path: str | PathLike[str], manifest: dict[str, Any], notes: l
             shown = ", ".join(f"chunk-{c:06d}.parquet" for c in missing[:5]) + (" ..." if len(missing) > 5 else "")
             raise ReportError(f"{run_path}: the manifest says complete with {expected} chunks, "
                               f"but {len(missing)} part(s) are missing: {shown}")
+    elif manifest.get("status") == "running" and not held(run_path):
+        notes.append(f"{run_path}: status 'running', but no process holds the run: it was stopped (killed, or "
+                     f"its machine went down); {len(found)} part(s) read")
     elif manifest.get("status") not in (None, "complete"):
         notes.append(f"{run_path}: status {manifest.get('status')!r}; {len(found)} part(s) read")
     tables = [read_part(path) for _, path in found]

@@ -222,6 +222,18 @@ def test_hidden_temporaries_are_skipped_and_interrupted_runs_read_with_a_note(tm
     assert len(run.records) == 50 and "interrupted" in run.notes[0]
 
 
+def test_a_running_run_that_no_process_holds_is_read_as_stopped(tmp_path):
+    """A run killed by SIGKILL leaves its manifest saying running: the lock says whether it is."""
+    import fcntl
+
+    path = write_run(tmp_path / "run", records(n=100), manifest_extra={"status": "running"})
+    assert "no process holds the run: it was stopped" in load_run(path).notes[0]
+    with open(path / ".lock", "w") as lock:  # a runner holding it
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        note = load_run(path).notes[0]
+    assert note.endswith("status 'running'; 2 part(s) read")
+
+
 def test_a_directory_of_runs_is_read_as_one_run(tmp_path):
     write_run(tmp_path / "set" / "round1", records(noise_seed=1))
     write_run(tmp_path / "set" / "round2", records(noise_seed=2))
