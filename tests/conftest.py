@@ -1,4 +1,4 @@
-"""Shared test set-up: hypothesis profiles.
+"""Shared test set-up: hypothesis profiles, and no log line carried from one test's run to the next.
 
 ``dev`` (the default) explores with fresh random examples and keeps failures in the local example
 database; ``ci`` (chosen when the ``CI`` environment variable is set) is deterministic, so a CI run
@@ -7,7 +7,9 @@ The ``slow`` marker is declared in pyproject.toml and deselected by default (``-
 """
 
 import os
+import sys
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -25,3 +27,17 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
+
+
+@pytest.fixture(autouse=True)
+def _each_test_s_log_lines_stay_its_own():
+    """A process runs one command, so the runner's log relay holds what workers say before their run's
+    log is set up (``jobs.runner.forward_worker_logs(hold=True)``) and gives it to that log. Tests run
+    many runs in one process: what a test's workers said after its run, or before a run that never
+    came, went into the next test's run.log (a run there showed each chunk logged six times)."""
+    yield
+    runner = sys.modules.get("jobs.runner")
+    if runner is not None:
+        relay = runner._relay()
+        relay.write_to(None)  # the test's log files closed
+        relay.backlog = []
