@@ -308,14 +308,15 @@ def replay(args: argparse.Namespace) -> int:
     """``fuzz replay``: saved reproducers against a target (``fuzz.engine.replay``)."""
     from fuzz import engine, summary
     from sudoku.colour import paint
-    from sudoku.display import visible
+    from sudoku.display import counted, visible
 
     _check_command_options(args)
     target, count, still = engine.replay(args.corpus, _target_spec(args) if args.target else None, strict=args.strict,
                                          reference=_target_spec(args, args.reference) if args.reference else None,
                                          words=args.verdict_words, exits=args.verdict_exit)
     code = FAILED if still else OK
-    said = f"replayed {count} reproducers against {visible(target.name, newlines=False)}: {len(still)} still fail"
+    said = (f"replayed {counted(count, 'reproducer')} against {visible(target.name, newlines=False)}: "
+            f"{summary.still_failing(len(still))}")
     print(paint(said, "bad" if still else "good", sys.stderr), file=sys.stderr)
     if args.json:
         _print(summary.replay_json(target.name, count, still, code), end="")

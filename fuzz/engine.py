@@ -24,6 +24,8 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from sudoku.display import counted
+
 if TYPE_CHECKING:
     from fuzz.cases import Case
     from fuzz.corpus import Loaded
@@ -280,7 +282,7 @@ def _note_legacy(corpus: Path, spec: dict[str, Any], target: Target, own: Path) 
     legacy = shlex.quote(str(corpus / old))
     keep = (f"mv {legacy} {shlex.quote(str(own))}" if not own.exists()
             else f"move the folders in it into {shlex.quote(str(own))}")
-    print(visible(f"fuzz: {corpus / old} holds {count} reproducer{'s' * (count != 1)} saved under the command "
+    print(visible(f"fuzz: {corpus / old} holds {counted(count, 'reproducer')} saved under the command "
                   f"{target.name!r} before programs were told apart by their full path, not replayed in this run "
                   f"(they may be another program's). Check them with: {replay_command(corpus / old, spec)}; keep them with this program: {keep}", newlines=False),
           file=sys.stderr)

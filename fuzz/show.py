@@ -16,7 +16,7 @@ Lines of text only (``sudoku.display.show`` prints them to a terminal or a pipe)
 
 from typing import Any
 
-from sudoku.display import caret_lines, excerpt, mark_in, marked
+from sudoku.display import caret_lines, counted, excerpt, mark_in, marked
 
 INDENT = "     "
 
@@ -35,7 +35,7 @@ def state_of(one: Any) -> str:
 def title_line(one: Any, number: int, *, several: bool, width: int = 160) -> str:
     """The bug in one line; a long detail is cut, since the input below says the rest."""
     who = f"{one.target}: " if several else ""
-    cases = f"{one.cases} case{'s' if one.cases != 1 else ''}"
+    cases = counted(one.cases, "case")
     detail = one.detail if len(one.detail) <= width else one.detail[: width - 3] + "..."
     return f"{number:>3}. {who}{one.signature}: {cases}; {detail} ({state_of(one)})"
 

@@ -159,6 +159,10 @@ def shown_input(text: bytes, *, width: int = 400, rows: int = 12) -> str:
     return shown[:80] + f"... ({len(text)} bytes)"
 
 
+def still_failing(count: int) -> str:
+    return f"{count} still fail{'s' if count == 1 else ''}"
+
+
 MAX_STILL_SHOWN = 10  # reproducers still failing listed in the short summary (summary.md has every one)
 
 
@@ -168,7 +172,7 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
     replay line, failures per oracle, where the rest is. A target's text (details, inputs, names) is
     escaped for each medium."""
     from fuzz.show import bug_lines, state_of
-    from sudoku.display import marked, md_block, md_code, md_text, visible
+    from sudoku.display import counted, marked, md_block, md_code, md_text, visible
 
     manifest, records, saved, replayed, still, run_dir, run_corpus, phases = outcome
 
@@ -180,9 +184,10 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
     spent = ", ".join(f"{name} {seconds:.1f}s" for name, seconds in phases.items() if seconds >= 0.05)
     several = len(targets_of(config)) > 1
     head = f"fuzz run {manifest['run_id']}: {manifest['status']}"
-    counts = (f"{totals['cases']} cases, {totals['failed']} failed, {len(saved)} distinct bugs; {wall:.1f}s wall on "
-              f"{config['workers']} workers" + (f" (cases {manifest['wall_s']:.1f}s, {spent})" if spent else ""))
-    replays = f"replayed {replayed} saved reproducers: {len(still)} still fail"
+    counts = (f"{counted(totals['cases'], 'case')}, {totals['failed']} failed, {counted(len(saved), 'distinct bug')}; "
+              f"{wall:.1f}s wall on {counted(config['workers'], 'worker')}"
+              + (f" (cases {manifest['wall_s']:.1f}s, {spent})" if spent else ""))
+    replays = f"replayed {counted(replayed, 'saved reproducer')}: {still_failing(len(still))}"
     spaced = [f"{name} {SPACED_READER}" for name in config.get("spaced_readers", [])]
     out = [f"# {md_text(head)}", "",
            (f"{len(targets_of(config))} targets" if several else f"target {md_code(config['target']['spec'])}")
@@ -206,12 +211,12 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
     out += differential_lines(found)
     short += [f"differential check: {line}" for line in differential_lines(found, code=visible)]
     if saved:
-        out += [f"## {len(saved)} distinct bugs", ""]
-        short.append(marked(f"{len(saved)} distinct bugs:", "bad"))
+        out += [f"## {counted(len(saved), 'distinct bug')}", ""]
+        short.append(marked(f"{counted(len(saved), 'distinct bug')}:", "bad"))
         for number, one in enumerate(saved, 1):
             state = state_of(one)
             who = f"{one.target}: " if several else ""
-            shown = f"{one.cases} case{'s' if one.cases != 1 else ''}"
+            shown = counted(one.cases, "case")
             out.append(f"{number}. {md_code(who) if several else ''}**{md_text(one.signature)}**: {shown}; "
                        f"{md_text(one.detail)} ({state})")
             if one.also:

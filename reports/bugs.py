@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sudoku.display import mark_in
+from sudoku.display import counted, mark_in
 
 MAX_READ = 1 << 20  # bytes read of a reproducer's file; an input or output past this is shown cut
 
@@ -37,7 +37,7 @@ class Bug:
         for a command): its cases, its detail, the families it showed on, and its target when the run
         had several."""
         cases = self.get("cases", "?")
-        facts = [f"{text(cases)} case{'s' if cases != 1 else ''}", text(self.get("detail", ""))]
+        facts = [counted(cases, "case") if isinstance(cases, int) else f"{text(cases)} cases", text(self.get("detail", ""))]
         if self.families:
             facts.append("seen on: " + text(", ".join(self.families)))
         if several:

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from reports import ReportError, WriteFailed
 from reports.bugs import MAX_READ, Bug, bug_of
+from sudoku.display import counted
 
 if TYPE_CHECKING:
     from reports.grades import Line, Scored
@@ -184,7 +185,7 @@ def page_md(one: Submission, scored: Sequence[Scored], run: Run) -> str:
     total, most = sum(s.score for s in scored), sum(s.line.points for s in scored)
     lines = [f"# Feedback on your `sudoku`", "", f"- program: {code(one.target)}",
              f"- tested with `fuzz` (run {cell(run.name)}, seed {cell(config.get('seed', '?'))}): "
-             f"{one.cases} cases, {one.failed} failed, {len(one.bugs)} distinct bug{'s' if len(one.bugs) != 1 else ''}",
+             f"{one.cases} cases, {one.failed} failed, {counted(len(one.bugs), 'distinct bug')}",
              f"- grade: {total:g} of {most:g} points (results.json)", ""]
     if not one.started:
         lines += ["Your program did not start, so nothing was tested:", "", f"> {cell(one.why)}", ""]
@@ -200,7 +201,7 @@ def page_md(one: Submission, scored: Sequence[Scored], run: Run) -> str:
         lines += ["## Bugs", "", "No bug found in these cases.", ""]
     lines += slips_md(one, cell)
     if one.notes:
-        lines += ["## Notes (not failures)", ""] + [f"- {cell(note)}: {count} case{'s' if count != 1 else ''} "
+        lines += ["## Notes (not failures)", ""] + [f"- {cell(note)}: {counted(count, 'case')} "
                                                     f"({cell(NOTES.get(note, ''))})" for note, count in one.notes.items()]
         lines.append("")
     lines += ["## Grade", "", "| test | score | of |", "|---|---:|---:|"]

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from reports import ReportError
-from sudoku.display import xml_text
+from sudoku.display import counted as how_many, xml_text
 
 if TYPE_CHECKING:
     from reports.bugs import Bug
@@ -132,7 +132,7 @@ def score(lines: Iterable[Line], bugs: Iterable[Bug], slips: Mapping[str, int], 
     counted: list[tuple[str, int | None]]
     for line in lines:
         if line.slips:
-            counted = [(f"{slip}: {cases} case{'s' if cases != 1 else ''}", None) for slip, cases in slips.items()]
+            counted = [(f"{slip}: {how_many(cases, 'case')}", None) for slip, cases in slips.items()]
         else:
             mine = [(n, bug) for n, bug in left if line.takes(bug)]
             taken = {n for n, _ in mine}
@@ -154,7 +154,7 @@ def _output(scored: Scored, started: bool, why: str) -> str:
     if scored.passed:
         return "Passed: no " + ("format slip." if scored.line.slips else "bug of this kind was found.")
     what = "kind of format slip" if scored.line.slips else "bug"
-    lines = [f"{len(scored.counted)} {what}{'s' if len(scored.counted) != 1 else ''} found"
+    lines = [f"{how_many(len(scored.counted), what)} found"
              + (" (see feedback.md, Format slips):" if scored.line.slips else " (see feedback.md):")]
     lines += [f"- {title}" + (f" (bug {number})" if number else "") for title, number in scored.counted]
     return "\n".join(lines)

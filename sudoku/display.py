@@ -103,6 +103,11 @@ class Marked(str):
         return made
 
 
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """``count`` and the noun it counts, in the plural unless it is 1: "1 case", "2 cases"."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
 def marked(text: str, style: str | None) -> str:
     """``text`` marked with ``style`` (None: unmarked)."""
     return Marked(text, style) if style else text
@@ -316,7 +321,7 @@ def excerpt(text: object, mark: object = None, *, side: int | None = None, rows:
     rest = "" if text.endswith("\n") or not text else "(no newline at the end)"
     if len(lines) > rows or any(len(line) > width for line in lines):
         lines = [line if len(line) <= width else line[: width - 3] + "..." for line in lines[: min(rows, 3)]]
-        rest = f"... ({len(text.encode('utf-8', 'replace'))} bytes, {len(raw)} line{'s' if len(raw) != 1 else ''})"
+        rest = f"... ({len(text.encode('utf-8', 'replace'))} bytes, {counted(len(raw), 'line')})"
         marked = marked if marked and marked[0] < len(lines) and marked[2] <= len(lines[marked[0]]) else None
     return Excerpt(lines, marked, rest, _place(mark) if marked else "")
 

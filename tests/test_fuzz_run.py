@@ -164,7 +164,7 @@ def test_replay_without_a_target_takes_the_reproducers_own_when_it_is_ours(tmp_p
         corpus.save(tmp_path / name, case, signature="answers:wrong on unique (exit 0)", oracle="answers",
                     detail="d", target=make_target(name), result=Result(0, b"", b"", 0.1, False, False))
         done = fuzz("replay", tmp_path / name, cwd=tmp_path)
-        assert done.returncode == 0 and f"replayed 1 reproducers against {name}: 0 still fail" in done.stderr
+        assert done.returncode == 0 and f"replayed 1 reproducer against {name}: 0 still fail" in done.stderr
     both = fuzz("replay", tmp_path, cwd=tmp_path)
     assert both.returncode == 2 and "holds reproducers of 2 targets (cli, engine:py)" in both.stderr
 
@@ -360,7 +360,7 @@ def test_a_checker_that_forgets_the_box_rule_is_caught_on_box_clashes_only(tmp_p
     assert failed and {row["family"] for row in failed} <= {"check_box", "check_box_blanks"}
     assert {row["oracles_failed"] for row in failed} == {"check_verdict"}
     assert "check_verdict:missed_invalid on check (exit 0)" in done.stdout
-    assert "1 distinct bugs" in done.stdout  # said complete, or incomplete where there are blanks: one bug
+    assert "1 distinct bug" in done.stdout  # said complete, or incomplete where there are blanks: one bug
     # piped, the shrinking says how far it is, its pace and the time left
     assert re.search(r"shrunk and confirmed 1 of \d+ distinct failures, [\d.]+s each, about \d+s left", done.stderr)
 

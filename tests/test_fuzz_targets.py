@@ -18,7 +18,9 @@ import pytest
 
 from fake_targets import PLANTED, argv, fuzz, seed_where, spec, start_hogs, stop_hogs
 from fuzz.cases import from_text
+from fuzz.summary import still_failing
 from fuzz.targets import CommandTarget, EngineTarget, TargetError, make_target, run_contained
+from sudoku.display import counted
 
 PY = [sys.executable, "-S", "-c"]
 
@@ -434,9 +436,9 @@ def test_a_planted_bug_is_found_and_named(runs, name):
     assert sum(meta["cases"] for meta in found) == sum(row["outcome"] == "failed" for row in records_of(out))
     if name == "random_hang":
         assert 1 <= len(found) <= 3 and all(meta["signature"].startswith("no_timeout:") for meta in found)
-        assert f"## {len(found)} distinct bugs" in done.stdout
+        assert f"## {counted(len(found), 'distinct bug')}" in done.stdout
     else:
-        assert len(found) == 1 and "## 1 distinct bugs" in done.stdout
+        assert len(found) == 1 and "## 1 distinct bug" in done.stdout
     for oracle in bug.oracles:
         assert f"| {oracle} |" in done.stdout
     for oracle in saved:
@@ -588,7 +590,7 @@ def test_replay_takes_any_folder_of_reproducers(runs, tmp_path):
                         (one.parent, len(list(one.parent.glob("*/case.json")))), (one, 1)]:
         done = fuzz("replay", path, "--target", spec("changes_given"), cwd=tmp_path)
         assert done.returncode == 1, (path, done.stderr)
-        assert f"replayed {count} reproducers" in done.stderr, (path, done.stderr)
+        assert f"replayed {counted(count, 'reproducer')} against" in done.stderr, (path, done.stderr)
     (tmp_path / "empty").mkdir()
     for nothing in (tmp_path / "empty", tmp_path / "missing"):
         done = fuzz("replay", nothing, "--target", spec("changes_given"), cwd=tmp_path)
@@ -607,14 +609,14 @@ def test_the_corpus_is_kept_per_target(runs, tmp_path):
     done = fuzz("run", "-n", 3, "--seed", 1, "--workers", 1, "--out", tmp_path / "again", "--corpus", mixed,
                 "--target", spec("changes_given"), cwd=tmp_path)
     own = len(list(shared.glob("*/*/*/case.json")))
-    assert f"replayed {own} saved reproducers: {own} still fail" in done.stdout
+    assert f"replayed {counted(own, 'saved reproducer')}: {still_failing(own)}" in done.stdout
     # replaying a mixed corpus against a third target is refused, naming the targets it holds
     third = fuzz("replay", mixed, "--target", spec("correct"), cwd=tmp_path)
     assert third.returncode == 2 and "reproducers of 2 targets" in third.stderr
     # against one of its targets, only that one's reproducers
     mine = fuzz("replay", mixed, "--target", spec("invalid_on_multiple"), cwd=tmp_path)
     theirs = len(list(other_shared.glob("*/*/*/case.json")))
-    assert f"replayed {theirs} reproducers" in mine.stderr
+    assert f"replayed {counted(theirs, 'reproducer')} against" in mine.stderr
 
 
 def test_replay_of_a_malformed_reproducer(runs, tmp_path):
@@ -629,7 +631,7 @@ def test_a_later_run_replays_the_corpus_first(runs, tmp_path):
     # a run too short to meet the bug again still fails on the saved reproducers
     done = fuzz("run", "-n", 3, "--seed", 1, "--workers", 1, "--out", tmp_path / "again", "--corpus", shared,
                 "--target", spec("crash_no_final_newline"), cwd=tmp_path)
-    assert f"replayed {entries} saved reproducers: {entries} still fail" in done.stdout
+    assert f"replayed {counted(entries, 'saved reproducer')}: {still_failing(entries)}" in done.stdout
     # each named, with what it does now
     assert sorted(line.split(": ", 2)[1] for line in done.stdout.splitlines() if line.startswith("still fails: ")) \
         == sorted(str(case.parent) for case in shared.glob("*/*/*/case.json"))

@@ -105,7 +105,7 @@ def test_replay_skips_bad_entries_one_escaped_line_each_and_goes_on(tmp_path, ca
     assert code == 0
     skipped = [line for line in lines if line.startswith("fuzz: skipped ")]
     assert len(skipped) == 4 and any("side \\x1b[31mabc" in line for line in skipped)
-    assert lines[-1].startswith("replayed 1 reproducers")
+    assert lines[-1].startswith("replayed 1 reproducer against")
     assert set(_children()) == before
 
 
