@@ -26,7 +26,7 @@ from typing import Any, cast
 import pyarrow.compute as pc
 
 from fuzz import corpus as store
-from fuzz.cases import Case, create_case, from_text, malformed_line
+from fuzz.cases import Case, about_text, create_case, from_text, malformed_line
 from fuzz.oracles import Verdict, oracles_of, parts_of
 from fuzz.reference import answer, asks
 from fuzz.shrink import shrink
@@ -65,8 +65,10 @@ def groups(records: Any) -> list[Group]:
         for one in (parts_of(signature) if " on create (" in signature else [signature]):
             by_bug.setdefault(bug_key(one), []).append((one, row))
     out: list[Group] = []
-    for members in by_bug.values():
+    for key, members in by_bug.items():
         plain = [m for m in members if m[1]["family"] != "roundtrip"] or members  # a round trip is not shrunk
+        if key.endswith("(hang blocked)"):  # met on any input: a puzzle stands for it, not an odd text
+            plain = [m for m in plain if not about_text(m[1]["family"])] or plain
         if "no_timeout" in oracles_of(members[0][0]):
             signature, chosen = max(plain, key=lambda m: (m[1]["target_s"] or 0.0, -m[1]["case"]))
         else:
@@ -88,13 +90,19 @@ def bug_key(signature: str) -> str:
     behaviour whatever was to be refused (a program whose every refusal exits 0 does so on
     malformed text and on puzzles with no solution alike, as real programs do), and a crash by one
     signal is one bug whatever the input's class (a reader that dies on a missing final newline
-    dies on puzzles and on malformed text alike; the crashes seen in the wild are in readers)."""
+    dies on puzzles and on malformed text alike; the crashes seen in the wild are in readers), and
+    so is a hang blocked, using no CPU: the input was all given and closed, so what the program waits
+    for is not in it (a program that slept now and then, whatever it was asked, showed as three bugs:
+    on solvable, unsolvable and malformed input). A hang computing stays apart by the input's class:
+    a solver that spins on puzzles with no solution and one lost on sparse ones are two bugs."""
     failures, rest = signature.split(" on ", 1)
     oracle, _, kind = failures.partition(":")
     klass, _, ended = rest.partition(" (")
     if oracle in _REJECTS and klass in ("malformed", "unsolvable"):
         return f"rejects:{kind} on input to refuse ({ended}"
     if oracle == "no_crash" and klass != "create":
+        return f"{failures} on any input ({ended}"
+    if oracle == "no_timeout" and ended == "hang blocked)" and klass != "create":
         return f"{failures} on any input ({ended}"
     return signature
 

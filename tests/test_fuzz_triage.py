@@ -50,6 +50,23 @@ def test_each_failed_create_oracle_is_a_bug_of_its_own():
         ("create_blanks:few_blanks on create (exit 0)", 1), ("create_unique:several_solutions on create (exit 0)", 2)]
 
 
+def test_a_hang_blocked_is_one_bug_on_any_input_and_a_puzzle_stands_for_it():
+    """A QA program slept now and then whatever it was asked: three 'bugs' (solvable, malformed,
+    unsolvable), one of them shown by a text without its final newline. Blocked, it waits for
+    nothing in its input; computing, it may spin on one kind of input only."""
+    blocked = "no_timeout:hang on {} (hang blocked)"
+    found = groups(table([row(1, blocked.format("solvable"), "whitespace_no_final_newline", seconds=9.0),
+                          row(2, blocked.format("malformed"), "malformed_letter", seconds=9.5),
+                          row(3, blocked.format("unsolvable"), "no_solution", seconds=5.2),
+                          row(4, blocked.format("solvable"), "unique_easy", seconds=5.1)]))
+    assert len(found) == 1 and found[0].cases == 4
+    assert found[0].representative == 3 and found[0].signature == blocked.format("unsolvable")  # a puzzle
+    assert set(found[0].others) == {blocked.format("solvable"), blocked.format("malformed")}
+    computing = "no_timeout:hang on {} (hang computing)"
+    assert bug_key(computing.format("solvable")) != bug_key(computing.format("unsolvable"))
+    assert bug_key(blocked.format("solvable")) != bug_key(computing.format("solvable"))
+
+
 def test_a_hang_group_stands_for_its_slowest_case():
     hang = "no_timeout:hang on solvable (timeout)"
     found = groups(table([row(1, hang, "empty", seconds=5.1), row(2, hang, "multiple", seconds=9.0)]))
