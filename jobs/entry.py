@@ -16,7 +16,7 @@ def dispatch(prog: str, commands: Commands, parse: Callable[[], argparse.Namespa
     command (``sudoku.cli.scaffold.main``; parsing inside it, so ``--help | head`` ends quietly too); a
     missing command, a ``usage_errors`` error, a failed write (``jobs.store.WriteError``), a lost
     backend and an interrupt each end with their exit code."""
-    return main(lambda: _command(prog, commands, parse(), usage_errors))
+    return main(lambda: _command(prog, commands, parse(), usage_errors), prog)
 
 
 def _command(prog: str, commands: Commands, args: argparse.Namespace,

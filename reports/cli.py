@@ -280,14 +280,9 @@ def run(argv: list[str] | None = None) -> int:
     except ReportError as error:
         say("reports", error)
         return USAGE
-    except (KeyboardInterrupt, BrokenPipeError):  # the scaffold's
-        raise
-    except Exception as error:  # never a traceback; name the error so it can be reported
-        say("reports", f"unexpected error ({type(error).__name__}: {error})")
-        return USAGE
 
 
 def main(argv: list[str] | None = None) -> int:
     """The console entry point: ``run`` as the process's command (``sudoku.cli.scaffold.main``): SIGTERM
     and SIGHUP end a report as Ctrl-C does (exit 128+n), a reader that went away quietly (141)."""
-    return run_as_command(lambda: run(argv))
+    return run_as_command(lambda: run(argv), "reports")

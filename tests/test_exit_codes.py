@@ -102,7 +102,7 @@ def test_main_ends_an_interrupted_command_with_128_plus_n(signum, code):
     def command():
         raise Interrupted(signum)
 
-    assert scaffold.main(command) == code
+    assert scaffold.main(command, "tool") == code
 
 
 def test_main_turns_interrupted_into_the_signal_the_command_caught():
@@ -116,9 +116,27 @@ def test_main_turns_interrupted_into_the_signal_the_command_caught():
         except Interrupted:
             return scaffold.INTERRUPTED
 
-    assert scaffold.main(caught) == 143
-    assert scaffold.main(lambda: scaffold.INTERRUPTED) == 130  # no signal seen: the code as it is
-    assert scaffold.main(lambda: scaffold.FAILED) == 1
+    assert scaffold.main(caught, "tool") == 143
+    assert scaffold.main(lambda: scaffold.INTERRUPTED, "tool") == 130  # no signal seen: the code as it is
+    assert scaffold.main(lambda: scaffold.FAILED, "tool") == 1
+
+
+def test_a_bug_of_ours_is_one_line_naming_it_and_where_and_exit_70(capsys, monkeypatch):
+    """A fuzz run that broke while writing its summary ended with a traceback and exit 1, which
+    says "failures found" to a CI step."""
+    from fuzz.oracles import said
+
+    def broken():
+        return said(None)  # a bug deep in our code: None is no stream of bytes
+
+    monkeypatch.delenv("SUDOKU_TRACEBACK", raising=False)
+    assert scaffold.main(broken, "fuzz") == scaffold.INTERNAL == 70
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("fuzz: internal error (AttributeError: ") and " at fuzz/oracles.py:" in line
+    assert "this is a bug of fuzz, not of what it was given" in line and "Traceback" not in line
+    monkeypatch.setenv("SUDOKU_TRACEBACK", "1")
+    assert scaffold.main(broken, "fuzz") == 70
+    assert "Traceback (most recent call last)" in capsys.readouterr().err  # to report
 
 
 def test_main_ends_quietly_with_141_when_stdouts_reader_went_away(monkeypatch):
@@ -127,7 +145,7 @@ def test_main_ends_quietly_with_141_when_stdouts_reader_went_away(monkeypatch):
     def command():
         raise BrokenPipeError
 
-    assert scaffold.main(command) == 141
+    assert scaffold.main(command, "tool") == 141
     assert sys.stdout.write("more") == 4  # the rest of the process writes to nowhere
 
 

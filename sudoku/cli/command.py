@@ -623,4 +623,4 @@ def main(argv: list[str] | None = None) -> int:
     """The console entry point: ``run`` as the process's command (``sudoku.cli.scaffold.main``).
     SIGINT, SIGTERM and SIGHUP end a command alike: quietly, with exit 128+n, after the ``finally``
     blocks on the way have run (so a forked solve child is killed)."""
-    return run_as_command(lambda: run(argv))
+    return run_as_command(lambda: run(argv), "sudoku")

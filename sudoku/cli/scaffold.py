@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
     from typing import Any, NoReturn
 
-OK, FAILED, USAGE, IO_ERROR, LOST, NOT_COMPARABLE, TIME_LIMIT, INTERRUPTED = 0, 1, 2, 3, 4, 5, 124, 130
+OK, FAILED, USAGE, IO_ERROR, LOST, NOT_COMPARABLE, INTERNAL, TIME_LIMIT, INTERRUPTED = 0, 1, 2, 3, 4, 5, 70, 124, 130
 SIGPIPE = 13  # signal.SIGPIPE on every POSIX system; a literal spares `import signal` for --help
 
 # The one table: code -> its meaning in every tool.
@@ -34,6 +34,7 @@ EXIT_CODES = {
     IO_ERROR: "an I/O error",
     LOST: "a worker or the backend failed mid-run",
     NOT_COMPARABLE: "not comparable",
+    INTERNAL: "an internal error: a bug of the tool, not of its input (as sysexits' EX_SOFTWARE)",
     TIME_LIMIT: "a time limit reached",
     INTERRUPTED: "interrupted by signal n, exit 128+n (143 SIGTERM, 129 SIGHUP, 141 stdout closed)",
 }
@@ -41,9 +42,11 @@ EXIT_CODES = {
 
 def exit_codes(details: Mapping[int, str | None], *, width: int = 100) -> str:
     """The ``exit codes:`` block of a help epilog: each code of ``details`` (in the table's order) with
-    the table's meaning, then the tool's detail (None: the meaning alone), wrapped to ``width``."""
+    the table's meaning, then the tool's detail (None: the meaning alone), wrapped to ``width``. Every
+    tool can meet a bug of its own (``main``): INTERNAL is in every block."""
     import textwrap
 
+    details = {INTERNAL: None, **details}
     lines = ["exit codes:"]
     for code in sorted(details):
         detail = details[code]
@@ -147,13 +150,16 @@ def say(prog: str, message: object) -> None:
     print(f"{prog}: {visible(message, newlines=False)}", file=sys.stderr)
 
 
-def main(command: Callable[[], int]) -> int:
-    """Run ``command()`` as a process's command and return its exit code.
+def main(command: Callable[[], int], prog: str) -> int:
+    """Run ``command()`` as the process's command ``prog`` and return its exit code.
 
     SIGINT, SIGTERM and SIGHUP are one interrupt (``sudoku.interrupts``): a command stopped by one, or
     one that returns INTERRUPTED after catching it (the runner saves what was finished and says how to
     resume), ends with 128+n for the signal received (130, 143, 129). A reader of stdout that went
-    away (``sudoku create -n 1000 | head``) ends the command quietly with 141, as SIGPIPE would."""
+    away (``sudoku create -n 1000 | head``) ends the command quietly with 141, as SIGPIPE would. Any
+    other error is a bug of ours: one line naming it and where, exit INTERNAL (70), never a
+    traceback, nor the code of an answer (a fuzz run that broke while writing its summary exited 1,
+    "failures found"); with SUDOKU_TRACEBACK=1 in the environment the traceback follows, to report."""
     from sudoku.interrupts import Interrupts, exit_code
 
     interrupts = Interrupts()
@@ -165,9 +171,34 @@ def main(command: Callable[[], int]) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return exit_code(signum=SIGPIPE)
+    except Exception as error:
+        say(prog, f"internal error ({type(error).__name__}: {error}){_where(error)}; this is a bug of {prog}, "
+                  "not of what it was given: please report it with the command line (SUDOKU_TRACEBACK=1 shows "
+                  "the traceback)")
+        if os.environ.get("SUDOKU_TRACEBACK"):
+            import traceback
+
+            traceback.print_exception(error)
+        return INTERNAL
     if code == INTERRUPTED and interrupts.signum is not None:
         return exit_code(signum=interrupts.signum)
     return code
+
+
+def _where(error: BaseException) -> str:
+    """' at package/module.py:LINE', the innermost frame of the toolkit's own code an error passed."""
+    from pathlib import Path
+
+    home = Path(__file__).resolve().parents[2]  # the folder of the sudoku, jobs, fuzz and reports packages
+    place = ""
+    frame = error.__traceback__
+    while frame is not None:
+        path = Path(frame.tb_frame.f_code.co_filename)
+        if path.is_absolute() and path.parts[:len(home.parts)] == home.parts and \
+                path.relative_to(home).parts[0] in ("sudoku", "jobs", "fuzz", "reports"):
+            place = f" at {path.relative_to(home).as_posix()}:{frame.tb_lineno}"
+        frame = frame.tb_next
+    return place
 
 
 def _silence_stdout() -> None:
