@@ -42,6 +42,9 @@ class Usage(Exception):
     """A run that cannot be made as asked: a bad option, a target or reference that cannot start."""
 
 
+Still = namedtuple("Still", "folder signature saved_as")
+Still.__doc__ = """A saved reproducer that fails in a replay: its folder, its ``signature`` now, and the one it
+was saved with (``saved_as``; None when case.json has none): a bug back, or failing another way."""
 Outcome = namedtuple("Outcome", "manifest records saved replayed still run_dir run_corpus phases")
 Outcome.__doc__ = """What a run came to: its manifest and records, the bugs saved (``triage.Saved``), the
 saved reproducers replayed and those that still fail, where it is, and each phase's seconds."""
@@ -203,8 +206,8 @@ def saved_target(path: Path, entries: Sequence[tuple[Path, dict[str, Any], bytes
 
 def replay_entries(entries: Sequence[tuple[Path, dict[str, Any], bytes]], target: Target, *, strict: bool,
                    into: Path | None = None, quiet: bool = False, words: Sequence[str] | None = None,
-                   exits: Sequence[int] | None = None, reference: Target | None = None) -> list[tuple[Path, str]]:
-    """Run saved reproducers; [(folder, signature now)] of those that still fail. With a ``reference``
+                   exits: Sequence[int] | None = None, reference: Target | None = None) -> list[Still]:
+    """Run saved reproducers; a Still for each that fails. With a ``reference``
     target its answers are the expected ones, as in the run; a case it fails on is judged only for
     hangs, floods and crashes."""
     from fuzz import corpus as store
@@ -214,7 +217,7 @@ def replay_entries(entries: Sequence[tuple[Path, dict[str, Any], bytes]], target
     from fuzz.tasks import run_case, signature_of
     from sudoku.display import visible
 
-    still: list[tuple[Path, str]] = []
+    still: list[Still] = []
     for folder, meta, data in entries:
         try:
             case = from_text(meta.get("family", "replay"), meta.get("command", "solve"), data, side=meta.get("side", 9))
@@ -232,7 +235,8 @@ def replay_entries(entries: Sequence[tuple[Path, dict[str, Any], bytes]], target
             verdict, result = run_case(case, target, strict=strict, words=words, exits=exits)
         now = signature_of(case, verdict, result)
         if now:
-            still.append((folder, now))
+            saved = meta.get("signature")
+            still.append(Still(folder, now, saved if isinstance(saved, str) else None))
             if into is not None:
                 oracle = oracles_of(now)[0]
                 store.save(into, case, signature=now, oracle=oracle, detail=verdict.failed[oracle].detail,
@@ -240,7 +244,7 @@ def replay_entries(entries: Sequence[tuple[Path, dict[str, Any], bytes]], target
         if not quiet:
             if now is None:
                 state = "passes" + (" (the reference failed on it: judged only for hangs, floods and crashes)"
-                                    if expected is None else "")
+                                    if expected is None else "") + _flaky_when_saved(meta)
             elif now == meta.get("signature"):
                 state = f"FAILS the same way: {now}"
             else:
@@ -249,8 +253,17 @@ def replay_entries(entries: Sequence[tuple[Path, dict[str, Any], bytes]], target
     return still
 
 
+def _flaky_when_saved(meta: dict[str, Any]) -> str:
+    """What a pass of a flaky reproducer is worth: it failed only now and then when it was saved."""
+    if meta.get("flaky") is not True:
+        return ""
+    confirmed = meta.get("confirmed")
+    how = f"it failed the same way in {confirmed}" if isinstance(confirmed, str) else "it did not fail every time"
+    return f" (flaky when saved: {how}; one pass does not show the bug is gone)"
+
+
 def replay_own(config: dict[str, Any], spec: dict[str, Any], target: Target,
-               run_corpus: Path) -> tuple[int, list[tuple[Path, str]]]:
+               run_corpus: Path) -> tuple[int, list[Still]]:
     """Replay the shared corpus's reproducers of ``target``: (how many, those still failing)."""
     from fuzz import corpus as store
 
@@ -450,7 +463,7 @@ def run(config: dict[str, Any] | None = None, *, resume: str | Path | None = Non
         started = time.monotonic()
         running = [spec for spec in targets_of(config) if spec["spec"] not in config.get("cannot_start", {})]
         targets = [(number, spec, target_of_spec(spec)) for number, spec in enumerate(running)]
-        still: list[tuple[Path, str]]
+        still: list[Still]
         replayed, still = 0, []
         for _, spec, target in targets:
             entries, failing = replay_own(config, spec, target, run_corpus)
@@ -506,7 +519,7 @@ def _arrow_from_python() -> None:
 
 def replay(path: str | Path, target_spec: dict[str, Any] | None, *, strict: bool = False,
            reference: dict[str, Any] | None = None, words: Sequence[str] | None = None,
-           exits: Sequence[int] | None = None) -> tuple[Target, int, list[tuple[Path, str]]]:
+           exits: Sequence[int] | None = None) -> tuple[Target, int, list[Still]]:
     """Replay the reproducers at or under ``path`` against a target: (entries replayed, those that still
     fail). ``reference`` is a trusted program's spec, whose answers are the expected ones. With no
     target the reproducers' own is taken when it is ours (``saved_target``)."""

@@ -17,7 +17,7 @@ from fuzz.tasks import targets_of
 if TYPE_CHECKING:
     from sudoku.display import Table
 
-    from fuzz.engine import Outcome
+    from fuzz.engine import Outcome, Still
     from fuzz.probe import Finding
     from fuzz.triage import Saved
 
@@ -163,6 +163,17 @@ def still_failing(count: int) -> str:
     return f"{count} still fail{'s' if count == 1 else ''}"
 
 
+def still_line(one: Still) -> str:
+    """A saved reproducer failing in a replay, for people: the bug back, or failing another way now."""
+    if one.saved_as is None or one.signature == one.saved_as:
+        return f"still fails: {one.folder}: {one.signature}"
+    return f"fails another way now: {one.folder}: {one.signature} (saved as {one.saved_as})"
+
+
+def still_json(one: Still) -> dict[str, Any]:
+    return {"reproducer": str(one.folder), "signature": one.signature, "saved_as": one.saved_as}
+
+
 MAX_STILL_SHOWN = 10  # reproducers still failing listed in the short summary (summary.md has every one)
 
 
@@ -198,7 +209,7 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
                                           + f", seed {config['seed']}, " + counts, failed),
              marked(replays, "bad" if still else None), *[visible(line, newlines=False) for line in spaced]]
     if still:  # which: each with what it does now (a bug that came back, or changed its way of failing)
-        failing = [f"still fails: {folder}: {now}" for folder, now in still]
+        failing = [still_line(one) for one in still]
         out[-1:-1] = [md_text(line) for line in failing]
         short += [marked(visible(line, newlines=False), "bad") for line in failing[:MAX_STILL_SHOWN]]
         if len(failing) > MAX_STILL_SHOWN:
@@ -286,7 +297,7 @@ def run_json(outcome: Outcome, code: int) -> str:
                  cases=manifest["totals"]["cases"], failed=manifest["totals"]["failed"],
                  distinct_bugs=len(outcome.saved), bugs=[bug_json(one) for one in outcome.saved],
                  replayed=outcome.replayed,
-                 still_fail=[{"reproducer": str(folder), "signature": now} for folder, now in outcome.still],
+                 still_fail=[still_json(one) for one in outcome.still],
                  per_target=manifest.get("fuzz", {}).get("targets"),
                  wall_s=manifest["wall_s"] + sum(outcome.phases.values()),
                  phases_s={name: round(seconds, 3) for name, seconds in outcome.phases.items()},
@@ -294,10 +305,10 @@ def run_json(outcome: Outcome, code: int) -> str:
                  corpus=str(outcome.run_corpus), resume=f"fuzz run --resume {run_dir.path}" if interrupted else None)
 
 
-def replay_json(target: str, count: int, still: Sequence[tuple[Path, str]], code: int) -> str:
+def replay_json(target: str, count: int, still: Sequence[Still], code: int) -> str:
     """``fuzz replay --json``: how many reproducers ran and each that still fails, with its signature now."""
     return _json("fuzz.replay", target=target, exit_code=code, replayed=count, passed=count - len(still),
-                 still_fail=[{"reproducer": str(folder), "signature": now} for folder, now in still])
+                 still_fail=[still_json(one) for one in still])
 
 
 def probe_json(target: str, finding: Finding, found: str | None, code: int) -> str:

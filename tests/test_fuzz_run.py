@@ -10,7 +10,7 @@ import pytest
 
 from fake_targets import fuzz, fuzz_process, spec
 from fuzz.cases import from_text
-from sudoku import engines
+from sudoku import create, engines, render
 
 COMMON = ("--workers", 2, "--chunk-size", 30, "--timeout", 10)
 
@@ -418,3 +418,26 @@ def test_probe_json_gives_the_spellings_found_and_every_try(tmp_path):
     assert data["tried"] and all(set(row) == {"what", "outcome"} for row in data["tried"])
     none = fuzz("probe", "--target", "/bin/true", "--json", cwd=tmp_path)
     assert none.returncode == 1 and json.loads(none.stdout)["command"] is None
+
+
+def test_a_replay_says_what_a_pass_of_a_flaky_reproducer_is_worth_and_a_bug_failing_another_way(tmp_path, capsys):
+    """QA: a random hang's reproducer (failed 0 of 3 replays when saved) replayed as a plain 'passes',
+    and a reproducer saved as a hang that now failed otherwise was listed as 'still fails'."""
+    from fuzz import engine, summary
+    from fuzz.targets import make_target
+
+    text = b"0 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n"
+    flaky = {"command": "solve", "side": 4, "family": "empty", "signature": "no_timeout:hang on solvable "
+             "(hang blocked)", "flaky": True, "confirmed": "0 of 3 replays"}
+    assert engine.replay_entries([(tmp_path / "a", flaky, text)], make_target("engine:py"), strict=False) == []
+    assert capsys.readouterr().err.strip().endswith(
+        "passes (flaky when saved: it failed the same way in 0 of 3 replays; one pass does not show the bug is gone)")
+    puzzle = render(create(3, seed=1), "grid").encode()
+    saved = {"command": "solve", "side": 9, "family": "unique_easy", "signature": "no_timeout:hang on solvable "
+             "(hang computing)"}
+    [one] = engine.replay_entries([(tmp_path / "b", saved, puzzle)], make_target(spec("changes_given")), strict=False)
+    assert one.saved_as == saved["signature"] and one.signature.startswith("keeps_givens:")
+    assert summary.still_line(one) == f"fails another way now: {tmp_path / 'b'}: {one.signature} (saved as " \
+        f"{saved['signature']})"
+    assert summary.still_json(one)["saved_as"] == saved["signature"]
+    assert summary.still_line(one._replace(saved_as=one.signature)).startswith("still fails: ")
