@@ -298,7 +298,9 @@ def _judge_rejection(case: Case, result: Result, reading: Reading, failed: dict[
             parts.append(f"printed {said(result.stdout, 60)!r}")
         if not result.stderr.strip():
             parts.append("nothing on stderr")
-        failed[name] = Failure(", ".join(parts), "accepted")  # with a grid or not: one behaviour
+        changed, where = _changed_givens(case, reading)
+        # with a grid or not: one behaviour; a given it changed to make its "answer" is named, not grouped
+        failed[name] = Failure(", ".join(parts) + changed, "accepted", where)
     elif answered:
         failed[name] = Failure(f"{_exit(result)}, but a grid on stdout", "answered")
     else:
@@ -307,6 +309,20 @@ def _judge_rejection(case: Case, result: Result, reading: Reading, failed: dict[
         invalid = _validity(reading, side)
         if invalid:
             failed["valid_grid"] = invalid
+
+
+def _changed_givens(case: Case, reading: Reading) -> tuple[str, dict[str, int] | None]:
+    """'; the grid changes N given(s), first ...' and that cell, for a grid printed for a puzzle that
+    has no solution (a program that 'repairs' such a puzzle by overwriting a given), else ('', None)."""
+    grid, puzzle = reading.grid, case.puzzle
+    if grid is None or puzzle is None or grid.side != puzzle.side:
+        return "", None
+    changed = [i for i, (g, v) in enumerate(zip(puzzle.cells, grid.cells)) if g and v != g]
+    if not changed:
+        return "", None
+    r, c = divmod(changed[0], puzzle.side)
+    return (f"; the grid changes {len(changed)} given(s), first at row {r + 1}, column {c + 1}: "
+            f"{grid.cells[changed[0]]} for the given {puzzle.cells[changed[0]]}"), {"row": r + 1, "column": c + 1}
 
 
 def can_fail(oracle: str, case: Case) -> bool:

@@ -228,6 +228,22 @@ def test_rejects_unsolvable(stdout, stderr, code, problem):
     assert problem in failed["rejects_unsolvable"]
 
 
+def test_a_grid_that_overwrites_a_given_of_a_puzzle_with_no_solution_is_named_and_marked():
+    """A QA program 'repaired' a puzzle with no solution by dropping a given: the detail said only
+    'exit 0, printed a grid', and the given 7 printed as 4 was found in case.json's stdout."""
+    first = next(i for i, v in enumerate(PUZZLE.cells) if v)
+    r, c = divmod(first, 9)
+    others = set(range(1, 10)) - {PUZZLE.cells[first]}
+    repaired = Grid(3, [SOLUTION.cells[i] if i != first else next(iter(others)) for i in range(81)])
+    case = Case("no_solution", "solve", render(PUZZLE, "grid").encode(), PUZZLE, 0, None)  # as if it had none
+    failure = judge_solve(case, result(render(repaired, "grid"))).failed["rejects_unsolvable"]
+    assert failure.detail == (f"exit 0, printed a grid, nothing on stderr; the grid changes 1 given(s), first at "
+                              f"row {r + 1}, column {c + 1}: {repaired.cells[first]} for the given {PUZZLE.cells[first]}")
+    assert (failure.kind, failure.where) == ("accepted", {"row": r + 1, "column": c + 1})
+    kept = judge_solve(case, result(EXACT)).failed["rejects_unsolvable"]  # its givens kept: nothing to name
+    assert kept.detail == "exit 0, printed a grid, nothing on stderr" and kept.where is None
+
+
 @pytest.mark.parametrize("stdout, stderr, slip", [
     (b"ERROR: Puzzle not solveable\n", b"", "error_on_stdout"),
     (b"No solutions found.\n", b"sudoku: no\n", "error_on_stdout"),
