@@ -82,6 +82,8 @@ def _contained(result: Result, failed: dict[str, Failure], notes: list[str]) -> 
         failed["no_timeout"] = Failure(_hang_detail(result), "hang")
     elif result.limit and result.cpu_seconds > result.limit / 2:
         notes.append("slow")
+    if getattr(result, "left", 0):  # a daemon or a background child still running after the answer
+        notes.append("left_processes")
     if result.flooded:
         failed["no_flood"] = Failure("output past the cap", "flood")
     report = None if result.timed_out or result.flooded else report_in(result.stderr)

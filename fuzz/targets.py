@@ -55,12 +55,13 @@ from typing import IO, Any
 from jobs.processes import processes, stat_of
 
 Result = namedtuple("Result", "exit_code stdout stderr seconds timed_out flooded cpu_seconds limit hang "
-                    "blocked_seconds", defaults=(0.0, None, None, 0.0))
+                    "blocked_seconds left", defaults=(0.0, None, None, 0.0, 0))
 Result.__doc__ = """What a target did: exit code (negative: killed by that signal), stdout and stderr as bytes
 (cut at the output cap), wall seconds, whether it timed out (hung) or flooded its output, the CPU
 seconds of its process tree, the call's time limit in seconds (None when it had none), which rule
-stopped a hung call (``hang``: "cpu", "blocked" or "wall"; None when it answered) and the seconds
-it sat blocked."""
+stopped a hung call (``hang``: "cpu", "blocked" or "wall"; None when it answered), the seconds
+it sat blocked, and how many processes it ``left`` running when it answered (daemons, background
+children: killed with the case, and noted)."""
 
 DEFAULT_TIMEOUT_S = 5.0
 DEFAULT_MAX_OUTPUT = 1 << 20
@@ -369,16 +370,18 @@ def _run(argv: list[str], data: bytes, timeout: float, max_output: int, env: Map
             _kill_strays(before)
         raise
     seconds = time.perf_counter() - start
+    left = _left_behind(proc.pid, before) if hang is None else 0  # it answered; these still run
     _kill_group(proc.pid)  # on a hang, and whatever the target forked and left behind
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
-    if before is not None:
-        _kill_strays(before)  # before joining: a daemon holding our pipes would keep them open
+    if before is not None:  # before joining: a daemon holding our pipes would keep them open
+        strays = _kill_strays(before)  # a daemon whose parent was dying at the first look is seen here
+        left = max(left, strays) if hang is None else 0
     for thread in threads:
         thread.join(timeout=2)
     cpu = max(usage.ru_utime + usage.ru_stime, tree_cpu)  # the tree: children it did not wait for too
     return Result(proc.returncode, bytes(out), bytes(err), seconds, hang is not None, flood.is_set(), cpu,
-                  timeout, hang, blocked)
+                  timeout, hang, blocked, left)
 
 
 def _watch(pid: int, timeout: float) -> tuple[str | None, float, float]:
@@ -469,10 +472,10 @@ def _subreaper(on: bool) -> bool:
         return False
 
 
-def _children() -> list[int]:
-    """The pids whose parent is this process (from /proc)."""
+def _children(*, with_fields: bool = False) -> list[Any]:
+    """The pids whose parent is this process (from /proc); (pid, stat fields) ``with_fields``."""
     me = os.getpid()
-    return [pid for pid, fields in processes() if int(fields[1]) == me]
+    return [(pid, fields) if with_fields else pid for pid, fields in processes() if int(fields[1]) == me]
 
 
 def _kill_and_reap(pids: list[int], flags: int) -> None:
@@ -489,14 +492,29 @@ def _kill_and_reap(pids: list[int], flags: int) -> None:
             pass
 
 
-def _kill_strays(before: set[int]) -> None:
+def _kill_strays(before: set[int]) -> int:
     """Kill and reap every child of ours that was not there before the case: the case's descendants
-    that outlived their parent. Each one's own children then come to us, so repeat until none."""
-    for _ in range(100):
-        strays = [pid for pid in _children() if pid not in before]
+    that outlived their parent. Each one's own children then come to us, so repeat until none. How
+    many of the first found were not dead already."""
+    running = 0
+    for number in range(100):
+        strays = [(pid, fields) for pid, fields in _children(with_fields=True) if pid not in before]
         if not strays:
-            return
-        _kill_and_reap(strays, 0)
+            break
+        if number == 0:
+            running = sum(fields[0] not in (b"Z", b"X") for _, fields in strays)
+        _kill_and_reap([pid for pid, _ in strays], 0)
+    return running
+
+
+def _left_behind(leader: int, before: set[int] | None) -> int:
+    """How many processes a target whose leader has exited left running: in its process group or
+    session, or (a daemon that left both) come to us, the subreaper, as orphans (not in ``before``).
+    One walk of /proc; the dead waiting to be reaped are not counted."""
+    me = os.getpid()
+    return sum(1 for pid, fields in processes() if pid != leader and fields[0] not in (b"Z", b"X") and (
+        leader in (int(fields[2]), int(fields[3])) or (before is not None and int(fields[1]) == me
+                                                        and pid not in before)))
 
 
 _CANNOT_START = re.compile(r"no such file|can't open file|cannot open|not found|permission denied|"

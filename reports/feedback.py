@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from reports.grades import Line, Scored
     from reports.load import Run
 
-OWN_NOTES = ("slow", "strict_input")  # notes about the program alone (differs, oracle_doubted compare it to others)
+OWN_NOTES = ("slow", "strict_input", "left_processes")  # notes about the program alone (differs, oracle_doubted compare it to others)
 SLIPS = {  # what a format slip means, for a student
     "separators": "a boxed grid ('|', '-' or '+' lines) instead of the plain rows",
     "extra_text": "text before or after the grid (a header, a verdict, a prompt)",
@@ -173,7 +173,9 @@ def slips_md(one: Submission, cell: Callable[[object], str]) -> list[str]:
 
 
 NOTES = {"slow": "answered, but used more than half the time limit in CPU time",
-         "strict_input": "rejected valid but unusual whitespace (CRLF, tabs, extra spaces) cleanly: allowed"}
+         "strict_input": "rejected valid but unusual whitespace (CRLF, tabs, extra spaces) cleanly: allowed",
+         "left_processes": "answered, and left a process running (a daemon or a background child): the "
+                           "harness killed it"}
 
 
 def page_md(one: Submission, scored: Sequence[Scored], run: Run) -> str:

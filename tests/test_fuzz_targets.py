@@ -716,6 +716,10 @@ def test_a_messy_but_correct_program_has_no_failure(clean_runs, name):
     if name == "setsid_daemon":
         assert not survivors("setsid_daemon.py")
         assert max(float(row["target_s"]) for row in rows) < 5  # never waits on the daemon's open pipes
+        # killed with its case, and said: every call left one (QA: daemons were killed without a word)
+        assert {row["notes"] for row in rows} == {"left_processes"} and "left_processes" in done.stdout
+    else:
+        assert "left_processes" not in notes
 
 
 def test_fake_targets_are_executable():
