@@ -90,10 +90,21 @@ def _contained(result: Result, failed: dict[str, Failure], notes: list[str]) -> 
     if report:  # a memory error the plain build may hide: what the sanitizer saw, whatever the exit
         failed["no_crash"] = Failure(report.detail, report.kind)
     elif result.exit_code < 0 and not result.timed_out and not result.flooded:
-        failed["no_crash"] = Failure(f"killed by signal {-result.exit_code}", f"signal {-result.exit_code}")
+        failed["no_crash"] = Failure(f"killed by signal {-result.exit_code}{_signal_name(-result.exit_code)}",
+                                     f"signal {-result.exit_code}")
     elif crash := crash_in(result.stderr):
         failed["no_crash"] = Failure(*crash)
     return result.timed_out or result.flooded or result.exit_code < 0 or report is not None
+
+
+def _signal_name(number: int) -> str:
+    """' (SIGSEGV)' for 11: the name people know a crash by; '' for a number this system has no name for."""
+    import signal
+
+    try:
+        return f" ({signal.Signals(number).name})"
+    except ValueError:
+        return ""
 
 
 # An uncaught error as each runtime reports it on stderr (the program then exits non-zero, or aborts:

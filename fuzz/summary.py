@@ -188,7 +188,7 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
     manifest, records, saved, replayed, still, run_dir, run_corpus, phases = outcome
 
     rows = records.select(["family", "outcome", "oracles_failed", "format_slips", "notes", "target_s", "case",
-                           "target"]).to_pylist()
+                           "target", "cpu_s"]).to_pylist()
     config = manifest["config"]
     totals = manifest["totals"]
     wall = manifest["wall_s"] + sum(phases.values())
@@ -257,9 +257,10 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
         out += ["", md_text(line)]
         short.append(line)
     slowest = sorted((r for r in rows if r["target_s"] is not None), key=lambda r: -r["target_s"])[:5]
-    out += ["", "slowest cases: " + ", ".join(f"#{r['case']} {md_text(r['family'])}"
-                                             + (f" on {md_code(r['target'])}" if several else "")
-                                             + f" {r['target_s'] * 1000:.1f} ms" for r in slowest)]
+    out += ["", "slowest cases (wall time, which a busy machine stretches; CPU time, which the limit is on): "
+            + ", ".join(f"#{r['case']} {md_text(r['family'])}" + (f" on {md_code(r['target'])}" if several else "")
+                        + f" {r['target_s'] * 1000:.1f} ms" + (f" ({r['cpu_s'] * 1000:.1f} ms CPU)"
+                                                                 if r["cpu_s"] is not None else "") for r in slowest)]
     where = [f"records: {run_dir.path}/parts, {run_dir.csv_path}",
              f"summary: {run_dir.path}/summary.md (with plots: reports show {run_dir.path} --html report.html)",
              f"corpus: {run_corpus}" + ("" if run_corpus.exists() else " (empty: nothing failed)")]

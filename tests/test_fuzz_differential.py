@@ -200,7 +200,7 @@ def test_three_targets_one_of_them_wrong_on_unique_puzzles(tmp_path):
     assert matrix[spec("wrong_unique")][column].strip() == str(differing[spec("wrong_unique")])
     assert matrix[spec("correct")][column].strip() == matrix[spec("reversed_digits")][column].strip() == ""
     assert "## Differential check" in markdown and f"`{spec('wrong_unique')}` on " in markdown
-    slowest = next(line for line in markdown.splitlines() if line.startswith("slowest cases: "))
+    slowest = next(line for line in markdown.splitlines() if line.startswith("slowest cases ("))
     assert slowest.count(" on `") == 5  # which target was slow
     assert any(line.startswith("differential check: ") and f"{spec('wrong_unique')} on " in line
                for line in done.stdout.splitlines())

@@ -298,7 +298,7 @@ def test_contained_oracles():
     flooded = judge_solve(case, result(b"x" * 100, exit_code=-9, flooded=True)).failed
     assert set(flooded) == {"no_flood"}  # one bug, not also a missing answer
     segfault = details(judge_solve(case, result(exit_code=-11)))
-    assert segfault["no_crash"] == "killed by signal 11"
+    assert segfault["no_crash"] == "killed by signal 11 (SIGSEGV)"
     traceback = b'Traceback (most recent call last):\n  File "x.py"\nValueError\n'
     assert "no_crash" in judge_solve(case_of("x\n"), result(b"", traceback, 1)).failed
 

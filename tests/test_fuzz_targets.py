@@ -486,7 +486,7 @@ def test_a_crash_without_final_newline_shrinks_to_a_short_text_without_final_new
     crashes = [meta for meta in bugs_saved(out) if meta["oracle"] == "no_crash"]
     assert crashes
     for meta in crashes:
-        assert meta["detail"] == "no_crash: killed by signal 11"
+        assert meta["detail"] == "no_crash: killed by signal 11 (SIGSEGV)"
         assert meta["actual"]["exit_code"] == -11
     _, data = reproducers(out)["no_crash"]
     assert 1 <= len(data) <= 20 and not data.endswith(b"\n")
