@@ -14,8 +14,13 @@ never less than ``MIN_GROUP_S`` a group; a group's shrink stops when its share, 
 will cost, is spent. Each group is saved to the corpus as soon as it is done, so an interrupted
 triage keeps the groups finished, and a resumed one does only the others. Two groups whose shrunk
 reproducers are the same bytes are one bug: the second is merged into the first's folder.
+
+A hang computing (CPU spent to the limit) is looked at once more with ``LONGER`` times the limit, and
+its detail says whether it then answered (a slow solver) or not (one that never ends, or slower):
+both fail the limit, but a student fixing the one needs to know it is not the other.
 """
 
+import copy
 import shlex
 import time
 from collections import namedtuple
@@ -36,6 +41,7 @@ from jobs import backends
 
 CONFIRMATIONS = 3
 MIN_GROUP_S = 2.0
+LONGER = 4  # a hang computing's reproducer is run once more with this many times the CPU limit
 
 Group = namedtuple("Group", "signature cases representative family calls_failed side text families seconds others",
                    defaults=((),))
@@ -204,7 +210,29 @@ def triage_group(group: Group, config: dict[str, Any], target: Target, *, shrink
         if steady > hits:
             small, hits, shown = case, steady, steady_shown
     verdict, result = cast("tuple[Verdict, Result]", shown)  # the last replay's when none failed
+    hang = verdict.failed.get("no_timeout")
+    if hang is not None and group.signature.endswith("(hang computing)"):
+        verdict.failed["no_timeout"] = hang._replace(detail=hang.detail + _second_look(small, target))
     return small, hits, verdict, result, note
+
+
+def _second_look(case: Case, target: Target) -> str:
+    """What the reproducer of a hang computing does given LONGER times its CPU limit, once: a solver
+    that is slow (it answers) or one that never ends. Both fail the limit; the fix is not the same."""
+    if not hasattr(target, "timeout"):
+        return ""
+    longer = copy.copy(target)
+    longer.timeout = target.timeout * LONGER
+    if case.command == "create":
+        result = longer.create(case.side)
+    else:
+        result = longer.check(case.text) if case.command == "check" else longer.solve(case.text)
+    given = f"; given {longer.timeout:g}s of CPU once more:"
+    if result.timed_out:
+        return f"{given} no answer either (endless, or slower than that)"
+    if result.cpu_seconds > target.timeout:
+        return f"{given} answered after {result.cpu_seconds:.1f}s (slow, not endless)"
+    return f"{given} answered after {result.cpu_seconds:.1f}s this time (its time on this input varies: a random search?)"
 
 
 def triage_task(spec: dict[str, Any]) -> tuple[Case, int, Verdict, Result, str | None]:

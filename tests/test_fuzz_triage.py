@@ -182,3 +182,24 @@ def test_a_reproducer_the_replay_saved_is_not_taken_for_a_triaged_group(tmp_path
     (saved,) = triage_module.triage(table([row(0, signature, "unique_easy"), row(1, signature, "multiple")]),
                                     config, target, [tmp_path / "run", tmp_path / "shared"])
     assert done == [signature] and saved.cases == 2 and saved.confirmed == 3
+
+
+def test_a_hang_computing_is_looked_at_once_more_with_four_times_the_limit(tmp_path):
+    """A QA program's solver took more than the 5 s limit on puzzles with no solution: "hang". Given
+    longer, a slow solver answers and an endless one does not; the detail says which."""
+    import sys
+
+    from fuzz.targets import CommandTarget
+    from fuzz.triage import LONGER, _second_look
+
+    burn = ("import sys, time\nwhile time.process_time() < {}: pass\nprint('1 2 3 4 5 6 7 8 9')\n")
+    case = from_text("unique_easy", "solve", render(PUZZLE, "grid").encode())
+    slow = CommandTarget([sys.executable, "-S", "-c", burn.format(1.2)], timeout=0.5)  # 1.2 s < 4 x 0.5
+    assert _second_look(case, slow).startswith("; given 2s of CPU once more: answered after 1.")
+    assert _second_look(case, slow).endswith("s (slow, not endless)") and LONGER == 4
+    endless = CommandTarget([sys.executable, "-S", "-c", burn.format(1e9)], timeout=0.3)
+    assert _second_look(case, endless) == "; given 1.2s of CPU once more: no answer either (endless, or slower than that)"
+    assert _second_look(case, make_target("engine:py")) == ""  # our engines have no limit to stretch
+    quick = CommandTarget([sys.executable, "-S", "-c", burn.format(0)], timeout=1)  # as a random search may be
+    assert _second_look(case, quick).startswith("; given 4s of CPU once more: answered after 0.0s this time (its "
+                                                "time on this input varies")
