@@ -224,11 +224,12 @@ def case_folders() -> Iterator[str]:
     each process marked with this folder is then killed, daemons that left the target's group too.
 
     The folder is made by the first case that needs it (a run of our own engine makes none), and its
-    name holds this command's pid: a command killed by SIGKILL, which no handler sees, leaves its
-    folder and what its targets were running, and the next command's ``_sweep`` ends both."""
+    name holds this command's pid and pid namespace: a command killed by SIGKILL, which no handler
+    sees, leaves its folder and what its targets were running, and the next command's ``_sweep``
+    ends both."""
     home = tempfile.gettempdir()
     _sweep(home)
-    folder = os.path.join(home, f"fuzz-cases-{os.getpid()}-{secrets.token_hex(8)}")
+    folder = os.path.join(home, f"fuzz-cases-{_pid_space()}-{os.getpid()}-{secrets.token_hex(8)}")
     previous = os.environ.get(CASES_ENV)
     os.environ[CASES_ENV] = folder
     try:
@@ -247,7 +248,23 @@ def case_folders() -> Iterator[str]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-_HOME_NAME = re.compile(r"fuzz-cases-(\d+)-[0-9a-f]{16}")  # case_folders' name: its command's pid, a random part
+# case_folders' name: the pid namespace and pid of its command, then a random part
+_HOME_NAME = re.compile(r"fuzz-cases-(\d+)-(\d+)-[0-9a-f]{16}")
+
+
+def _pid_space() -> int:
+    """This process's pid namespace (its inode), 0 where there is none to read: a pid means something
+    only in its own namespace (a container sharing /tmp with its host counts pids apart)."""
+    try:
+        return os.stat("/proc/self/ns/pid").st_ino
+    except OSError:
+        return 0
+
+
+def _ended(match: re.Match[str]) -> bool:
+    """Whether the command a case home's name gives is known to have ended: its pid, in our pid
+    namespace, is no process (in another namespace nothing is known, so nothing is done)."""
+    return int(match.group(1)) == _pid_space() and not _alive(int(match.group(2)))
 
 
 def _case_home() -> str | None:
@@ -257,7 +274,7 @@ def _case_home() -> str | None:
     name is taken by anything but a folder of ours."""
     folder = os.environ.get(CASES_ENV)
     match = _HOME_NAME.fullmatch(os.path.basename(folder or ""))
-    if not folder or not match or not _alive(int(match.group(1))):
+    if not folder or not match or _ended(match):
         return None
     try:
         os.mkdir(folder, 0o700)
@@ -288,7 +305,7 @@ def _sweep(home: str) -> None:
         return
     for entry in entries:
         match = _HOME_NAME.fullmatch(entry.name)
-        if not match or _alive(int(match.group(1))):
+        if not match or not _ended(match):
             continue
         try:
             found = entry.stat(follow_symlinks=False)

@@ -816,3 +816,27 @@ def test_a_command_s_relative_paths_are_taken_from_the_folder_the_run_began_in(t
     assert make_target("python3 their.py", base=str(tmp_path)).argv[1:] == [str(tmp_path / "their.py")]
     assert make_target("./sudoku", base=str(tmp_path)).argv == [str(tmp_path / "sudoku")]
     assert make_target("python3 their.py").argv[1:] == ["their.py"]  # no base: the current folder's (none here)
+
+
+def test_the_sweep_ends_only_case_homes_of_commands_known_to_have_ended(tmp_path, monkeypatch):
+    """A dead pid in our own pid namespace is a command killed outright; a live one, or one counted
+    in another namespace (a container sharing /tmp), is left alone."""
+    import tempfile
+
+    from fuzz import targets
+
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    space = targets._pid_space()
+    names = {"ended": f"fuzz-cases-{space}-{gone.pid}-{'a' * 16}",
+             "alive": f"fuzz-cases-{space}-{os.getpid()}-{'b' * 16}",
+             "elsewhere": f"fuzz-cases-{space + 1}-{gone.pid}-{'c' * 16}",
+             "not ours": f"fuzz-cases-{gone.pid}-{'d' * 16}"}
+    for name in names.values():
+        (tmp_path / name / "fuzz-case-x").mkdir(parents=True)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    with targets.case_folders() as home:
+        assert os.path.basename(home).startswith(f"fuzz-cases-{space}-{os.getpid()}-")
+        assert not os.path.exists(home)  # made by the first case that needs it
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted(
+        names[kind] for kind in ("alive", "elsewhere", "not ours"))

@@ -385,10 +385,14 @@ def test_what_a_fuzz_run_killed_outright_left_running_is_ended_by_the_next_fuzz_
     mark = f"FUZZ_CASE_FOLDERS={temp}".encode()
     try:
         deadline = time.monotonic() + 300
-        while not _marked(mark) or not list(temp.glob("fuzz-cases-*/fuzz-case-*")):  # a slow case under way
+        seen: set[int] = set()
+        while True:  # a slow case under way: a target marked in two looks a second apart (a quick one takes 0.1 s)
+            now = set(_marked(mark))
+            if now & seen:
+                break
+            seen = now
             assert proc.poll() is None and time.monotonic() < deadline, "the run never had a slow case"
-            time.sleep(0.3)
-        time.sleep(1.0)  # (its marked processes are the slow ones: a quick case is over in 0.1 s)
+            time.sleep(1.0)
         os.killpg(proc.pid, signal.SIGKILL)  # the command and its workers; not the targets' sessions
         proc.communicate(timeout=60)
         _assert_group_gone(proc.pid)
