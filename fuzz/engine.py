@@ -190,10 +190,13 @@ def saved_target(path: Path, entries: Sequence[tuple[Path, dict[str, Any], bytes
     from sudoku.display import visible
 
     names = sorted({str(meta.get("target", "")) for _, meta, _ in entries})
-    if len(names) == 1 and (names[0] in ("engine", "cli") or names[0].startswith("engine:")):
+    keys = {meta.get("target_key") for _, meta, _ in entries}
+    if len(names) == 1 and len(keys) == 1 and (names[0] in ("engine", "cli") or names[0].startswith("engine:")):
         return {"spec": names[0]}
     shown = visible(str(path), newlines=False)
-    if len(names) > 1:
+    if len(keys) > 1:
+        if len(names) < len(keys):  # two programs both typed ./sudoku: their folders tell them apart
+            names = sorted({str(meta.get("target", "")) + f" ({meta.get('target_key')})" for _, meta, _ in entries})
         listed = ", ".join(visible(name or "(none recorded)", newlines=False) for name in names[:3])
         raise Usage(f"{shown} holds reproducers of {len(names)} targets ({listed}{', ...' * (len(names) > 3)}): "
                     "name the folder of one, and the program to replay it against with --target")
@@ -289,16 +292,17 @@ def _note_legacy(corpus: Path, spec: dict[str, Any], target: Target, own: Path) 
     old = store.legacy_key(target)
     if old is None or not (corpus / old).is_dir():
         return
-    count = len(store.load(corpus / old).entries)
-    if not count:
+    entries = store.load(corpus / old).entries
+    if not entries:
         return
-    legacy = shlex.quote(str(corpus / old))
-    keep = (f"mv {legacy} {shlex.quote(str(own))}" if not own.exists()
-            else f"move the folders in it into {shlex.quote(str(own))}")
-    print(visible(f"fuzz: {corpus / old} holds {counted(count, 'reproducer')} saved under the command "
-                  f"{target.name!r} before programs were told apart by their full path, not replayed in this run "
-                  f"(they may be another program's). Check them with: {replay_command(corpus / old, spec)}; keep them with this program: {keep}", newlines=False),
-          file=sys.stderr)
+    legacy, mine = shlex.quote(str(corpus / old)), shlex.quote(str(own))
+    made_by = next((meta["run"] for _, meta, _ in entries if isinstance(meta.get("run"), str)), None)
+    print(visible(f"fuzz: {corpus / old} holds {counted(len(entries), 'reproducer')} saved under the command "
+                  f"{target.name!r} before programs were told apart by their full path"
+                  + (f" (one shown by hand as: {made_by})" if made_by else "")
+                  + "; not replayed in this run, as they may be another program's. Check them with: "
+                  f"{replay_command(corpus / old, spec)}; keep them with this program: mkdir -p {mine} && "
+                  f"cp -Rn {legacy}/. {mine}/ && rm -r {legacy}", newlines=False), file=sys.stderr)
 
 
 def loaded(found: Loaded) -> list[tuple[Path, dict[str, Any], bytes]]:
@@ -536,12 +540,19 @@ def replay(path: str | Path, target_spec: dict[str, Any] | None, *, strict: bool
                     "case.json and input.txt)")
     target = named or target_of_spec(saved_target(path, entries))
     keys = sorted(cast("set[str]", {meta.get("target_key") for _, meta, _ in entries} - {None}))
+    mine = store.target_key(target)
     if len(keys) > 1:
-        mine = store.target_key(target)
         if mine not in keys:
             raise Usage(f"{path} holds reproducers of {len(keys)} targets ({', '.join(keys)}), none of them "
                         f"{target.name}; name the folder of the one to replay")
-        entries = [entry for entry in entries if entry[1].get("target_key") in (mine, None)]
+        kept = [entry for entry in entries if entry[1].get("target_key") in (mine, None)]
+        print(f"fuzz: {counted(len(entries) - len(kept), 'reproducer')} of other targets under "
+              f"{visible(str(path), newlines=False)} not replayed", file=sys.stderr)
+        entries = kept
+    elif keys and keys[0] != mine and named is not None:  # asked for: a program against another's bugs
+        print(visible(f"fuzz: note: these reproducers were saved from another program ({keys[0]}, shown by hand "
+                      f"as: {entries[0][1].get('run', '?')}); replayed against {target.name} as asked",
+                      newlines=False), file=sys.stderr)
     checked = None
     if reference:
         first = entries[0][1]

@@ -373,8 +373,11 @@ def judge_create(results: Sequence[Result], *, side: int = 9, header: bool = Fal
                     "relabelled, rows or columns permuted, or transposed)", "variant"))
             elif form is not None:
                 forms[form] = index
-    calls_failed = sum(bool(call_failed) for call_failed, _, _ in per_call)
-    evidence = next((i for i, (call_failed, _, _) in enumerate(per_call) if call_failed), 0)
+    # under --strict a call whose text slipped failed too (a format bug on every create is no intermittent one)
+    failing = [bool(call_failed) or (strict and bool(said[0])) for call_failed, _, said in per_call]
+    calls_failed = sum(failing)
+    evidence = next((i for i, (call_failed, _, _) in enumerate(per_call) if call_failed),
+                    next((i for i, failed_call in enumerate(failing) if failed_call), 0))
     for call_failed, _, _ in per_call:
         for oracle, failure in call_failed.items():
             if oracle not in failed:

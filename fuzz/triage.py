@@ -119,11 +119,15 @@ def create_calls_in(records: Any) -> int:
     return sum(value or 0 for value in creates.column("calls").to_pylist())
 
 
-def replay_command(folder: str | Path, target_options: dict[str, Any], reference: dict[str, Any] | None = None) -> str:
-    """The exact ``fuzz replay`` line for a reproducer, with the options that make the same target (and
-    the run's reference, whose answers were the expected ones)."""
+def replay_command(folder: str | Path, target_options: dict[str, Any], reference: dict[str, Any] | None = None,
+                   *, strict: bool = False) -> str:
+    """The exact ``fuzz replay`` line for a reproducer, with the options that make the same target and
+    judge as the run did (the run's reference, whose answers were the expected ones; --strict, without
+    which a format bug's reproducer passes)."""
     spec = target_options
     words = ["fuzz", "replay", str(folder), "--target", spec["spec"]]
+    if strict:
+        words.append("--strict")
     if reference:
         words += ["--reference", reference["spec"]]
     if spec.get("create_args", "create") != "create":
@@ -325,7 +329,8 @@ class _Book:
         folders: list[Path] = []
         for root in self.corpora:
             folder = store.folder_for(root, self.target, oracle, group.signature)
-            extra["replay"] = replay_command(folder, self.config["target"], self.config.get("reference"))
+            extra["replay"] = replay_command(folder, self.config["target"], self.config.get("reference"),
+                                           strict=bool(self.config.get("strict")))
             folders.append(store.save(root, case, signature=group.signature, oracle=oracle, detail=detail,
                                       target=self.target, result=result, extra=extra))
         folder = folders[0]
@@ -333,7 +338,8 @@ class _Book:
         self.by_input[key] = folder
         self.by_folder[folder] = Saved(
             group.signature, group.cases, group.representative, folder, detail, hits, hits < CONFIRMATIONS,
-            intermittent, replay_command(folder, self.config["target"], self.config.get("reference")), case.text,
+            intermittent, replay_command(folder, self.config["target"], self.config.get("reference"),
+                                           strict=bool(self.config.get("strict"))), case.text,
             self.config["target"]["spec"], group.families, list(group.others), case.side, store.expected_of(case),
             store.actual_of(result), mark, note)
 

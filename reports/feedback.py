@@ -220,7 +220,7 @@ def page_html(one: Submission, scored: Sequence[Scored], run: Run) -> str:
     body = ["<h1>Feedback on your <code>sudoku</code></h1>",
             f"<p>program: <code>{escape(one.target)}</code><br/>tested with <code>fuzz</code> (run "
             f"{escape(run.name)}, seed {escape(str(config.get('seed', '?')))}): {one.cases} cases, {one.failed} "
-            f"failed, {len(one.bugs)} distinct bugs<br/>grade: {total:g} of {most:g} points</p>"]
+            f"failed, {counted(len(one.bugs), 'distinct bug')}<br/>grade: {total:g} of {most:g} points</p>"]
     if not one.started:
         body.append(f"<p>Your program did not start, so nothing was tested: {escape(one.why)}</p>")
     if one.bugs:
@@ -263,7 +263,7 @@ def write_feedback(run: Run, out: str | os.PathLike[str], *,
             for number, bug in enumerate(one.bugs, 1):
                 copy_reproducer(run.path, bug, folder / "bugs" / str(number))
             scored = grades.score(lines, one.bugs, one.slips, started=one.started)
-            summary = (f"{one.cases} cases, {one.failed} failed, {len(one.bugs)} distinct bugs; "
+            summary = (f"{one.cases} cases, {one.failed} failed, {counted(len(one.bugs), 'distinct bug')}; "
                        "the bugs with their inputs are in feedback.md" if one.started
                        else f"your program did not start: {one.why}")
             (folder / "feedback.md").write_text(page_md(one, scored, run), encoding="utf-8")

@@ -80,6 +80,7 @@ class Summary:
     timings: list[Timing]
     slowest: list[dict[str, Any]]
     bugs: list[Bug] = field(default_factory=list)  # fuzz: distinct bugs, one reproducer each
+    notes: list[tuple[str, int]] = field(default_factory=list)  # fuzz: notes on cases, never failures
 
     @property
     def failed(self) -> int:
@@ -239,4 +240,5 @@ def summarize(run: Run) -> Summary:
     return Summary(run=run, counts={k: int(v) for k, v in sorted(counts.items())}, failures=found,
                    by_oracle=_split_counts(failed_rows["oracles_failed"]), by_case_set=by_case_set(records),
                    format_slips=_split_counts(records["format_slips"]), timings=timings(records),
-                   slowest=slowest(records), bugs=bugs(run))
+                   slowest=slowest(records), bugs=bugs(run),
+                   notes=_split_counts(records["notes"]) if "notes" in records else [])

@@ -6,6 +6,7 @@ real subprocesses are in test_fuzz_targets.py.
 
 import json
 import random
+import subprocess
 
 import pytest
 from hypothesis import given, settings
@@ -366,6 +367,14 @@ def test_variants_are_no_evidence_at_4x4():
     other = Grid(2, [relabel[puzzle.cells[c * 4 + r]] for r in range(4) for c in range(4)])  # transposed too
     assert other != puzzle and canonical(other) == canonical(puzzle)
     assert judge_create([create_result(puzzle), create_result(other)], side=4).failed == {}
+
+
+def test_under_strict_a_create_whose_every_answer_slips_fails_on_every_call():
+    """QA: a boxed create under --strict was "intermittent (0 of 30 creates)" though every one slipped."""
+    chatty = [result("Puzzle:\n" + render(create(3, seed=seed), "grid")) for seed in (1, 2, 3)]
+    verdict = judge_create(chatty, strict=True)
+    assert set(verdict.failed) == {"format"} and verdict.calls_failed == 3
+    assert judge_create(chatty, strict=False).calls_failed == 0
 
 
 def test_create_oracles():
@@ -935,10 +944,14 @@ def test_a_run_leaves_reproducers_under_the_old_key_alone_and_says_how_to_adopt_
     assert engine.replay_own(config, spec, target, tmp_path / "run") == (0, [])
     [line] = capsys.readouterr().err.splitlines()
     assert f"{shared / old} holds 1 reproducer saved under the command './sudoku'" in line
-    assert f"not replayed in this run" in line
+    assert "not replayed in this run" in line and "(one shown by hand as: " in line
     assert f"fuzz replay {shared / old} --target ./sudoku" in line
-    assert f"mv {shared / old} {shared / corpus.target_key(target)}" in line
     assert (shared / old / saved.relative_to(shared / corpus.target_key(target))).is_dir()  # nothing moved
+    # the adoption it gives works whether this program's folder exists yet or not (a mv would nest it)
+    (shared / corpus.target_key(target) / "answers").mkdir(parents=True)
+    adopt = line.split("keep them with this program: ", 1)[1]
+    subprocess.run(adopt, shell=True, check=True)
+    assert not (shared / old).exists() and saved.is_dir() and (saved / "case.json").is_file()
 
 
 def test_corpus_load_skips_temporaries_and_damage(tmp_path):

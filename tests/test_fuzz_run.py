@@ -5,6 +5,7 @@ import sys
 from collections import Counter
 import json
 import re
+import shlex
 
 import pytest
 
@@ -68,6 +69,7 @@ def test_strict_turns_slips_into_format_failures(chatty, tmp_path):
     meta = json.loads(next((tmp_path / "run" / "corpus").glob("*/format/*/case.json")).read_text())
     assert meta["detail"] == "format: separators, extra_text ('Solution:')"
     assert meta["signature"] == "format:separators,extra_text on solvable (exit 0)"
+    assert f"--target {shlex.quote(spec('chatty'))} --strict" in meta["replay"]  # judged as the run was
     data = next((tmp_path / "run" / "corpus").glob("*/format/*/input.txt")).read_bytes()
     # shrunk: any puzzle shows the slips, but a reproducer keeps its case's class (a puzzle with one
     # solution), so it is a minimal puzzle: no clue can go without a second solution; unless the run's
@@ -441,3 +443,32 @@ def test_a_replay_says_what_a_pass_of_a_flaky_reproducer_is_worth_and_a_bug_fail
         f"{saved['signature']})"
     assert summary.still_json(one)["saved_as"] == saved["signature"]
     assert summary.still_line(one._replace(saved_as=one.signature)).startswith("still fails: ")
+
+
+def test_replay_tells_two_programs_typed_alike_apart_and_says_what_it_leaves_out(tmp_path):
+    """QA: a folder holding the reproducers of two programs both run as ./sudoku was shown as one;
+    with --target one of them, the other's were left out without a word; and a reproducer of one
+    replayed against the other (a replay line pasted in the wrong folder) passed with no remark."""
+    from fuzz import corpus
+    from fuzz.cases import from_text
+    from fuzz.targets import Result, make_target
+    from fake_targets import argv
+
+    case = from_text("unique_easy", "solve", render(create(3, seed=1), "grid").encode())
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        program = tmp_path / name / "sudoku"
+        program.write_text(f"#!/bin/sh\nexec {shlex.join(argv('correct'))} \"$@\"\n")
+        program.chmod(0o755)
+        corpus.save(tmp_path / "shared", case, signature="answers:exit on solvable (exit 0)", oracle="answers",
+                    detail="d", target=make_target("./sudoku", base=str(tmp_path / name)),
+                    result=Result(1, b"", b"", 0.1, False, False))
+    both = fuzz("replay", tmp_path / "shared", cwd=tmp_path / "a")
+    assert both.returncode == 2 and "holds reproducers of 2 targets (./sudoku (sudoku-" in both.stderr
+    mine = fuzz("replay", tmp_path / "shared", "--target", "./sudoku", cwd=tmp_path / "a")
+    assert mine.returncode == 0 and "1 reproducer of other targets under" in mine.stderr
+    theirs = next(folder for folder in (tmp_path / "shared").iterdir()
+                  if folder.name != corpus.target_key(make_target("./sudoku", base=str(tmp_path / "a"))))
+    other = fuzz("replay", theirs, "--target", "./sudoku", cwd=tmp_path / "a")
+    assert other.returncode == 0 and "saved from another program" in other.stderr
+    assert str(tmp_path / "b" / "sudoku") in other.stderr and "replayed against ./sudoku as asked" in other.stderr

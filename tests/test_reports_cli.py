@@ -81,6 +81,7 @@ def test_show_a_fuzz_run_exits_1_and_writes_md_and_html(runs, tmp_path):
     assert "<svg" in html.read_text() and "###" not in result.stdout
     # the text says the slips too, apart from the bugs, as fuzz run does
     assert "format slips (failures only with --strict): trailing_space 1" in result.stdout.splitlines()
+    assert not any(line.startswith("notes (not failures)") for line in result.stdout.splitlines())  # none here
 
 
 def test_show_a_clean_batch_run_exits_0(runs):
@@ -188,3 +189,13 @@ def test_ci_regression_calls_a_planted_2x_slower_solve_a_regression(tmp_path):
     assert others and not any("**regression**" in row for row in others), result.stdout
     # strict: a reliable timing regression fails; an unreliable one (A/A moved) is shown but does not
     assert result.returncode == (0 if "timing verdicts **unreliable**" in result.stdout else 1), result.stdout
+
+
+def test_show_says_a_fuzz_run_s_notes_apart_from_failures(tmp_path):
+    """QA: `reports show` of a run whose summary.md had "notes (not failures): slow 8" said nothing of them."""
+    rows = fuzz_records()
+    for row in rows[:3]:
+        row["notes"] = "slow"
+    rows[3]["notes"] = "slow,left_processes"
+    result = run_reports("show", write_run(tmp_path / "run", rows, chunk_size=10))
+    assert "notes (not failures): slow 4, left_processes 1" in result.stdout.splitlines()

@@ -9,7 +9,7 @@ import argparse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from sudoku.display import Table, caret_lines, excerpt, marked
+from sudoku.display import Table, caret_lines, counted, excerpt, marked
 from reports.render.md import describe_run, headline
 from reports.text import fmt_ratio, fmt_size, fmt_time
 from reports.verdict import IMPROVEMENT, NOT_COMPARABLE, REGRESSION, UNCHANGED
@@ -68,7 +68,7 @@ def summary_blocks(summary: Summary, args: argparse.Namespace) -> list[str | Tab
                                  f"cases: {len(run.records)} ({counts})"]
     blocks += [f"note: {note}" for note in run.notes]
     if summary.bugs:  # lines, not a table: a replay line stays whole, to copy
-        blocks.append(f"{len(summary.bugs)} distinct bugs" + (f" (first {SHOWN})" if len(summary.bugs) > SHOWN else "")
+        blocks.append(counted(len(summary.bugs), "distinct bug") + (f" (first {SHOWN})" if len(summary.bugs) > SHOWN else "")
                       + ":")
         for number, bug in enumerate(summary.bugs[:SHOWN], 1):
             blocks += [marked(f"{number:>3}. {bug.get('signature', '')}: {bug.get('cases', '?')} case(s)"
@@ -80,6 +80,8 @@ def summary_blocks(summary: Summary, args: argparse.Namespace) -> list[str | Tab
     if summary.format_slips:  # as fuzz run's own summary says them: apart from the bugs
         blocks.append("format slips (failures only with --strict): "
                       + ", ".join(f"{name} {count}" for name, count in summary.format_slips))
+    if summary.notes:
+        blocks.append("notes (not failures): " + ", ".join(f"{name} {count}" for name, count in summary.notes))
     if summary.timings:
         timings = Table(["phase", "size", "set", "n:", "p50:", "p90:", "p99:", "max:"], title="Timing percentiles"
                         + (f" (the {SHOWN} largest sets of {len(summary.timings)})" if len(summary.timings) > SHOWN
