@@ -438,7 +438,10 @@ def test_a_planted_bug_is_found_and_named(runs, name):
     for oracle in saved:
         meta, data = saved[oracle]
         assert meta["oracle"] == oracle and meta["target"] == spec(name) and meta["seed"] == seed
-        assert meta["detail"] and not meta["detail"].startswith("failed when found")
+        # random_hang hangs half of the time: its reproducer may pass every replay (1 in 64 after the
+        # unshrunk case's second chance), and then says so, as flaky
+        assert meta["detail"] and (not meta["detail"].startswith("failed when found")
+                                   or (name == "random_hang" and meta["flaky"] and meta["hits"] == 0))
         assert meta["replay"].startswith(f"fuzz replay {out / 'corpus'}/") and meta["replay"] in done.stdout
         if name != "random_hang":
             assert meta["confirmed"] == "3 of 3 replays" and meta["flaky"] is False
