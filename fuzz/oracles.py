@@ -82,7 +82,7 @@ def _contained(result: Result, failed: dict[str, Failure], notes: list[str]) -> 
         failed["no_timeout"] = Failure(_hang_detail(result), "hang")
     elif result.limit and result.cpu_seconds > result.limit / 2:
         notes.append("slow")
-    if getattr(result, "left", 0):  # a daemon or a background child still running after the answer
+    if result.left:  # a daemon or a background child still running after the answer
         notes.append("left_processes")
     if result.flooded:
         failed["no_flood"] = Failure("output past the cap", "flood")
@@ -272,11 +272,10 @@ def judge_solve(case: Case, result: Result, *, side: int = 9, header: bool = Fal
     if invalid:
         failed["valid_grid"] = invalid
     grid = reading.grid
-    changed = [i for i, (g, s) in enumerate(zip(case.puzzle.cells, grid.cells)) if g and g != s]
-    if changed:
-        r, c = divmod(changed[0], side)
-        failed["keeps_givens"] = Failure(f"{len(changed)} given(s) changed, first at row {r + 1}, column {c + 1}",
-                                         "changed", {"row": r + 1, "column": c + 1})
+    changed, where = _givens_changed(case.puzzle, grid)
+    if where:
+        failed["keeps_givens"] = Failure(f"{len(changed)} given(s) changed, first at row {where['row']}, column "
+                                         f"{where['column']}", "changed", where)
     if case.count == 1 and grid != case.solution and not invalid and not changed:
         failed["unique_solution"] = Failure("a valid grid, but not the puzzle's unique solution", "other_solution")
     return _verdict(failed, slips, notes, grid, strict=strict, extra=reading.extra)
@@ -330,12 +329,21 @@ def _changed_givens(case: Case, reading: Reading) -> tuple[str, dict[str, int] |
     grid, puzzle = reading.grid, case.puzzle
     if grid is None or puzzle is None or grid.side != puzzle.side:
         return "", None
-    changed = [i for i, (g, v) in enumerate(zip(puzzle.cells, grid.cells)) if g and v != g]
-    if not changed:
+    changed, where = _givens_changed(puzzle, grid)
+    if not where:
         return "", None
+    return (f"; the grid changes {len(changed)} given(s), first at row {where['row']}, column {where['column']}: "
+            f"{grid.cells[changed[0]]} for the given {puzzle.cells[changed[0]]}"), where
+
+
+def _givens_changed(puzzle: Grid, grid: Grid) -> tuple[list[int], dict[str, int] | None]:
+    """The cells whose given ``grid`` does not keep, and the first as {"row", "column"} (1-based; None
+    when every given is kept): for a solve's keeps_givens and for a refusal's grid alike."""
+    changed = [i for i, (given, value) in enumerate(zip(puzzle.cells, grid.cells)) if given and value != given]
+    if not changed:
+        return [], None
     r, c = divmod(changed[0], puzzle.side)
-    return (f"; the grid changes {len(changed)} given(s), first at row {r + 1}, column {c + 1}: "
-            f"{grid.cells[changed[0]]} for the given {puzzle.cells[changed[0]]}"), {"row": r + 1, "column": c + 1}
+    return changed, {"row": r + 1, "column": c + 1}
 
 
 def can_fail(oracle: str, case: Case) -> bool:
