@@ -114,9 +114,12 @@ def folder_for(corpus: str | os.PathLike[str], target: Target, oracle: str, sign
 
 def save(corpus: str | os.PathLike[str], case: Case, *, signature: str, oracle: str, detail: str, target: Target,
          result: Result, extra: dict[str, Any] | None = None) -> Path:
-    """Save one group's reproducer; an existing folder for the same group is kept (the first saved)."""
+    """Save one group's reproducer; an existing folder for the same group is kept (the first saved),
+    unless it is the replay phase's copy (``replayed_from``: it failed once more, unconfirmed and
+    uncounted), which a triaged reproducer replaces."""
     final = folder_for(corpus, target, oracle, signature)
-    if final.exists():
+    replacing = final.exists() and "replayed_from" not in (extra or {}) and _is_replay_copy(final)
+    if final.exists() and not replacing:
         return final
     meta = {
         "oracle": oracle, "signature": signature, "detail": detail, "family": case.family, "side": case.side,
@@ -132,11 +135,25 @@ def save(corpus: str | os.PathLike[str], case: Case, *, signature: str, oracle: 
     (temporary / "input.txt").write_bytes(case.text)
     (temporary / "output.txt").write_bytes(result.stdout)
     (temporary / "case.json").write_text(json.dumps(meta, indent=2) + "\n")
+    if replacing:  # the copy moved aside, then the new one renamed into its place
+        aside = final.parent / f".{final.name}.{os.getpid()}.old"
+        shutil.rmtree(aside, ignore_errors=True)
+        os.rename(final, aside)
+        shutil.rmtree(aside, ignore_errors=True)
     try:
         os.rename(temporary, final)
     except OSError:  # another process saved the same group first
         shutil.rmtree(temporary, ignore_errors=True)
     return final
+
+
+def _is_replay_copy(folder: Path) -> bool:
+    """Whether ``folder`` holds a reproducer the replay phase copied into a run's corpus."""
+    try:
+        meta = json.loads(_read(folder / "case.json"))
+    except (BadEntry, ValueError):
+        return False
+    return isinstance(meta, dict) and "replayed_from" in meta
 
 
 def actual_of(result: Result) -> dict[str, Any]:

@@ -31,7 +31,7 @@ from typing import Any, cast
 import pyarrow.compute as pc
 
 from fuzz import corpus as store
-from fuzz.cases import Case, about_text, create_case, from_text, malformed_line
+from fuzz.cases import Case, CountUnknown, about_text, create_case, from_text, malformed_line
 from fuzz.oracles import Verdict, oracles_of, parts_of
 from fuzz.reference import answer, asks
 from fuzz.shrink import shrink
@@ -181,11 +181,19 @@ def _confirm(signature: str, case: Case, target: Target,
 
 
 def triage_group(group: Group, config: dict[str, Any], target: Target, *, shrink_it: bool = True,
-                 seconds: float | None = None) -> tuple[Case, int, Verdict, Result, str | None]:
+                 seconds: float | None = None,
+                 saved: Case | None = None) -> tuple[Case, int, Verdict, Result, str | None]:
     """(case to save, replays confirmed, verdict, result, a note on shrinking or None) for one group,
-    in about ``seconds`` (None: the shrinker's own bounds)."""
+    in about ``seconds`` (None: the shrinker's own bounds). ``saved``: the reproducer of this bug that
+    the replay phase found still failing; when it fails the same way every time it stands for the bug
+    (it was shrunk when saved), so the run shows the input its corpus holds, not a second one."""
     if hasattr(target, "pick"):
         target = target.pick(group.representative, group.side)  # the engine that met the case
+    if saved is not None:
+        hits, shown = _confirm(group.signature, saved, target, config)
+        if hits == CONFIRMATIONS:
+            verdict, result = cast("tuple[Verdict, Result]", shown)
+            return saved, hits, verdict, result, None
     if group.family == "create" or (group.family == "roundtrip" and not group.text):
         case = create_case(side=group.side)
     elif group.family == "roundtrip":  # the solve half: the create output it was given, as recorded
@@ -242,8 +250,14 @@ def _second_look(case: Case, target: Target) -> str:
 def triage_task(spec: dict[str, Any]) -> tuple[Case, int, Verdict, Result, str | None]:
     """The runner task of the triage phase: one group in, ``triage_group``'s answer out. Groups are
     independent, so they shrink in parallel on the run's own backend."""
+    saved = None
+    if spec.get("saved"):
+        try:
+            saved = from_text(**spec["saved"])
+        except CountUnknown:  # our engine cannot count it in time: shrink the run's own case instead
+            pass
     return triage_group(Group(**spec["group"]), spec["config"], target_of(spec["config"]["target"]),
-                        shrink_it=spec["shrink"], seconds=spec.get("seconds"))
+                        shrink_it=spec["shrink"], seconds=spec.get("seconds"), saved=saved)
 
 
 def triage(records: Any, config: dict[str, Any], target: Target, corpora: Sequence[str | Path], *,
@@ -266,6 +280,8 @@ def triage(records: Any, config: dict[str, Any], target: Target, corpora: Sequen
         if group.signature in earlier and "replayed_from" not in earlier[group.signature][1]:
             book.load(number, *earlier[group.signature])
     todo = [(number, group) for number, group in enumerate(found) if number not in book.numbers]
+    replayed = {signature: _replayed_case(meta, data) for signature, (_, meta, data) in earlier.items()
+                if "replayed_from" in meta}
     if progress and book.numbers:
         progress(len(book.numbers), len(found))
     if todo:
@@ -273,7 +289,7 @@ def triage(records: Any, config: dict[str, Any], target: Target, corpora: Sequen
         rounds = -(-len(todo) // workers)  # groups run ``workers`` at a time: each round gets its share
         each = None if seconds is None else max(MIN_GROUP_S, seconds / rounds)
         specs = [{"chunk": number, "group": group._asdict(), "config": config, "shrink": shrink_them,
-                  "seconds": each} for number, group in todo]
+                  "seconds": each, "saved": replayed.get(group.signature)} for number, group in todo]
         options: dict[str, Any] = {"workers": workers}
         if config["backend"] == "dask":
             options["scheduler"] = config.get("scheduler")
@@ -283,6 +299,15 @@ def triage(records: Any, config: dict[str, Any], target: Target, corpora: Sequen
             if progress:
                 progress(len(book.numbers), len(found))
     return book.bugs()
+
+
+def _replayed_case(meta: dict[str, Any], data: bytes) -> dict[str, Any] | None:
+    """``from_text``'s arguments for a reproducer the replay phase saved (None for a create's, which
+    has no input to replay: a create bug is asked again)."""
+    command = meta.get("command", "solve")
+    if command == "create":
+        return None
+    return {"family": meta.get("family", "replay"), "command": command, "text": data, "side": meta.get("side", 9)}
 
 
 class _Book:

@@ -636,6 +636,29 @@ def test_a_later_run_replays_the_corpus_first(runs, tmp_path):
     assert reproducers(tmp_path / "again")  # copied into the run's own corpus
 
 
+def test_a_bug_met_again_is_shown_by_the_reproducer_its_corpus_holds(runs, tmp_path):
+    """A QA note: a later run that met a saved bug again showed the case it shrank this time, while
+    the replay line it printed ran the saved reproducer (the replay phase's copy kept its place). A
+    saved reproducer that still fails every time now stands for the bug: summary, run corpus and
+    shared corpus show the same input."""
+    _, _, shared, seed = runs("changes_given")
+    before = {meta.parent.relative_to(shared): (meta.parent / "input.txt").read_bytes()
+              for meta in shared.glob("*/*/*/case.json")}
+    done = fuzz("run", "-n", 40, "--seed", seed + 1, "--workers", 1, "--no-shrink", "--out", tmp_path / "again",
+                "--corpus", shared, "--target", spec("changes_given"), "--json", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    bugs = json.loads(done.stdout)["bugs"]
+    met_again = [bug for bug in bugs if Path(bug["reproducer"]).relative_to(tmp_path / "again" / "corpus") in before]
+    assert met_again, bugs
+    for bug in met_again:
+        folder = Path(bug["reproducer"])
+        saved = before[folder.relative_to(tmp_path / "again" / "corpus")]
+        assert bug["input"].encode() == saved == (folder / "input.txt").read_bytes()
+        meta = json.loads((folder / "case.json").read_text())
+        assert "replayed_from" not in meta and meta["confirmed"] == "3 of 3 replays"
+        assert meta["seed"] == seed + 1 and meta["cases"] == bug["cases"]
+
+
 @pytest.mark.parametrize("target, message", [
     (f"{sys.executable} -S /nonexistent/sudoku.py", "can't open file"),
     ("{script}", "cannot run"),

@@ -104,7 +104,7 @@ def test_an_interrupted_triage_resumes_with_the_groups_done_kept(tmp_path, monke
     texts = [render(PUZZLE, "grid"), render(PUZZLE, "grid").replace("\n", "\r\n")]
     done = []
 
-    def fake_triage_group(group, config, target, *, shrink_it=True, seconds=None):
+    def fake_triage_group(group, config, target, *, shrink_it=True, seconds=None, saved=None):
         done.append(group.signature)
         case = from_text(group.family, "solve", texts[group.representative].encode())
         verdict = Verdict({"answers": Failure("exit 1", "exit")}, [], [], None, 1, 1, 0)
@@ -159,13 +159,15 @@ def test_a_run_stopped_while_shrinking_is_interrupted_and_says_how_to_resume(tmp
 
 
 def test_a_reproducer_the_replay_saved_is_not_taken_for_a_triaged_group(tmp_path, monkeypatch):
-    """The replay phase saves what still fails into the run's corpus; triage still shrinks, confirms
-    and counts that group (the replayed entry was neither confirmed nor counted)."""
+    """The replay phase saves what still fails into the run's corpus; triage still confirms and
+    counts that group (the replayed entry was neither confirmed nor counted), offered the saved input
+    to stand for it, and its reproducer takes the copy's place."""
     done = []
+    triaged = render(create(3, seed=12), "grid").encode()
 
-    def fake_triage_group(group, config, target, *, shrink_it=True, seconds=None):
-        done.append(group.signature)
-        case = from_text(group.family, "solve", render(PUZZLE, "grid").encode())
+    def fake_triage_group(group, config, target, *, shrink_it=True, seconds=None, saved=None):
+        done.append((group.signature, saved.text))
+        case = from_text(group.family, "solve", triaged)
         verdict = Verdict({"answers": Failure("exit 1", "exit")}, [], [], None, 1, 1, 0)
         return case, 3, verdict, Result(1, b"", b"no\n", 0.01, False, False, 0.0, limit=5.0), None
 
@@ -181,7 +183,9 @@ def test_a_reproducer_the_replay_saved_is_not_taken_for_a_triaged_group(tmp_path
     config = {"seed": 1, "target": {"spec": "engine:py"}, "workers": 1, "backend": "local", "strict": False}
     (saved,) = triage_module.triage(table([row(0, signature, "unique_easy"), row(1, signature, "multiple")]),
                                     config, target, [tmp_path / "run", tmp_path / "shared"])
-    assert done == [signature] and saved.cases == 2 and saved.confirmed == 3
+    assert done == [(signature, case.text)] and saved.cases == 2 and saved.confirmed == 3
+    assert saved.text == triaged == (saved.folder / "input.txt").read_bytes()
+    assert "replayed_from" not in json.loads((saved.folder / "case.json").read_text())
 
 
 def test_a_hang_computing_is_looked_at_once_more_with_four_times_the_limit(tmp_path):
