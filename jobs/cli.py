@@ -204,6 +204,7 @@ def show(args: argparse.Namespace) -> int:
     import pyarrow as pa
 
     from sudoku.display import markdown, show as show_blocks
+    from jobs import manifest as manifests
     from jobs.store import RunDir, RunDirError, WriteError
     from jobs.summary import summary_blocks, summary_data
 
@@ -222,9 +223,9 @@ def show(args: argparse.Namespace) -> int:
     except (OSError, pa.ArrowException) as error:  # Arrow's message names the part
         raise RunDirError(f"{run_dir.path}: unreadable part ({error})") from None
     resume = None  # for people only: the JSON has the status and the directory is the caller's
-    tool = {"batch": "sudoku-jobs run", "fuzz": "fuzz run"}.get(manifest.get("config", {}).get("kind", "batch"))
+    tool = manifests.KINDS.get(manifest.get("config", {}).get("kind", "batch"))
     if data["status"] != "complete" and not going and tool:
-        resume = f"{tool} --resume {run_dir.path}"
+        resume = f"{tool} {run_dir.path}"
     if args.md and args.md != "-":
         try:
             Path(args.md).write_text(markdown(summary_blocks(data, resume=resume)))

@@ -23,6 +23,8 @@ from sudoku.cli.scaffold import (FAILED, INTERRUPTED, IO_ERROR, NOT_COMPARABLE, 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from reports.load import Run
+
     from sudoku.display import Table
 
 REGRESSION = FAILED
@@ -31,7 +33,8 @@ EXIT_CODES = exit_codes({
     FAILED: "a regression: a failed case in the current run, or (compare) a metric whose whole confidence "
             "interval lies above 1 + threshold, unless the A/A check of the current run's rounds marks the "
             "timing verdicts unreliable",
-    USAGE: "an unreadable run",
+    USAGE: "an unreadable run, or a run not complete (interrupted, stopped or still running) and no failed "
+           "case: the report is written, but covers only the cases that ran",
     IO_ERROR: "--md, --html or $GITHUB_STEP_SUMMARY cannot be written",
     NOT_COMPARABLE: "(compare) the runs' configurations differ (engines, size, difficulty, data set, schema "
                     "version, mode, target), so no timing was compared, and no case failed (--fail-on none: 0)",
@@ -223,7 +226,20 @@ def run_show(args: argparse.Namespace) -> int:
     summary = summarize(load_run(args.run, merge_unlike=args.merge_unlike))
     publish(args, summary_md(summary), lambda: summary_html(summary), lambda: summary_blocks(summary, args),
             lambda: summary_json(summary))
-    return REGRESSION if summary.failed else OK
+    if summary.failed:
+        return REGRESSION
+    return not_complete(summary.run) or OK
+
+
+def not_complete(*runs: Run) -> int | None:
+    """USAGE, with a line on stderr, when a run read is not complete and nothing failed: a CI gate must
+    not pass on the cases that ran of a run cut short (its report is written all the same)."""
+    cut = list(dict.fromkeys(one for run in runs for one in run.unfinished))
+    if not cut:
+        return None
+    say("reports", f"not complete: {'; '.join(cut)}; the report covers only the cases that ran and passes "
+                   "nothing (exit 2): finish the run, then report again")
+    return USAGE
 
 
 def run_compare(args: argparse.Namespace) -> int:
@@ -246,7 +262,9 @@ def run_compare(args: argparse.Namespace) -> int:
     failing = {"any": comparison.regression, "correctness": comparison.correctness_regression, "none": False}
     if failing[args.fail_on]:
         return REGRESSION
-    return NOT_COMPARABLE if not comparison.comparable and args.fail_on != "none" else OK
+    if args.fail_on == "none":
+        return OK
+    return not_complete(base, head) or (NOT_COMPARABLE if not comparison.comparable else OK)
 
 
 def run_history(args: argparse.Namespace) -> int:

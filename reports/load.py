@@ -28,6 +28,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from jobs.lock import held
+from jobs.manifest import KINDS
 from jobs.schema import HISTORY, SCHEMA
 from reports import ReportError
 
@@ -47,6 +48,12 @@ class Run:
     corpus: list[Path] = field(default_factory=list)  # corpus directories of the runs, when they have one
     notes: list[str] = field(default_factory=list)   # things worth saying that are not errors
     unlike: bool = False  # members of unlike configurations merged on request: no timing compares with it
+    unfinished: list[str] = field(default_factory=list)  # 'DIR (how)' for each member run not complete
+
+    @property
+    def complete(self) -> bool:
+        """Whether every member run finished: a verdict on a run cut short covers only what ran."""
+        return not self.unfinished
 
     @property
     def manifest(self) -> dict[str, Any]:
@@ -84,7 +91,7 @@ class Run:
         rows = self.records[self.records[ROUND].isin(numbers)].copy()
         rows[ROUND] = rows[ROUND].map({old: new for new, old in enumerate(numbers)})
         return Run(path=self.path / label, manifests=[self.manifests[i] for i in numbers],
-                   records=rows.reset_index(drop=True), corpus=self.corpus, notes=[])
+                   records=rows.reset_index(drop=True), corpus=self.corpus, notes=[], unfinished=self.unfinished)
 
 
 def load_run(path: str | PathLike[str], *, merge_unlike: bool = False) -> Run:
@@ -105,6 +112,7 @@ def load_run(path: str | PathLike[str], *, merge_unlike: bool = False) -> Run:
     frames: list[pd.DataFrame] = []
     corpus: list[Path] = []
     notes: list[str] = []
+    unfinished: list[str] = []
     for number, member in enumerate(members):
         manifest = read_manifest(member)
         if manifests and not merge_unlike:
@@ -114,6 +122,9 @@ def load_run(path: str | PathLike[str], *, merge_unlike: bool = False) -> Run:
                                   f"({'; '.join(differs)}); a directory of runs merges rounds of one configuration "
                                   "only (give --merge-unlike to merge anyway, or name one run)")
         table = read_parts(member, manifest, notes)
+        how = unfinished_how(member, manifest)
+        if how:
+            unfinished.append(f"{member} ({how.split(' (')[0]})")
         manifests.append(manifest)
         frame = to_frame(table)
         frame[ROUND] = number  # which member run (round) a row came from: the blocks of the bootstrap
@@ -125,7 +136,18 @@ def load_run(path: str | PathLike[str], *, merge_unlike: bool = False) -> Run:
     if unlike:
         notes.append(f"{path}: runs of unlike configurations merged on request; their timings compare with nothing")
     return Run(path=path, manifests=manifests, records=add_case_set(records), corpus=corpus, notes=notes,
-               unlike=unlike)
+               unlike=unlike, unfinished=unfinished)
+
+
+def unfinished_how(run_path: Path, manifest: dict[str, Any]) -> str | None:
+    """How a run directory is not complete ('interrupted', 'stopped ...', 'still running', 'failed'),
+    or None when it is (an old manifest without a status counts as complete)."""
+    status = manifest.get("status")
+    if status in (None, "complete"):
+        return None
+    if status == "running":  # a run killed by SIGKILL, or whose machine went down, still says running
+        status = "still running" if held(run_path) else "stopped (no process holds it: killed?)"
+    return str(status)
 
 
 # What shapes a run's timing, as (name, where in the manifest); a name's first found place wins.
@@ -226,11 +248,13 @@ def read_parts(run_path: str | PathLike[str], manifest: dict[str, Any], notes: l
             shown = ", ".join(f"chunk-{c:06d}.parquet" for c in missing[:5]) + (" ..." if len(missing) > 5 else "")
             raise ReportError(f"{run_path}: the manifest says complete with {expected} chunks, "
                               f"but {len(missing)} part(s) are missing: {shown}")
-    elif manifest.get("status") == "running" and not held(run_path):
-        notes.append(f"{run_path}: status 'running', but no process holds the run: it was stopped (killed, or "
-                     f"its machine went down); {len(found)} part(s) read")
-    elif manifest.get("status") not in (None, "complete"):
-        notes.append(f"{run_path}: status {manifest.get('status')!r}; {len(found)} part(s) read")
+    else:
+        how = unfinished_how(Path(run_path), manifest)
+        if how:
+            tool = KINDS.get(str((manifest.get("config") or {}).get("kind", "batch")))
+            finish = f"; finish it with `{tool} {run_path}`" if tool and how != "still running" else ""
+            notes.append(f"{run_path}: {how}, not complete: this report covers only the cases of its "
+                         f"{len(found)} finished part(s){finish}")
     tables = [read_part(path) for _, path in found]
     if not tables:
         return SCHEMA.empty_table()

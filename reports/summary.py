@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from sudoku.display import counted
 from jobs.schema import TIME_COLUMNS
 from reports.bugs import Bug, bug_of
 from reports.load import Run
@@ -85,6 +86,13 @@ class Summary:
     @property
     def failed(self) -> int:
         return len(self.failures)
+
+    @property
+    def status(self) -> str:
+        """The run's verdict in a few words, for every rendering's headline: a run cut short says so,
+        since its 'no failed case' covers only what ran."""
+        found = counted(self.failed, "failed case") if self.failed else "no failed case"
+        return found if self.run.complete else f"{found} so far (not complete)"
 
 
 def _present(value: Any) -> bool:

@@ -227,11 +227,16 @@ def test_a_running_run_that_no_process_holds_is_read_as_stopped(tmp_path):
     import fcntl
 
     path = write_run(tmp_path / "run", records(n=100), manifest_extra={"status": "running"})
-    assert "no process holds the run: it was stopped" in load_run(path).notes[0]
+    run = load_run(path)
+    assert f"{path}: stopped (no process holds it: killed?), not complete" in run.notes[0]
+    assert run.notes[0].endswith(f"finish it with `sudoku-jobs run --resume {path}`")
+    assert not run.complete and run.unfinished == [f"{path} (stopped)"]
     with open(path / ".lock", "w") as lock:  # a runner holding it
         fcntl.flock(lock, fcntl.LOCK_EX)
-        note = load_run(path).notes[0]
-    assert note.endswith("status 'running'; 2 part(s) read")
+        run = load_run(path)
+    assert run.notes[0].endswith("still running, not complete: this report covers only the cases of its 2 "
+                                 "finished part(s)")  # no resume line for a run going on
+    assert run.unfinished == [f"{path} (still running)"]
 
 
 def test_a_directory_of_runs_is_read_as_one_run(tmp_path):

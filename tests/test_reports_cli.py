@@ -89,6 +89,30 @@ def test_show_a_clean_batch_run_exits_0(runs):
     assert result.returncode == 0 and result.stdout == ""
 
 
+def test_a_run_not_complete_passes_nothing(tmp_path):
+    """A QA note: `reports show` of a fuzz run interrupted at once said 'no failed case' and exited 0,
+    so a CI gate that reads the report after `fuzz run ... || true` passed a run that barely began.
+    The report is written all the same; the headline and exit 2 say it covers only what ran."""
+    cut = write_run(tmp_path / "cut", records(n=100), manifest_extra={"status": "interrupted"})
+    done = write_run(tmp_path / "done", records(n=100))
+    shown = run_reports("show", cut, "--md", tmp_path / "cut.md")
+    assert shown.returncode == 2
+    assert shown.stdout.splitlines()[0].endswith(": no failed case so far (not complete)")
+    assert shown.stderr == (f"reports: not complete: {cut} (interrupted); the report covers only the cases that "
+                            "ran and passes nothing (exit 2): finish the run, then report again\n")
+    assert (tmp_path / "cut.md").read_text().startswith("## Run synthetic: no failed case so far (not complete)")
+    assert json.loads(run_reports("show", cut, "--json").stdout)["run"]["complete"] is False
+    # a failure found is a failure, complete or not
+    failing = write_run(tmp_path / "failing", records(n=100, failed=(3,)), manifest_extra={"status": "interrupted"})
+    assert run_reports("show", failing, "-q").returncode == 1
+    # a comparison with a run not complete, either side
+    assert run_reports("compare", done, cut, "-q").returncode == 2
+    compared = run_reports("compare", cut, done)
+    assert compared.returncode == 2 and "(baseline run not complete)" in compared.stdout.splitlines()[0]
+    assert run_reports("compare", done, cut, "-q", "--fail-on", "none").returncode == 0
+    assert run_reports("show", done, "-q").returncode == 0
+
+
 def test_markdown_is_appended_to_the_github_step_summary(runs, tmp_path):
     summary = tmp_path / "step-summary.md"
     summary.write_text("earlier step\n")

@@ -180,7 +180,7 @@ def timings_html(timings: Sequence[Timing]) -> list[str]:
 def summary_html(summary: Summary) -> str:
     run = summary.run
     title = f"Run {run.name}"
-    body = [f"<h1>{escape(title)}: {'failed cases' if summary.failed else 'no failed case'}</h1>",
+    body = [f"<h1>{escape(title)}: {escape(summary.status)}</h1>",
             f"<p>{describe_run(run)}; status {escape(str(run.manifest.get('status', '?')))}; cases: "
             + escape(", ".join(f"{k} {v}" for k, v in summary.counts.items()) or "none") + "</p>"]
     body += [f'<p class="warning">{escape(note)}</p>' for note in run.notes]

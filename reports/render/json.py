@@ -39,7 +39,8 @@ def run_json(run: Run) -> dict[str, Any]:
     manifest = run.manifest
     host = manifest.get("host") or {}
     return {"name": run.name, "path": str(run.path), "runs": len(run.manifests), "git_sha": manifest.get("git_sha"),
-            "status": manifest.get("status"), "cases": len(run.records), "wall_s": manifest.get("wall_s"),
+            "status": manifest.get("status"), "complete": run.complete, "unfinished": list(run.unfinished),
+            "cases": len(run.records), "wall_s": manifest.get("wall_s"),
             "host": {"cpu": host.get("cpu"), "cores": host.get("cores")}, "notes": list(run.notes)}
 
 

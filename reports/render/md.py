@@ -107,9 +107,8 @@ def bugs_md(bugs: Sequence[Bug]) -> list[str]:
 def summary_md(summary: Summary) -> str:
     run = summary.run
     manifest = run.manifest
-    status = "failed cases" if summary.failed else "no failed case"
     counts = ", ".join(f"{k} {v}" for k, v in summary.counts.items()) or "no cases"
-    lines = [f"## Run {cell(run.name)}: {status}", "",
+    lines = [f"## Run {cell(run.name)}: {summary.status}", "",
              f"- run: {describe_run(run)}, status {manifest.get('status', '?')}, "
              f"wall {manifest.get('wall_s', 0) or 0:.1f} s",
              f"- cases: {len(run.records)} ({counts})"]
@@ -189,6 +188,13 @@ def metrics_table(metrics: Sequence[Metric], confidence: float, reliable: bool =
 
 
 def headline(comparison: Comparison) -> str:
+    """The comparison's verdict in a few words; a run not complete is named, since what it did not run
+    is compared with nothing."""
+    cut = [side for side, run in (("baseline", comparison.base), ("current", comparison.head)) if not run.complete]
+    return _verdict(comparison) + (f" ({' and '.join(cut)} run not complete)" if cut else "")
+
+
+def _verdict(comparison: Comparison) -> str:
     if not comparison.comparable:
         unlike = "; ".join(comparison.unlike)
         if comparison.correctness_regression:

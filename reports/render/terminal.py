@@ -62,9 +62,9 @@ def _input_lines(bug: Any) -> list[str]:
 
 def summary_blocks(summary: Summary, args: argparse.Namespace) -> list[str | Table]:
     run = summary.run
-    status = f"{summary.failed} failed case(s)" if summary.failed else "no failed case"
     counts = ", ".join(f"{k} {v}" for k, v in summary.counts.items()) or "no cases"
-    blocks: list[str | Table] = [marked(f"run {describe(run)}: {status}", "bad" if summary.failed else None),
+    style = "bad" if summary.failed else None if run.complete else "warn"
+    blocks: list[str | Table] = [marked(f"run {describe(run)}: {summary.status}", style),
                                  f"cases: {len(run.records)} ({counts})"]
     blocks += [f"note: {note}" for note in run.notes]
     if summary.bugs:  # lines, not a table: a replay line stays whole, to copy
