@@ -25,6 +25,11 @@ machine so loaded that nothing moves). The Result says which rule stopped a call
 beside its wall seconds, CPU seconds and blocked seconds. Without /proc (not Linux) a tree shows
 neither CPU nor a runnable thread, so it counts as blocked: the limit is then plain wall time.
 
+A fuzz command killed outright (SIGKILL, which no handler sees) cannot end what its cases run:
+its next command sweeps them (``case_folders``). Until then a target that computes for ever is held
+by its own CPU limit (``RLIMIT_CPU``, set from outside as it starts: ``CPU_CAP`` times the call's
+limit, plus ``CPU_CAP_S``), far past where a live watcher ends it, so it never decides a verdict.
+
 Most calls end in milliseconds, so a call first only waits on its exit (a pidfd); /proc is read
 only after ``FIRST_WAIT_S``, then at intervals growing from ``POLL_S[0]`` to ``POLL_S[1]``, and
 an exit is seen at once whatever the interval.
@@ -68,6 +73,7 @@ DEFAULT_MAX_OUTPUT = 1 << 20
 BACKSTOP_FACTOR = 20  # wall-clock bound of any call, in limits
 FIRST_WAIT_S = 0.2  # wait on the exit alone this long before reading /proc (most calls end sooner)
 POLL_S = (0.01, 0.1)  # the first and the longest interval between readings of /proc
+CPU_CAP, CPU_CAP_S = 2, 10  # a target's own CPU limit (seconds): CPU_CAP x the call's limit + CPU_CAP_S
 _PR_SET_CHILD_SUBREAPER = 36
 _ONE_CASE_AT_A_TIME = threading.Lock()  # strays are told apart by who started them: one case at once
 CASES_ENV = "FUZZ_CASE_FOLDERS"  # the folder of a command's case folders, and the mark on what its cases start
@@ -364,6 +370,7 @@ def _run(argv: list[str], data: bytes, timeout: float, max_output: int, env: Map
                                 cwd=workdir, start_new_session=True, env=env)
     except OSError as error:
         return Result(127, b"", f"cannot run {argv[0]}: {error.strerror}".encode(), 0.0, False, False)
+    _cap_cpu(proc.pid, timeout)
     out, err = bytearray(), bytearray()
     flood = threading.Event()
 
@@ -399,6 +406,19 @@ def _run(argv: list[str], data: bytes, timeout: float, max_output: int, env: Map
     cpu = max(usage.ru_utime + usage.ru_stime, tree_cpu)  # the tree: children it did not wait for too
     return Result(proc.returncode, bytes(out), bytes(err), seconds, hang is not None, flood.is_set(), cpu,
                   timeout, hang, blocked, left)
+
+
+def _cap_cpu(pid: int, timeout: float) -> None:
+    """Give a target its own CPU limit (see the module docstring): SIGXCPU at the cap, SIGKILL a
+    second later; what it forks from now on inherits it. Where it cannot be set, nothing is lost but
+    the backstop."""
+    try:
+        import resource
+
+        cap = int(timeout * CPU_CAP + CPU_CAP_S)
+        resource.prlimit(pid, resource.RLIMIT_CPU, (cap, cap + 1))
+    except (ImportError, AttributeError, OSError, ValueError, OverflowError):  # not Linux, or it has ended
+        pass
 
 
 def _watch(pid: int, timeout: float) -> tuple[str | None, float, float]:

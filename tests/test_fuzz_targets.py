@@ -54,6 +54,32 @@ def test_a_flooding_target_is_killed_quickly(stream):
     assert time.monotonic() - start < 5
 
 
+def test_a_target_holds_its_own_cpu_limit_for_when_its_watcher_is_killed(tmp_path):
+    """A fuzz command killed by SIGKILL cannot end a target that computes for ever; its next command
+    sweeps it, but there may be none. The target's own RLIMIT_CPU ends it, far past the call's limit."""
+    from fuzz.targets import CPU_CAP, CPU_CAP_S
+
+    code = "import resource, time; time.sleep(0.3); print(*resource.getrlimit(resource.RLIMIT_CPU))"
+    done = run_contained(PY + [code], b"", timeout=2)
+    cap = 2 * CPU_CAP + CPU_CAP_S
+    assert done.stdout.split() == [str(cap).encode(), str(cap + 1).encode()]
+    # the harness killed outright, its spinning target ends by itself (the cap made 1 s here)
+    noted = tmp_path / "pid"
+    spin = f"import os\nopen({str(noted)!r}, 'w').write(str(os.getpid()))\nwhile True: pass"
+    harness = (f"import sys\nfrom fuzz import targets\ntargets.CPU_CAP, targets.CPU_CAP_S = 0, 1\n"
+               f"targets.run_contained([sys.executable, '-S', '-c', {spin!r}], b'', timeout=30)")
+    with subprocess.Popen([sys.executable, "-c", harness], cwd=Path(__file__).parents[1]) as proc:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (noted.exists() and noted.read_text()):
+            time.sleep(0.02)
+        proc.kill()
+    spinning = int(noted.read_text())
+    deadline = time.monotonic() + 60  # 2 s of CPU at most: a few seconds even under load
+    while time.monotonic() < deadline and alive(spinning):
+        time.sleep(0.05)
+    assert not alive(spinning)
+
+
 def test_output_at_the_cap_is_not_a_flood():
     done = run_contained(PY + ["import sys; sys.stdout.write('x' * 1000)"], b"", max_output=1000)
     assert not done.flooded and done.exit_code == 0 and done.stdout == b"x" * 1000
