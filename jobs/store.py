@@ -144,8 +144,7 @@ class RunDir:
         previous_lock = self._lock
         if self.path.exists() and any(self.path.iterdir()):
             if not force:
-                raise RunDirError(f"{self.path} already exists; use --resume {self.path} to finish it "
-                                  "or --force to replace it")
+                raise RunDirError(self._taken())
             self._clear_for_force()
         above = next(parent for parent in self.path.parents if parent.exists())
         if not above.is_dir():
@@ -166,6 +165,18 @@ class RunDir:
         self._lock, staging._lock = staging._lock, None
         if previous_lock is not None:  # the lock of the directory just replaced
             os.close(previous_lock)
+
+    def _taken(self) -> str:
+        """Why a new run cannot go to this existing, non-empty directory, and what can be done: a run
+        not finished can be resumed; a finished one, or anything else, only given another --out (or,
+        for a run, replaced with --force)."""
+        try:
+            status = self.read_manifest().get("status")
+        except (RunDirError, AttributeError):  # no manifest, or not one of ours: --force refuses it too
+            return f"{self.path} already exists and is not a run directory; choose another --out"
+        if status == "complete":
+            return f"{self.path} already holds a finished run; choose another --out, or --force to replace it"
+        return f"{self.path} already exists; use --resume {self.path} to finish it or --force to replace it"
 
     def _clear_for_force(self) -> None:
         try:

@@ -199,8 +199,8 @@ def test_an_existing_run_directory_needs_force(tmp_path):
 
     again = run_jobs("run", "-n", 20, "--size", 4, "--seed", 2, "--chunk-size", 10, "--workers", 1, "--out", out)
     assert again.returncode == 2
-    line = one_line(again.stderr)
-    assert "--force" in line and str(out) in line
+    line = one_line(again.stderr)  # a finished run: nothing to resume (a QA note: it said use --resume)
+    assert f"{out} already holds a finished run; choose another --out, or --force to replace it" in line
     assert {p.name: p.read_bytes() for p in (out / "parts").iterdir()} == before
     assert (out / "manifest.json").read_bytes() == before_manifest
 
@@ -224,6 +224,9 @@ def test_force_never_clears_a_directory_that_is_no_run(tmp_path):
     assert result.returncode == 2
     assert "not a run directory" in one_line(result.stderr)
     assert (out / "thesis.tex").read_text() == "years of work"
+    without = run_jobs("run", "-n", 10, "--size", 4, "--out", out)
+    assert without.returncode == 2
+    assert one_line(without.stderr).endswith(f"{out} already exists and is not a run directory; choose another --out")
     assert sorted(p.name for p in out.iterdir()) == ["thesis.tex"]
 
 

@@ -125,6 +125,8 @@ def test_ctrl_c_keeps_finished_chunks_and_says_how_to_resume(tmp_path, workers):
     assert_csv_equals_parquet(out)  # the CSV holds the saved rows too
     interrupted_wall = m["wall_s"]
     assert interrupted_wall > 0
+    fresh = run_jobs("run", "-n", n, "--out", out)  # the same --out without --resume: told how to finish it
+    assert fresh.returncode == 2 and f"{out} already exists; use --resume {out} to finish it" in fresh.stderr
 
     result = run_jobs("run", "--resume", out)
     assert result.returncode == 0, result.stderr
