@@ -263,8 +263,18 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
                                                                  if r["cpu_s"] is not None else "") for r in slowest)]
     where = [f"records: {run_dir.path}/parts, {run_dir.csv_path}",
              f"summary: {run_dir.path}/summary.md (with plots: reports show {run_dir.path} --html report.html)",
-             f"corpus: {run_corpus}" + ("" if run_corpus.exists() else " (empty: nothing failed)")]
+             f"corpus: {run_corpus}" + (f" (kept in {_near(config['corpus'])} too: later runs replay it first)"
+                                        if run_corpus.exists() and config.get("corpus") else
+                                        "" if run_corpus.exists() else " (empty: nothing failed)")]
     return "\n".join(out + [""] + where), short + where
+
+
+def _near(path: str) -> str:
+    """``path`` from the working folder when it lies under it (the run's paths are shown so), else whole."""
+    try:
+        return str(Path(path).relative_to(Path.cwd()))
+    except ValueError:
+        return path
 
 
 JSON_VERSION = 1  # the shape of fuzz run/replay/probe --json; bump it on any change
