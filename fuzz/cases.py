@@ -529,16 +529,19 @@ def from_text(family: str, command: str, text: bytes, *, side: int = 9, engine: 
     return Case(family, command, text, puzzle, count, solution, 1, side)
 
 
-def malformed_line(text: bytes, side: int) -> int | None:
-    """The line (1-based) where our parser finds ``text`` breaks the grid format, or None."""
+def malformed_place(text: bytes, side: int) -> dict[str, int] | None:
+    """Where our parser finds ``text`` breaks the grid format: ``{"line": k}``, with ``"column": c``
+    (the c-th number on that line) when one number is the slip (a ``10``, a letter), or None."""
     try:
         grids = list(parse(text.decode("utf-8").splitlines(keepends=True)))
     except InvalidPuzzle as error:
-        return error.line
+        if error.line is None:
+            return None
+        return {"line": error.line, **({"column": error.column} if error.column else {})}
     except UnicodeDecodeError as error:
-        return text[: error.start].count(b"\n") + 1
+        return {"line": text[: error.start].count(b"\n") + 1}
     if len(grids) != 1 or grids[0].side != side:  # a grid of another size: its first line is the slip
-        return 1
+        return {"line": 1}
     return None
 
 

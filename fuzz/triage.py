@@ -31,7 +31,7 @@ from typing import Any, cast
 import pyarrow.compute as pc
 
 from fuzz import corpus as store
-from fuzz.cases import Case, CountUnknown, about_text, create_case, from_text, malformed_line
+from fuzz.cases import Case, CountUnknown, about_text, create_case, from_text, malformed_place
 from fuzz.oracles import Verdict, oracles_of, parts_of
 from fuzz.reference import answer, asks
 from fuzz.shrink import shrink
@@ -381,8 +381,7 @@ def _mark(case: Case, verdict: Verdict, oracle: str) -> dict[str, int] | None:
         if failure is not None and failure.where:
             return cast("dict[str, int]", failure.where)
     if case.command == "solve" and case.count is None:
-        line = malformed_line(case.text, case.side)
-        return {"line": line} if line else None
+        return malformed_place(case.text, case.side)
     return None
 
 

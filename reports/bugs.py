@@ -28,7 +28,7 @@ class Bug:
     text: str = ""           # the whole input (decoded with backslashreplace)
     expected: str = ""       # "exit 0 and the unique solution:\n<grid>": a caption line, then a block
     actual: dict[str, Any] = field(default_factory=dict)  # exit_code, stdout, stderr, wall_s, cpu_s
-    mark: dict[str, int] | None = None      # {"row": r, "column": c} or {"line": k}, 1-based, or None
+    mark: dict[str, int] | None = None      # {"row": r, "column": c}, {"line": k} or {"line": k, "column": c}, 1-based
     families: list[str] = field(default_factory=list)
     side: int | None = None
 
@@ -93,7 +93,7 @@ def _actual(value: object) -> dict[str, Any]:
 
 def _mark(value: object) -> dict[str, int] | None:
     if isinstance(value, dict) and all(isinstance(v, int) and v >= 1 for v in value.values()) and (
-            set(value) == {"row", "column"} or set(value) == {"line"}):
+            set(value) in ({"row", "column"}, {"line"}, {"line", "column"})):
         return value
     return None
 

@@ -225,23 +225,25 @@ def show(blocks: Iterable[str | Table], file: TextIO | None = None) -> None:
 # --- a failing input, with the place that failed marked ----------------------------------------
 
 # The places a checker's detail names, first one wins: "row 1, column 3 is 10", "row 3 has two 5s,
-# columns 1 and 3", "column 2 has two 7s, rows 4 and 8", "box 5 has two 1s, cells r4c4 and r6c5", "line 2".
+# columns 1 and 3", "column 2 has two 7s, rows 4 and 8", "box 5 has two 1s, cells r4c4 and r6c5", "line 2",
+# "line 1, column 8" (our parser's: the 8th number on line 1).
 _PLACES = re.compile(r"\brow (?P<r1>\d+), column (?P<c1>\d+)"
                      r"|\brow (?P<r2>\d+) has two \S+, columns (?P<c2>\d+)"
                      r"|\bcolumn (?P<c3>\d+) has two \S+, rows (?P<r3>\d+)"
                      r"|\bcells r(?P<r4>\d+)c(?P<c4>\d+)"
-                     r"|\bline (?P<line>\d+)")
+                     r"|\bline (?P<line>\d+)(?:, column (?P<number>\d+))?")
 
 
 def mark_in(detail: object) -> dict[str, int] | None:
-    """The first place a failure's detail names, as ``{"row": r, "column": c}`` or ``{"line": k}``
-    (1-based), or None: so that old records, which carry only the detail, still point at the cell."""
+    """The first place a failure's detail names, as ``{"row": r, "column": c}``, ``{"line": k}`` or
+    ``{"line": k, "column": c}`` (the c-th number on line k), 1-based, or None: so that old records,
+    which carry only the detail, still point at the cell."""
     found = _PLACES.search(_as_text(detail))
     if not found:
         return None
     groups = {k: int(v) for k, v in found.groupdict().items() if v}
     if "line" in groups:
-        return {"line": groups["line"]}
+        return {"line": groups["line"], **({"column": groups["number"]} if "number" in groups else {})}
     return {"row": next(v for k, v in groups.items() if k[0] == "r"),
             "column": next(v for k, v in groups.items() if k[0] == "c")}
 
@@ -262,9 +264,15 @@ def cell_span(text: object, mark: object, *, side: int | None = None) -> tuple[i
     if not isinstance(mark, dict):
         return None
     lines = _as_text(text).split("\n")
-    if isinstance(mark.get("line"), int):
+    if isinstance(mark.get("line"), int):  # a line of text, or the column-th number on it
         index = mark["line"] - 1
-        return (index, 0, len(lines[index])) if 0 <= index < len(lines) else None
+        if not 0 <= index < len(lines):
+            return None
+        tokens = list(re.finditer(r"\S+", lines[index]))
+        column = mark.get("column")
+        if isinstance(column, int) and 1 <= column <= len(tokens):
+            return index, tokens[column - 1].start(), tokens[column - 1].end()
+        return index, 0, len(lines[index])
     row, column = mark.get("row"), mark.get("column")
     if not (isinstance(row, int) and isinstance(column, int) and row >= 1 and column >= 1):
         return None
@@ -301,7 +309,9 @@ class Excerpt(NamedTuple):
 def _place(mark: object) -> str:
     if not isinstance(mark, dict):
         return ""
-    return f"line {mark['line']}" if "line" in mark else f"row {mark.get('row')}, column {mark.get('column')}"
+    if "line" in mark:
+        return f"line {mark['line']}" + (f", column {mark['column']}" if "column" in mark else "")
+    return f"row {mark.get('row')}, column {mark.get('column')}"
 
 
 def excerpt(text: object, mark: object = None, *, side: int | None = None, rows: int = 12, width: int = 90) -> Excerpt:

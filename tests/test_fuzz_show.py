@@ -60,6 +60,7 @@ def test_mark_in_reads_every_place_the_checkers_name():
     assert mark_in("column 2 has two 7s, rows 4 and 8") == {"row": 4, "column": 2}
     assert mark_in("box 5 has two 1s, cells r4c4 and r6c5") == {"row": 4, "column": 4}
     assert mark_in("malformed at line 2") == {"line": 2}
+    assert mark_in("line 1, column 8: value 10 is out of range 0..9") == {"line": 1, "column": 8}
     assert mark_in("exit 1 (bad input)") is None and mark_in(None) is None
 
 
@@ -70,6 +71,19 @@ def test_cell_span_in_grid_line_and_header_formats():
     assert cell_span("123\n456\n", {"row": 2, "column": 3}) == (1, 2, 3)
     assert cell_span("1 2\n", {"row": 5, "column": 1}) is None
     assert cell_span("a\nb\n", {"line": 2}) == (1, 0, 1)
+    assert cell_span("0 0\n0  10 0\n", {"line": 2, "column": 2}) == (1, 3, 5)  # the number that broke it
+    assert cell_span("0 0\n0 0\n", {"line": 2, "column": 5}) == (1, 0, 3)  # no such number: the line
+
+
+def test_a_malformed_reproducer_marks_the_number_that_breaks_it():
+    """A QA note: a Rust program's panic on a 10 had its whole line marked, not the 10."""
+    from fuzz.cases import malformed_place
+
+    text = ("0 0 0 0 0 0 0 0 0\n" * 3 + "0 0 0 0 0 0 0 10 0\n" + "0 0 0 0 0 0 0 0 0\n" * 5).encode()
+    assert malformed_place(text, 9) == {"line": 4, "column": 8}
+    shown = caret_lines(excerpt(text, malformed_place(text, 9)))
+    assert shown[3:5] == ["0 0 0 0 0 0 0 10 0", "              ^^ line 4, column 8"]
+    assert malformed_place(("0 " * 10 + "\n").encode() + b"0 0 0 0 0 0 0 0 0\n" * 8, 9) == {"line": 1}
 
 
 def test_excerpt_says_a_missing_final_newline():
