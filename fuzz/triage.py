@@ -192,8 +192,7 @@ def triage_group(group: Group, config: dict[str, Any], target: Target, *, shrink
     if saved is not None:
         hits, shown = _confirm(group.signature, saved, target, config)
         if hits == CONFIRMATIONS:
-            verdict, result = cast("tuple[Verdict, Result]", shown)
-            return saved, hits, verdict, result, None
+            return _confirmed(group, saved, hits, shown, target, None)
     if group.family == "create" or (group.family == "roundtrip" and not group.text):
         case = create_case(side=group.side)
     elif group.family == "roundtrip":  # the solve half: the create output it was given, as recorded
@@ -221,11 +220,18 @@ def triage_group(group: Group, config: dict[str, Any], target: Target, *, shrink
         steady, steady_shown = _confirm(group.signature, case, target, config)
         if steady > hits:
             small, hits, shown = case, steady, steady_shown
+    return _confirmed(group, small, hits, shown, target, note)
+
+
+def _confirmed(group: Group, case: Case, hits: int, shown: tuple[Verdict, Result] | None, target: Target,
+               note: str | None) -> tuple[Case, int, Verdict, Result, str | None]:
+    """``triage_group``'s answer for the reproducer ``case`` once confirmed: a hang computing's detail
+    says what a second look with more time found."""
     verdict, result = cast("tuple[Verdict, Result]", shown)  # the last replay's when none failed
     hang = verdict.failed.get("no_timeout")
     if hang is not None and group.signature.endswith("(hang computing)"):
-        verdict.failed["no_timeout"] = hang._replace(detail=hang.detail + _second_look(small, target))
-    return small, hits, verdict, result, note
+        verdict.failed["no_timeout"] = hang._replace(detail=hang.detail + _second_look(case, target))
+    return case, hits, verdict, result, note
 
 
 def _second_look(case: Case, target: Target) -> str:
