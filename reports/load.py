@@ -121,10 +121,7 @@ def load_run(path: str | PathLike[str], *, merge_unlike: bool = False) -> Run:
                 raise ReportError(f"{member}: its configuration differs from {members[0].name}'s "
                                   f"({'; '.join(differs)}); a directory of runs merges rounds of one configuration "
                                   "only (give --merge-unlike to merge anyway, or name one run)")
-        table = read_parts(member, manifest, notes)
-        how = unfinished_how(member, manifest)
-        if how:
-            unfinished.append(f"{member} ({how.split(' (')[0]})")
+        table = read_parts(member, manifest, notes, unfinished)
         manifests.append(manifest)
         frame = to_frame(table)
         frame[ROUND] = number  # which member run (round) a row came from: the blocks of the bootstrap
@@ -238,8 +235,10 @@ def part_paths(run_path: str | PathLike[str]) -> list[tuple[int, Path]]:
     return sorted((int(m.group(1)), p) for p in parts.iterdir() if (m := _PART.match(p.name)))
 
 
-def read_parts(run_path: str | PathLike[str], manifest: dict[str, Any], notes: list[str]) -> Any:
-    """Every part of one run as one Arrow table in the current schema."""
+def read_parts(run_path: str | PathLike[str], manifest: dict[str, Any], notes: list[str],
+               unfinished: list[str]) -> Any:
+    """Every part of one run as one Arrow table in the current schema; a run not complete gets a note
+    and a line in ``unfinished`` ('DIR (how)')."""
     found = part_paths(run_path)
     expected = manifest.get("chunks")
     if manifest.get("status") == "complete" and isinstance(expected, int):
@@ -255,6 +254,7 @@ def read_parts(run_path: str | PathLike[str], manifest: dict[str, Any], notes: l
             finish = f"; finish it with `{tool} {run_path}`" if tool and how != "still running" else ""
             notes.append(f"{run_path}: {how}, not complete: this report covers only the cases of its "
                          f"{len(found)} finished part(s){finish}")
+            unfinished.append(f"{run_path} ({how.split(' (')[0]})")
     tables = [read_part(path) for _, path in found]
     if not tables:
         return SCHEMA.empty_table()
