@@ -281,7 +281,11 @@ def run(args: argparse.Namespace) -> int:
     # the case folders' home first: workers forked next inherit it, and it goes after they stop
     with case_folders(), engine.workers(config) as pool:  # they start while the targets are pre-flighted
         if config is not None:
-            config = engine.prepare(config, chunk_size=args.chunk_size)
+            try:
+                config = engine.prepare(config, chunk_size=args.chunk_size)
+            except KeyboardInterrupt:  # no run directory yet: nothing was saved, and there is nothing to resume
+                print("fuzz: interrupted during the pre-flight, before the run began: nothing saved", file=sys.stderr)
+                raise
         outcome = engine.run(config, resume=args.resume, force=args.force, verbose=args.verbose,
                              shrink=not args.no_shrink, show_progress=not args.no_progress, pool=pool)
     whole, short = summary.render(outcome)
