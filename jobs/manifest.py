@@ -13,6 +13,7 @@ so it can only finish the same run.
 
 import hashlib
 import json
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -26,6 +27,22 @@ Fields = dict[str, tuple[Check, str]]
 
 KINDS = {"batch": "sudoku-jobs run --resume", "fuzz": "fuzz run --resume"}
 STATUSES = ("running", "complete", "interrupted", "failed")
+
+
+MAX_BYTES = 64 << 20  # a manifest holds a digest per chunk: about 70 bytes each, a few MB at most
+
+
+def read(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The JSON object of the manifest at ``path``, read as untrusted (a link, a FIFO, a huge or
+    deeply nested file refused: ``jobs.files``, ``sudoku.untrusted``): a ValueError saying why."""
+    from sudoku.untrusted import loads
+
+    from jobs.files import read_small
+
+    manifest = loads(read_small(path, MAX_BYTES), max_depth=64)
+    if not isinstance(manifest, dict):
+        raise ValueError("not a manifest (a JSON object is expected)")
+    return manifest
 
 
 class BadManifest(ValueError):

@@ -456,6 +456,7 @@ def open_run(task: Task, *, resume: str | Path | None = None, config: Config | N
         run_dir = RunDir(resume, task)
         config = run_dir.read_config(kind=task.kind, fields=task.fields)
         run_dir.lock()
+        run_dir.refuse_links()
         run_dir.clear_temporaries()
         return run_dir, config
     assert config is not None, "a new run needs its config"

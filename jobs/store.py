@@ -40,6 +40,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from jobs import manifest as manifests
+from jobs.files import regular
 from jobs.lock import LOCK_NAME, held
 from jobs.schema import SCHEMA, table
 from jobs.task import Task
@@ -347,6 +348,8 @@ class RunDir:
 
     @staticmethod
     def _part_problem(path: Path, first: int, count: int) -> str | None:
+        if (why := regular(path)) is not None:  # another run's part through a link; a FIFO that would block
+            return why
         try:
             meta = pq.read_metadata(path)
         except (OSError, pa.ArrowException) as error:
@@ -388,11 +391,25 @@ class RunDir:
                 pass
 
     def part_paths(self) -> list[Path]:
-        """The finished parts, in chunk order (which is case order: chunk k holds the cases after k-1's)."""
+        """The finished parts, in chunk order (which is case order: chunk k holds the cases after k-1's);
+        RunDirError for one that is not a regular file of its own (a link to another run's part, a
+        FIFO, a folder), which a reader must not open (a resume moves it aside first: ``check_parts``)."""
         if not self.parts.exists():
             return []
-        found = ((int(m.group(1)), p) for p in self.parts.iterdir() if (m := _PART.match(p.name)))
-        return [path for _, path in sorted(found)]
+        found = sorted((int(m.group(1)), p) for p in self.parts.iterdir() if (m := _PART.match(p.name)))
+        for _, path in found:
+            if (why := regular(path)) is not None:
+                raise RunDirError(f"{path}: {why}: not read as a part of this run")
+        return [path for _, path in found]
+
+    def refuse_links(self) -> None:
+        """RunDirError when a name the run writes (its log, its CSV, its folders of parts) is a symbolic
+        link: a resume would write through it, outside the run (a QA try: the log appended to a file
+        elsewhere, 172 CSV parts left in another folder). The lock refuses a link itself."""
+        for path in (self.manifest_path, self.log_path, self.csv_path, self.parts, self.csv_parts, self.corrupt):
+            if path.is_symlink():
+                raise RunDirError(f"{path} is a symbolic link (to {os.readlink(path)}); a run never writes through "
+                                  "a link: put the run's own file or folder there, or remove the link")
 
     def _read_part(self, path: Path, columns: list[str] | None = None) -> Any:
         try:  # ParquetFile, not read_table: no dataset is built per part (most of the time for a few columns)
@@ -509,15 +526,13 @@ class RunDir:
             os.close(fd)
 
     def read_manifest(self) -> dict[str, Any]:
-        if not self.manifest_path.exists():
+        """The manifest's object, read as untrusted (``jobs.manifest.read``); RunDirError else."""
+        if not os.path.lexists(self.manifest_path):
             raise RunDirError(f"{self.path} has no manifest.json: not a run directory")
         try:
-            manifest: dict[str, Any] = json.loads(self.manifest_path.read_text())
-            return manifest
+            return manifests.read(self.manifest_path)
         except ValueError as error:
-            raise RunDirError(f"{self.manifest_path}: not valid JSON ({error})") from None
-        except OSError as error:
-            raise RunDirError(f"cannot read {self.manifest_path}: {os.strerror(error.errno)}") from None  # type: ignore[arg-type]
+            raise RunDirError(f"{self.manifest_path}: {error}") from None
 
     def read_config(self, *, kind: str | None = None, fields: manifests.Fields | None = None) -> dict[str, Any]:
         """The run's config, once its manifest is checked against the manifest schema (``jobs.manifest``).

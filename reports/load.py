@@ -15,7 +15,7 @@ Parts of every schema version in ``jobs.schema.HISTORY`` are read; columns an ol
 a message that names the file and what is wrong.
 """
 
-import json
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -27,8 +27,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from jobs.files import regular
 from jobs.lock import held
-from jobs.manifest import KINDS
+from jobs.manifest import KINDS, STATUSES, read as read_manifest_file
 from jobs.schema import HISTORY, SCHEMA
 from reports import ReportError
 
@@ -206,16 +207,16 @@ def differences(first: dict[str, Any], second: dict[str, Any]) -> list[str]:
 def read_manifest(run_path: str | PathLike[str]) -> dict[str, Any]:
     """The manifest of one run directory, checked for a schema version this reader knows."""
     manifest_path = Path(run_path) / "manifest.json"
+    if not os.path.lexists(manifest_path):
+        raise ReportError(f"{run_path}: no manifest.json: not a run directory")
     try:
-        manifest: Any = json.loads(manifest_path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ReportError(f"{run_path}: no manifest.json: not a run directory") from None
-    except (OSError, UnicodeDecodeError, ValueError) as error:
-        raise ReportError(f"{manifest_path}: not valid JSON ({error})") from None
-    if not isinstance(manifest, dict):
-        raise ReportError(f"{manifest_path}: not a manifest (a JSON object is expected)")
+        manifest = read_manifest_file(manifest_path)
+    except ValueError as error:  # a link, a FIFO, too big or too deep, not JSON, not an object
+        raise ReportError(f"{manifest_path}: {error}") from None
     version = manifest.get("schema_version", 1)  # the first runner's manifests may lack it
     check_version(version, manifest_path)
+    if manifest.get("status") not in (None, *STATUSES):
+        raise ReportError(f"{manifest_path}: status must be one of {', '.join(STATUSES)}, not {manifest.get('status')!r}")
     return manifest
 
 
@@ -262,7 +263,10 @@ def read_parts(run_path: str | PathLike[str], manifest: dict[str, Any], notes: l
 
 
 def read_part(path: str | PathLike[str]) -> Any:
-    """One Parquet part, conformed to the current schema (missing columns as nulls)."""
+    """One Parquet part, conformed to the current schema (missing columns as nulls); a part that is a
+    link (another run's data), a FIFO or a folder is refused, never opened."""
+    if (why := regular(path)) is not None:
+        raise ReportError(f"{path}: {why}: not read as a part of this run")
     try:
         table = pq.read_table(path)
     except (OSError, pa.ArrowException) as error:

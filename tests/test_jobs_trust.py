@@ -744,3 +744,74 @@ def test_a_small_fault_campaign_passes():
     # a kill due after the run has finished is not made (the run is faster than --max-delay allows for)
     passed = re.search(r"PASS: (\d+) kills, 0 problems", done.stdout)
     assert passed and 1 <= int(passed.group(1)) <= 5, done.stdout
+
+
+# --- hostile files in a run directory (a QA try of "nothing left running, nothing lost") ------------
+
+
+@pytest.mark.parametrize("kind, says", [
+    ("zero", "manifest.json: a symbolic link (to /dev/zero), not followed"),
+    ("fifo", "manifest.json: a FIFO, not a regular file"),
+    ("deep", "manifest.json: nested 100000 deep, more than 64"),
+    ("status", "status must be one of running, complete, interrupted, failed, not 42"),
+])
+def test_a_hostile_manifest_is_one_line_and_exit_2_for_every_reader(tmp_path, kind, says):
+    """A manifest linked to /dev/zero took 24 GB before the OOM killer came; a FIFO blocked show for
+    ever; 100,000 brackets were an internal error (RecursionError); status 42 went through reports."""
+    from test_reports_helpers import run_reports
+
+    out = tmp_path / "run"
+    _small_run(out)
+    target = out / "manifest.json"
+    if kind == "zero":
+        target.unlink()
+        target.symlink_to("/dev/zero")
+    elif kind == "fifo":
+        target.unlink()
+        os.mkfifo(target)
+    elif kind == "deep":
+        target.write_text("[" * 100_000 + "]" * 100_000)
+    else:
+        _edit_manifest(out, lambda data: data.update(status=42))
+    for done in (run_jobs("show", out, timeout=60), run_jobs("run", "--resume", out, timeout=60),
+                 run_reports("show", out, timeout=60)):
+        assert done.returncode == 2, done.stderr
+        assert says in _last_line(done.stderr) and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_resume_never_writes_through_a_link(tmp_path):
+    """A resume appended its log to a file a link named outside the run, and wrote its CSV parts into
+    a linked folder elsewhere: refused now, and nothing outside touched."""
+    out = tmp_path / "run"
+    proc = start_jobs("run", "-n", 20000, "--size", 4, "--seed", 5, "--chunk-size", 500, "--workers", 1,
+                      "--engine", "py", "--out", out)
+    wait_for_parts(out, proc)
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=60)
+    assert manifest(out)["status"] == "interrupted"
+    outside = tmp_path / "outside.txt"
+    outside.write_text("someone's file\n")
+    (out / "run.log").unlink()
+    (out / "run.log").symlink_to(outside)
+    done = run_jobs("run", "--resume", out)
+    assert done.returncode == 2 and f"{out / 'run.log'} is a symbolic link" in _last_line(done.stderr)
+    assert outside.read_text() == "someone's file\n" and manifest(out)["status"] == "interrupted"
+
+
+def test_another_run_s_part_linked_in_is_moved_aside_by_a_resume_and_refused_by_show(tmp_path):
+    """A part linked to another run's was taken in: the finished run held 500 rows of another seed."""
+    from test_reports_helpers import run_reports
+
+    other, out = tmp_path / "other", tmp_path / "run"
+    run_jobs("run", *SMALL[:4], "--seed", 9, *SMALL[6:], "--out", other)
+    _small_run(out)
+    part = out / "parts" / "chunk-000001.parquet"
+    part.unlink()
+    part.symlink_to(other / "parts" / "chunk-000001.parquet")
+    for done in (run_jobs("show", out), run_reports("show", out)):
+        assert done.returncode == 2 and "chunk-000001.parquet: a symbolic link" in _last_line(done.stderr)
+    _edit_manifest(out, lambda data: data.update(status="interrupted"))
+    assert run_jobs("run", "--resume", out).returncode == 0
+    assert set(records(out).column("seed").to_pylist()) == {5}  # the chunk redone, the link moved aside
+    assert (out / "corrupt" / "chunk-000001.parquet.corrupt").is_symlink()
+    assert_complete(out, 40)

@@ -210,7 +210,7 @@ def test_missing_corrupt_and_incomplete_runs_are_refused(tmp_path):
     with pytest.raises(ReportError, match="1 part\\(s\\) are missing: chunk-000001.parquet"):
         load_run(path)
     (path / "manifest.json").write_text("{not json")
-    with pytest.raises(ReportError, match="manifest.json: not valid JSON"):
+    with pytest.raises(ReportError, match="manifest.json: not JSON"):
         load_run(path)
 
 
