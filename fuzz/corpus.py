@@ -11,14 +11,12 @@ place), so a crash never leaves half a case.
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import json
 import os
 import re
 import shlex
 import shutil
-import stat
 from collections import namedtuple
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -223,6 +221,9 @@ def load(path: str | os.PathLike[str]) -> Loaded:
         return Loaded(entries, skipped)
     for folder, names, files in _walk(root, skipped):
         if "case.json" not in files:
+            if "case.json" in names:  # a folder where case.json should be: said, not passed over
+                names.remove("case.json")
+                skipped.append((folder, "case.json: a folder, not a regular file"))
             continue
         try:
             meta = _meta(_read(folder / "case.json"))
@@ -254,20 +255,14 @@ def _walk(root: Path, skipped: list[tuple[Path, str]]) -> Iterator[tuple[Path, l
 
 
 def _read(path: Path) -> bytes:
-    """A corpus file's bytes: a regular file, not a link, at most MAX_FILE bytes (BadEntry else).
-    Opened without blocking, so a FIFO planted in a corpus cannot hang the replay."""
+    """A corpus file's bytes: a regular file, not a link, at most MAX_FILE bytes (``jobs.files``: a FIFO
+    planted in a corpus cannot hang the replay); BadEntry naming the file else."""
+    from jobs.files import NotReadable, read_small
+
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError as error:
-        why = "a symbolic link, not followed" if error.errno == errno.ELOOP else error.strerror
-        raise BadEntry(f"{path.name}: {why}") from None
-    with os.fdopen(fd, "rb") as file:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise BadEntry(f"{path.name}: not a regular file")
-        data = file.read(MAX_FILE + 1)
-    if len(data) > MAX_FILE:
-        raise BadEntry(f"{path.name}: larger than {MAX_FILE} bytes")
-    return data
+        return read_small(path, MAX_FILE)
+    except NotReadable as error:
+        raise BadEntry(f"{path.name}: {error}") from None
 
 
 def _meta(data: bytes) -> dict[str, Any]:

@@ -84,10 +84,14 @@ def test_links_and_fifos_in_a_corpus_are_not_followed(tmp_path):
     os.mkfifo(fifo / "input.txt")
     elsewhere = entry(tmp_path / "other", "real", GOOD)
     (tmp_path / "c" / KEY / "no_crash" / "via_link").symlink_to(elsewhere)
+    folder_meta = entry(tmp_path / "c", "folder_meta", GOOD)  # skipped without a word, in a QA try
+    (folder_meta / "case.json").unlink()
+    (folder_meta / "case.json").mkdir()
     found = corpus.load(tmp_path / "c")
     assert found.entries == []
     why = {folder.name: reason for folder, reason in found.skipped}
-    assert set(why) == {"linked_input", "linked_meta", "fifo_input", "via_link"}
+    assert set(why) == {"linked_input", "linked_meta", "fifo_input", "via_link", "folder_meta"}
+    assert why["folder_meta"] == "case.json: a folder, not a regular file"
     assert "symbolic link" in why["linked_input"] and "symbolic link" in why["via_link"]
     assert "regular file" in why["fifo_input"]
 
