@@ -315,9 +315,10 @@ def replay(args: argparse.Namespace) -> int:
     from sudoku.display import counted, visible
 
     _check_command_options(args)
-    target, count, still = engine.replay(args.corpus, _target_spec(args) if args.target else None, strict=args.strict,
-                                         reference=_target_spec(args, args.reference) if args.reference else None,
-                                         words=args.verdict_words, exits=args.verdict_exit)
+    with case_folders():  # what a fuzz command killed outright left is ended first; ours are marked too
+        target, count, still = engine.replay(args.corpus, _target_spec(args) if args.target else None,
+                                             strict=args.strict, words=args.verdict_words, exits=args.verdict_exit,
+                                             reference=_target_spec(args, args.reference) if args.reference else None)
     code = FAILED if still else OK
     said = (f"replayed {counted(count, 'reproducer')} against {visible(target.name, newlines=False)}: "
             f"{summary.still_failing(len(still))}")
@@ -338,9 +339,10 @@ def probe(args: argparse.Namespace) -> int:
         return target_of_spec({"spec": args.target, "create_args": create_args, "solve_args": solve_args,
                                "header": header, "timeout": args.timeout, "max_output": 1 << 20})
 
-    if (problem := preflight(make("create", "solve", False), 9)) is not None:
-        raise Usage(f"target {visible(args.target, newlines=False)} cannot start: {problem}")
-    finding = find(make)
+    with case_folders():  # what a fuzz command killed outright left is ended first; ours are marked too
+        if (problem := preflight(make("create", "solve", False), 9)) is not None:
+            raise Usage(f"target {visible(args.target, newlines=False)} cannot start: {problem}")
+        finding = find(make)
     for what, outcome in finding.tried:
         print(f"  {what}: {outcome}", file=sys.stderr)
     if finding.create_args is None or finding.solve_args is None:

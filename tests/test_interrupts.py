@@ -495,3 +495,17 @@ def test_a_stop_before_a_fuzz_run_begins_says_so(tmp_path, monkeypatch, capsys):
                           str(tmp_path / "corpus"), "--workers", "1", "--no-progress"]) == 130
     assert capsys.readouterr().err == "fuzz: interrupted during the pre-flight, before the run began: nothing saved\n"
     assert not out.exists()
+
+
+def test_every_fuzz_command_that_runs_programs_ends_what_a_killed_one_left(tmp_path, monkeypatch):
+    """The docs promise any fuzz command sweeps what a fuzz command killed outright left (its case
+    folder, its targets); a QA try found only `fuzz run` did, not replay or probe."""
+    from fuzz import cli as fuzz_cli
+    from fuzz import targets
+
+    swept = []
+    monkeypatch.setattr(targets, "_sweep", lambda home: swept.append(home))
+    (tmp_path / "empty").mkdir()
+    assert fuzz_cli.main(["replay", str(tmp_path / "empty"), "--target", "engine"]) == 2  # nothing to replay
+    assert fuzz_cli.main(["probe", "--target", f"{sys.executable} -S /nonexistent/sudoku.py"]) == 2
+    assert len(swept) == 2
