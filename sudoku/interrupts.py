@@ -71,6 +71,7 @@ class Interrupts:
             self.previous = {signum: signal.signal(signum, self) for signum in SIGNALS}
         except ValueError:  # not the main thread (a run started from a thread): signals stay as they are
             self.previous = {}
+        _children_default()
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -99,6 +100,18 @@ def default_in_child() -> None:
     for signum in SIGNALS:
         if callable(signal.getsignal(signum)):
             signal.signal(signum, signal.SIG_DFL)
+
+
+_AT_FORK = []  # whether ``_children_default`` has registered its hook in this process
+
+
+def _children_default() -> None:
+    """Have every child this process forks (``os.fork``: multiprocessing, a Dask LocalCluster's worker
+    processes) start with ``default_in_child``: a Dask worker forked while the handler was installed
+    raised Interrupted in its event loop on a signal to the group, and printed its traceback."""
+    if not _AT_FORK and hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=default_in_child)
+        _AT_FORK.append(True)
 
 
 def die_with(parent: int) -> None:

@@ -509,3 +509,14 @@ def test_every_fuzz_command_that_runs_programs_ends_what_a_killed_one_left(tmp_p
     assert fuzz_cli.main(["replay", str(tmp_path / "empty"), "--target", "engine"]) == 2  # nothing to replay
     assert fuzz_cli.main(["probe", "--target", f"{sys.executable} -S /nonexistent/sudoku.py"]) == 2
     assert len(swept) == 2
+
+
+def test_a_child_forked_under_the_handler_starts_with_the_default_action():
+    """A QA try: Dask's worker processes, forked while the runner's handler was installed, raised
+    Interrupted in their event loops on a SIGTERM to the group and printed a traceback each."""
+    with Interrupts():
+        pid = os.fork()
+        if pid == 0:
+            os._exit(0 if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL else 1)
+        _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
