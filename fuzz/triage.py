@@ -73,8 +73,9 @@ def groups(records: Any) -> list[Group]:
     out: list[Group] = []
     for key, members in by_bug.items():
         plain = [m for m in members if m[1]["family"] != "roundtrip"] or members  # a round trip is not shrunk
-        if key.endswith("(hang blocked)"):  # met on any input: a puzzle stands for it, not an odd text
-            plain = [m for m in plain if not about_text(m[1]["family"])] or plain
+        if key.endswith("(hang blocked)") or key.startswith("format:"):  # met on any input: a puzzle
+            plain = [m for m in plain if not about_text(m[1]["family"]) and m[1]["family"] != "create"] or plain
+        plain = [m for m in plain if m[1]["family"] not in HARD_TO_READ] or plain  # not a NUL byte, if it can
         if "no_timeout" in oracles_of(members[0][0]):
             signature, chosen = max(plain, key=lambda m: (m[1]["target_s"] or 0.0, -m[1]["case"]))
         else:
@@ -89,6 +90,7 @@ def groups(records: Any) -> list[Group]:
 
 
 _REJECTS = ("rejects_malformed", "rejects_unsolvable")
+HARD_TO_READ = ("malformed_binary", "malformed_empty_input", "malformed_huge_line")  # stand for a bug last
 
 
 def bug_key(signature: str) -> str:
@@ -100,7 +102,9 @@ def bug_key(signature: str) -> str:
     so is a hang blocked, using no CPU: the input was all given and closed, so what the program waits
     for is not in it (a program that slept now and then, whatever it was asked, showed as three bugs:
     on solvable, unsolvable and malformed input). A hang computing stays apart by the input's class:
-    a solver that spins on puzzles with no solution and one lost on sparse ones are two bugs."""
+    a solver that spins on puzzles with no solution and one lost on sparse ones are two bugs. A format
+    slip alone (``--strict``) is one bug whatever was printed: one writer prints the grids that create
+    and solve print (CRLF line ends showed as two bugs)."""
     failures, rest = signature.split(" on ", 1)
     oracle, _, kind = failures.partition(":")
     klass, _, ended = rest.partition(" (")
@@ -110,6 +114,8 @@ def bug_key(signature: str) -> str:
         return f"{failures} on any input ({ended}"
     if oracle == "no_timeout" and ended == "hang blocked)" and klass != "create":
         return f"{failures} on any input ({ended}"
+    if oracle == "format" and "+" not in failures:  # one writer prints created and solved grids alike
+        return f"{failures} on any output ({ended}"
     return signature
 
 
@@ -201,7 +207,9 @@ def triage_group(group: Group, config: dict[str, Any], target: Target, *, shrink
         case = case_of(config, group.representative // config.get("stride", 1), header=target.header,
                        spaced=reads_spaced(config, config["target"]))
     small, note = case, None
-    if shrink_it and case.command == "solve" and case.family != "roundtrip":  # a round trip's input is the
+    if group.signature.startswith("format:") and "+" not in group.signature.split(" on ", 1)[0]:
+        note = "not shrunk: a format slip shows on any input"  # shrinking one took 17 s and meant nothing
+    elif shrink_it and case.command == "solve" and case.family != "roundtrip":  # a round trip's input is the
         # target's own output, verbatim: a smaller text would show another bug
         left = None if seconds is None else 0.8 * seconds - CONFIRMATIONS * max(group.seconds, 0.01)
         if left is not None and left <= 0:

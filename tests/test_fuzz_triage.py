@@ -42,6 +42,21 @@ def test_a_refusal_done_wrong_is_one_bug_whatever_was_to_be_refused():
     assert bug_key("no_crash:signal 11 on malformed (signal 11)") != bug_key("no_crash:signal 6 on malformed (signal 6)")
 
 
+def test_a_format_slip_is_one_bug_on_created_and_solved_grids_and_a_readable_input_stands_for_a_refusal():
+    """QA notes: CRLF line ends under --strict were two bugs (on create, on solvable); a refusal done
+    wrong seen on 13 families was shown by a lone NUL byte."""
+    found = groups(table([row(0, "format:crlf on create (exit 0)", "create"),
+                          row(1, "format:crlf on solvable (exit 0)", "unique_easy"),
+                          row(2, "format:crlf on solvable (exit 0)", "multiple")]))
+    assert len(found) == 1 and found[0].cases == 3 and found[0].representative == 1
+    assert found[0].others == ("format:crlf on create (exit 0)",)
+    assert bug_key("format:crlf+answers:exit on solvable (exit 1)") == "format:crlf+answers:exit on solvable (exit 1)"
+    accepted = "rejects_malformed:accepted on malformed (exit 0)"
+    found = groups(table([row(0, accepted, "malformed_binary"), row(3, accepted, "malformed_empty_input"),
+                          row(5, accepted, "malformed_letter")]))
+    assert found[0].representative == 5 and found[0].family == "malformed_letter"
+
+
 def test_each_failed_create_oracle_is_a_bug_of_its_own():
     both = "create_unique:several_solutions+create_blanks:few_blanks on create (exit 0)"
     found = groups(table([row(0, both, "create"), row(20, "create_unique:several_solutions on create (exit 0)",
