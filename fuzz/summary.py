@@ -195,7 +195,10 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
     spent = ", ".join(f"{name} {seconds:.1f}s" for name, seconds in phases.items() if seconds >= 0.05)
     several = len(targets_of(config)) > 1
     head = f"fuzz run {manifest['run_id']}: {manifest['status']}"
-    counts = (f"{counted(totals['cases'], 'case')}, {totals['failed']} failed, {counted(len(saved), 'distinct bug')}; "
+    untriaged = manifest["status"] == "interrupted" and totals["failed"] and not saved
+    bugs = ("not yet grouped into bugs (the resume shrinks and saves them)" if untriaged
+            else counted(len(saved), "distinct bug") + (" so far" if manifest["status"] == "interrupted" else ""))
+    counts = (f"{counted(totals['cases'], 'case')}, {totals['failed']} failed, {bugs}; "
               f"{wall:.1f}s wall on {counted(config['workers'], 'worker')}"
               + (f" (cases {manifest['wall_s']:.1f}s, {spent})" if spent else ""))
     replays = f"replayed {counted(replayed, 'saved reproducer')}: {still_failing(len(still))}"
@@ -265,7 +268,9 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
              f"summary: {run_dir.path}/summary.md (with plots: reports show {run_dir.path} --html report.html)",
              f"corpus: {run_corpus}" + (f" (kept in {_near(config['corpus'])} too: later runs replay it first)"
                                         if run_corpus.exists() and config.get("corpus") else
-                                        "" if run_corpus.exists() else " (empty: nothing failed)")]
+                                        "" if run_corpus.exists() else
+                                        " (empty: the failures are saved once the run is resumed)" if untriaged
+                                        else " (empty: nothing failed)")]
     return "\n".join(out + [""] + where), short + where
 
 

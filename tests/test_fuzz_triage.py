@@ -171,6 +171,18 @@ def test_a_run_stopped_while_shrinking_is_interrupted_and_says_how_to_resume(tmp
     assert manifest["status"] == "interrupted" and manifest["reason"] == "interrupted while shrinking and confirming"
     assert manifest["totals"]["cases"] == 3
     assert f"resume with: fuzz run --resume {out}" in capsys.readouterr().err
+    # with failures not yet triaged, the summary does not say "0 distinct bugs ... nothing failed" (a QA note)
+    from fake_targets import seed_where, spec
+
+    again = tmp_path / "again"
+    seed = seed_where(6, lambda cases: any(case.family.startswith("unique_") for case in cases))
+    fuzz_cli.main(["run", "-n", "6", "--seed", str(seed), "--target", spec("changes_given"), "--out", str(again),
+                   "--corpus", str(tmp_path / "corpus"), "--workers", "1", "--no-progress"])
+    said = capsys.readouterr().out
+    assert json.loads((again / "manifest.json").read_text())["totals"]["failed"] > 0
+    assert "failed, not yet grouped into bugs (the resume shrinks and saves them);" in said
+    assert said.rstrip().endswith("corpus: " + str(again / "corpus") + " (empty: the failures are saved once the "
+                                  "run is resumed)")
 
 
 def test_a_reproducer_the_replay_saved_is_not_taken_for_a_triaged_group(tmp_path, monkeypatch):
