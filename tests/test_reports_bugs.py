@@ -112,3 +112,20 @@ def test_reports_show_on_a_terminal_gives_each_bug_its_input_marked():
     lines = _input_lines(bug)
     assert lines[:2] == ["0 0 5", "1 2 0"] and lines[2].startswith("^ row 2, column 1")
     assert _input_lines(SimpleNamespace(text="", mark=None, side=None)) == []  # a create has no input
+
+
+def test_the_terminal_summary_gives_a_bug_s_detail_families_and_other_signatures(tmp_path):
+    """A QA note: `reports show` gave a bug's signature and a marked blank cell, not the detail that
+    says what is wrong there, nor where it showed, as `fuzz run` does."""
+    import argparse
+
+    from reports.render.terminal import summary_blocks
+
+    path = write_run(tmp_path / "fuzz", fuzz_records(n_per_family=20, failed={4: "keeps_givens"}), chunk_size=10,
+                     manifest_extra={"fuzz": {"groups": [new_group(also=["keeps_givens:changed on full (exit 0)"])]}})
+    blocks = [str(one) for one in summary_blocks(summarize(load_run(path)), argparse.Namespace(md=None, html=None))]
+    title = next(line for line in blocks if line.startswith("  1. "))
+    assert title == ("  1. keeps_givens:changed on whitespace_tabs (exit 0): 3 cases; keeps_givens: 1 given(s) "
+                     "changed, first at row 9, column 3")
+    assert "     seen on: multiple, unique_hard, whitespace_tabs" in blocks
+    assert "     also as: keeps_givens:changed on full (exit 0)" in blocks

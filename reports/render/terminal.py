@@ -9,7 +9,7 @@ import argparse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from sudoku.display import Table, caret_lines, counted, excerpt, marked
+from sudoku.display import Table, caret_lines, counted, excerpt, marked, visible
 from reports.render.md import describe_run, headline
 from reports.text import fmt_ratio, fmt_size, fmt_time
 from reports.verdict import IMPROVEMENT, NOT_COMPARABLE, REGRESSION, UNCHANGED
@@ -51,6 +51,9 @@ def files_line(args: argparse.Namespace) -> str:
     return "full report: add --md FILE (or --md - for stdout) and --html FILE"
 
 
+DETAIL_WIDTH = 200  # characters of a bug's detail on its title line; the Markdown and HTML have it whole
+
+
 def _input_lines(bug: Any) -> list[str]:
     """A bug's minimal input as the program got it, the failing place marked, as ``fuzz run`` prints it
     (nothing for an input-less case, a create)."""
@@ -70,9 +73,18 @@ def summary_blocks(summary: Summary, args: argparse.Namespace) -> list[str | Tab
     if summary.bugs:  # lines, not a table: a replay line stays whole, to copy
         blocks.append(counted(len(summary.bugs), "distinct bug") + (f" (first {SHOWN})" if len(summary.bugs) > SHOWN else "")
                       + ":")
-        for number, bug in enumerate(summary.bugs[:SHOWN], 1):
-            blocks += [marked(f"{number:>3}. {bug.get('signature', '')}: {bug.get('cases', '?')} case(s)"
-                              + (" (flaky)" if bug.get("flaky") else ""), "bad")]
+        for number, bug in enumerate(summary.bugs[:SHOWN], 1):  # as fuzz run shows a bug (fuzz.show)
+            detail = visible(str(bug.get("detail") or ""), newlines=False)
+            detail = detail if len(detail) <= DETAIL_WIDTH else detail[: DETAIL_WIDTH - 3] + "..."
+            cases = bug.get("cases", "?")
+            blocks += [marked(f"{number:>3}. {bug.get('signature', '')}: "
+                              + (counted(cases, "case") if isinstance(cases, int) else f"{cases} cases")
+                              + (f"; {detail}" if detail else "") + (" (flaky)" if bug.get("flaky") else ""), "bad")]
+            if bug.families:
+                blocks.append(f"     seen on: {visible(', '.join(bug.families), newlines=False)}")
+            also = [str(one) for one in (bug.get("also") or []) if one]
+            if also:
+                blocks.append(f"     also as: {visible('; '.join(also), newlines=False)}")
             blocks += [f"       {line}" for line in _input_lines(bug)]
             blocks.append(f"     replay: {bug.get('replay', '')}")
     if summary.failures and not summary.bugs:  # a fuzz run's bugs already name a reproducer each
