@@ -102,7 +102,7 @@ def default_in_child() -> None:
             signal.signal(signum, signal.SIG_DFL)
 
 
-_AT_FORK = []  # whether ``_children_default`` has registered its hook in this process
+_AT_FORK: list[bool] = []  # whether ``_children_default`` has registered its hook in this process
 
 
 def _children_default() -> None:
