@@ -111,11 +111,12 @@ def folder_for(corpus: str | os.PathLike[str], target: Target, oracle: str, sign
 
 
 def save(corpus: str | os.PathLike[str], case: Case, *, signature: str, oracle: str, detail: str, target: Target,
-         result: Result, extra: dict[str, Any] | None = None) -> Path:
+         result: Result, extra: dict[str, Any] | None = None, folder: Path | None = None) -> Path:
     """Save one group's reproducer; an existing folder for the same group is kept (the first saved),
     unless it is the replay phase's copy (``replayed_from``: it failed once more, unconfirmed and
-    uncounted), which a triaged reproducer replaces."""
-    final = folder_for(corpus, target, oracle, signature)
+    uncounted), which a triaged reproducer replaces. ``folder``: where, when not the group's own folder
+    (a sample saved beside its reproducer)."""
+    final = folder or folder_for(corpus, target, oracle, signature)
     replacing = final.exists() and "replayed_from" not in (extra or {}) and _is_replay_copy(final)
     if final.exists() and not replacing:
         return final
@@ -189,6 +190,8 @@ def saved_groups(corpus: str | os.PathLike[str], target: Target) -> dict[str, tu
     own = Path(corpus) / target_key(target)
     found: dict[str, tuple[Path, dict[str, Any], bytes]] = {}
     for folder, meta, data in (load(own).entries if own.exists() else []):
+        if "sample_of" in meta:  # saved beside a group's reproducer: not the group's
+            continue
         for signature in [meta.get("signature"), *(meta.get("also") or [])]:
             if isinstance(signature, str):
                 found[signature] = (folder, meta, data)

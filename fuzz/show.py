@@ -14,6 +14,7 @@ A person fixing a bug wants the failing input in front of them, not a path to a 
 Lines of text only (``sudoku.display.show`` prints them to a terminal or a pipe); no file is read.
 """
 
+from pathlib import Path
 from typing import Any
 
 from sudoku.display import caret_lines, counted, excerpt, mark_in, marked
@@ -65,4 +66,9 @@ def bug_lines(one: Any, number: int, *, several: bool = False) -> list[str]:
     also = getattr(one, "also", None) or []
     if also:
         lines.append(f"{INDENT}also as: {'; '.join(also)}")
+    samples = getattr(one, "samples", None) or []
+    if samples:  # each its own slip of the reader: the replay of the folder checks every one
+        kinds = ", ".join(Path(str(sample)).name.removeprefix("also-") for sample in samples)
+        lines.append(f"{INDENT}other kinds of text it takes alike, saved beside the reproducer (replayed with it): "
+                     f"{kinds}")
     return lines + input_lines(one) + [f"{INDENT}replay: {one.replay}"]

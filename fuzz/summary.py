@@ -109,7 +109,8 @@ def group_record(one: Saved) -> dict[str, Any]:
             "detail": one.detail, "confirmed": one.confirmed, "flaky": one.flaky, "intermittent": one.intermittent,
             "replay": one.replay, "input": shown_input(one.text), "text": one.text.decode("utf-8", "backslashreplace"),
             "families": one.families, "also": one.also, "side": one.side, "expected": one.expected,
-            "actual": one.actual, "mark": one.mark, "shrink_note": one.note}
+            "actual": one.actual, "mark": one.mark, "shrink_note": one.note,
+            "samples": [str(folder) for folder in one.samples]}
 
 
 def matrix(rows: Sequence[dict[str, Any]]) -> list[str]:

@@ -43,21 +43,23 @@ CONFIRMATIONS = 3
 MIN_GROUP_S = 2.0
 LONGER = 4  # a hang computing's reproducer is run once more with this many times the CPU limit
 
-Group = namedtuple("Group", "signature cases representative family calls_failed side text families seconds others",
-                   defaults=((),))
+Group = namedtuple("Group", "signature cases representative family calls_failed side text families seconds others "
+                           "samples", defaults=((), ()))
 Group.__doc__ = """Failing cases of one signature: how many, the one that stands for them (its case
 index, family and recorded text for a round trip), the failed create calls among them, its grid side,
-the families the bug showed on, and the representative's call time in seconds."""
+the families the bug showed on, the representative's call time in seconds, the other signatures of
+the bug, and ``samples``: (family, case) of the first case of each other kind of malformed text
+accepted alike (``MAX_SAMPLES``), each saved beside the reproducer."""
 Saved = namedtuple("Saved", "signature cases case folder detail confirmed flaky intermittent replay text target "
-                            "families also side expected actual mark note")
+                            "families also side expected actual mark note samples", defaults=((),))
 Saved.__doc__ = """One bug: its signature, how many cases showed it, the case that stands for it, the
 reproducer's folder, the failure's detail, replays that failed the same way (of CONFIRMATIONS),
 whether it is flaky, 'k of m creates' for a create bug that shows only sometimes, the command that
 replays it, the reproducer's input (bytes), the target's spec, the families it showed on, the
 signatures merged into it (same reproducer), the grid side, what a right answer is, what the
 target did ({exit_code, stdout, stderr, wall_s, cpu_s}), the cell or line the failure is about
-({"row", "column"} or {"line"}, 1-based; None), and a note on its shrinking (None when shrunk
-in full)."""
+({"row", "column"} or {"line"}, 1-based; None), a note on its shrinking (None when shrunk
+in full), and the folders of its samples (other kinds of malformed text it accepts alike)."""
 
 
 def groups(records: Any) -> list[Group]:
@@ -75,21 +77,38 @@ def groups(records: Any) -> list[Group]:
         plain = [m for m in members if m[1]["family"] != "roundtrip"] or members  # a round trip is not shrunk
         if key.endswith("(hang blocked)") or key.startswith("format:"):  # met on any input: a puzzle
             plain = [m for m in plain if not about_text(m[1]["family"]) and m[1]["family"] != "create"] or plain
-        plain = [m for m in plain if m[1]["family"] not in HARD_TO_READ] or plain  # not a NUL byte, if it can
+        if key.startswith("rejects:"):  # a refusal done wrong on many kinds of text: not a lone NUL byte
+            plain = [m for m in plain if m[1]["family"] not in HARD_TO_READ] or plain
         if "no_timeout" in oracles_of(members[0][0]):
             signature, chosen = max(plain, key=lambda m: (m[1]["target_s"] or 0.0, -m[1]["case"]))
         else:
             signature, chosen = min(plain, key=lambda m: m[1]["case"])
         others = tuple(sorted({one for one, _ in members} - {signature}))  # one bug, met as these too
+        samples = _samples(signature, chosen, members)
         members = [row for _, row in members]
         out.append(Group(signature, len(members), chosen["case"], chosen["family"],
                          sum(row["calls_failed"] or 0 for row in members), chosen["size"] or 9,
                          chosen["input_text"] if chosen["family"] == "roundtrip" else None,
-                         sorted({row["family"] for row in members}), chosen["target_s"] or 0.0, others))
+                         sorted({row["family"] for row in members}), chosen["target_s"] or 0.0, others, samples))
     return sorted(out, key=lambda group: (-group.cases, group.signature))
 
 
 _REJECTS = ("rejects_malformed", "rejects_unsolvable")
+
+
+def _samples(signature: str, chosen: dict[str, Any], members: list[tuple[str, dict[str, Any]]]) -> tuple[Any, ...]:
+    """For malformed text taken as a puzzle, the first case of each other kind of malformed text met
+    with the same signature, (family, case): a reader that reads a letter as a blank and one that
+    drops a tenth row fail alike but are two slips, and a reproducer of one alone passed its replay
+    once that one was fixed (a QA try). Saved beside the reproducer, they keep the bug open."""
+    if not signature.startswith("rejects_malformed:accepted") or " on malformed " not in signature:
+        return ()
+    first: dict[str, int] = {}
+    for one, row in members:
+        if one == signature and row["family"] != chosen["family"] and row["family"].startswith("malformed_"):
+            first[row["family"]] = min(first.get(row["family"], row["case"]), row["case"])
+    return tuple(sorted(first.items(), key=lambda item: item[1])[:MAX_SAMPLES])
+MAX_SAMPLES = 6  # other kinds of malformed text saved beside a refusal's reproducer
 HARD_TO_READ = ("malformed_binary", "malformed_empty_input", "malformed_huge_line")  # stand for a bug last
 
 
@@ -187,9 +206,9 @@ def _confirm(signature: str, case: Case, target: Target,
 
 
 def triage_group(group: Group, config: dict[str, Any], target: Target, *, shrink_it: bool = True,
-                 seconds: float | None = None,
-                 saved: Case | None = None) -> tuple[Case, int, Verdict, Result, str | None]:
-    """(case to save, replays confirmed, verdict, result, a note on shrinking or None) for one group,
+                 seconds: float | None = None, saved: Case | None = None) -> tuple[Any, ...]:
+    """(case to save, replays confirmed, verdict, result, a note on shrinking or None, the samples that
+    fail alike: ``_sampled``) for one group,
     in about ``seconds`` (None: the shrinker's own bounds). ``saved``: the reproducer of this bug that
     the replay phase found still failing; when it fails the same way every time it stands for the bug
     (it was shrunk when saved), so the run shows the input its corpus holds, not a second one."""
@@ -198,7 +217,7 @@ def triage_group(group: Group, config: dict[str, Any], target: Target, *, shrink
     if saved is not None:
         hits, shown = _confirm(group.signature, saved, target, config)
         if hits == CONFIRMATIONS:
-            return _confirmed(group, saved, hits, shown, target, None)
+            return (*_confirmed(group, saved, hits, shown, target, None), _sampled(group, config, target))
     if group.family == "create" or (group.family == "roundtrip" and not group.text):
         case = create_case(side=group.side)
     elif group.family == "roundtrip":  # the solve half: the create output it was given, as recorded
@@ -228,7 +247,19 @@ def triage_group(group: Group, config: dict[str, Any], target: Target, *, shrink
         steady, steady_shown = _confirm(group.signature, case, target, config)
         if steady > hits:
             small, hits, shown = case, steady, steady_shown
-    return _confirmed(group, small, hits, shown, target, note)
+    return (*_confirmed(group, small, hits, shown, target, note), _sampled(group, config, target))
+
+
+def _sampled(group: Group, config: dict[str, Any], target: Target) -> list[tuple[str, Case, Result]]:
+    """(family, case, result) of each of the group's samples that fails the same way again."""
+    found = []
+    for family, index in group.samples:
+        case = case_of(config, index // config.get("stride", 1), header=target.header,
+                       spaced=reads_spaced(config, config["target"]))
+        same, _, result = _same(group.signature, case, target, config)
+        if same:
+            found.append((family, case, result))
+    return found
 
 
 def _confirmed(group: Group, case: Case, hits: int, shown: tuple[Verdict, Result] | None, target: Target,
@@ -261,7 +292,7 @@ def _second_look(case: Case, target: Target) -> str:
     return f"{given} answered after {result.cpu_seconds:.1f}s this time (its time on this input varies: a random search?)"
 
 
-def triage_task(spec: dict[str, Any]) -> tuple[Case, int, Verdict, Result, str | None]:
+def triage_task(spec: dict[str, Any]) -> tuple[Any, ...]:
     """The runner task of the triage phase: one group in, ``triage_group``'s answer out. Groups are
     independent, so they shrink in parallel on the run's own backend."""
     saved = None
@@ -342,7 +373,7 @@ class _Book:
             self.by_input[(meta.get("command"), text)] = folder
 
     def save(self, number: int, group: Group, case: Case, hits: int, verdict: Verdict, result: Result,
-             note: str | None) -> None:
+             note: str | None, samples: Sequence[tuple[str, Case, Result]] = ()) -> None:
         key = (case.command, case.text)
         if case.command == "solve" and key in self.by_input:  # the same reproducer: the same bug
             folder = self.by_input[key]
@@ -366,12 +397,22 @@ class _Book:
                  "intermittent": intermittent, "families": group.families, "also": list(group.others), "mark": mark,
                  "shrink_note": note}
         folders: list[Path] = []
+        beside: list[Path] = []
         for root in self.corpora:
             folder = store.folder_for(root, self.target, oracle, group.signature)
             extra["replay"] = replay_command(folder, self.config["target"], self.config.get("reference"),
                                            strict=bool(self.config.get("strict")))
             folders.append(store.save(root, case, signature=group.signature, oracle=oracle, detail=detail,
                                       target=self.target, result=result, extra=extra))
+            for family, sample, its_result in samples:  # other kinds of text it accepts alike, beside it
+                place = folders[-1] / f"also-{family}"
+                options = {"replay": replay_command(place, self.config["target"], self.config.get("reference"),
+                                                    strict=bool(self.config.get("strict"))),
+                           "sample_of": folders[-1].name, "seed": self.config["seed"]}
+                saved_at = store.save(root, sample, signature=group.signature, oracle=oracle, detail=detail,
+                                      target=self.target, result=its_result, extra=options, folder=place)
+                if root == self.corpora[0]:
+                    beside.append(saved_at)
         folder = folders[0]
         self.numbers[number] = folder
         self.by_input[key] = folder
@@ -380,7 +421,7 @@ class _Book:
             intermittent, replay_command(folder, self.config["target"], self.config.get("reference"),
                                            strict=bool(self.config.get("strict"))), case.text,
             self.config["target"]["spec"], group.families, list(group.others), case.side, store.expected_of(case),
-            store.actual_of(result), mark, note)
+            store.actual_of(result), mark, note, tuple(beside))
 
     def bugs(self) -> list[Saved]:
         """The Saved bugs, largest group first, each once."""

@@ -685,6 +685,30 @@ def test_a_bug_met_again_is_shown_by_the_reproducer_its_corpus_holds(runs, tmp_p
         assert meta["seed"] == seed + 1 and meta["cases"] == bug["cases"]
 
 
+def test_two_slips_of_one_reader_are_one_bug_whose_replay_fails_until_both_are_mended(tmp_path):
+    """A QA try: a reader that took a letter for a blank and dropped rows after the ninth was one bug,
+    shown by the letter alone, so its replay passed once only the letter was mended. Each other kind
+    of malformed text accepted alike is now saved beside the reproducer and replayed with it."""
+    wanted = ("malformed_letter", "malformed_more_rows")
+    seed = seed_where(60, lambda cases: all(any(c.family == family for c in cases) for family in wanted))
+    done = fuzz("run", "-n", 60, "--seed", seed, "--workers", 1, "--out", tmp_path / "run", "--corpus",
+                tmp_path / "corpus", "--target", spec("lenient_reader"), "--json", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    (bug,) = [one for one in json.loads(done.stdout)["bugs"] if one["signature"].startswith("rejects_malformed")]
+    folder = Path(bug["reproducer"])
+    kinds = {one.name.removeprefix("also-") for one in folder.iterdir() if one.name.startswith("also-")}
+    assert kinds | {json.loads((folder / "case.json").read_text())["family"]} == set(wanted)
+    assert all(json.loads((folder / f"also-{kind}" / "case.json").read_text())["sample_of"] == folder.name
+               for kind in kinds)
+    for mended in ("letter", "rows"):  # one slip mended: the replay still fails
+        replayed = fuzz("replay", folder, "--target", spec("lenient_reader"), cwd=tmp_path,
+                        env={"LENIENT_FIXED": mended})
+        assert replayed.returncode == 1, (mended, replayed.stderr)
+    shown = fuzz("run", "-n", 60, "--seed", seed, "--workers", 1, "--out", tmp_path / "again", "--corpus",
+                 tmp_path / "corpus2", "--target", spec("lenient_reader"), cwd=tmp_path)
+    assert "other kinds of text it takes alike, saved beside the reproducer (replayed with it): " in shown.stdout
+
+
 @pytest.mark.parametrize("target, message", [
     (f"{sys.executable} -S /nonexistent/sudoku.py", "can't open file"),
     ("{script}", "cannot run"),

@@ -41,13 +41,14 @@ def spec(name):
     return shlex.join(argv(name))
 
 
-def fuzz(*args, cwd, timeout=180):
-    """``fuzz ARGS`` in this process (``fuzz.cli.main``, through ``helpers.call_main``) in ``cwd``; the
-    CompletedProcess, stdout and stderr as text. The targets it drives are real programs still."""
+def fuzz(*args, cwd, timeout=180, env=None):
+    """``fuzz ARGS`` in this process (``fuzz.cli.main``, through ``helpers.call_main``) in ``cwd``, with
+    ``env`` set for the call; the CompletedProcess, stdout and stderr as text. The targets it drives
+    are real programs still."""
     from fuzz.cli import main
     from helpers import call_main
 
-    return call_main(main, args, cwd=cwd, timeout=timeout)
+    return call_main(main, args, cwd=cwd, timeout=timeout, env=env)
 
 
 def fuzz_process(*args, cwd, timeout=180):
