@@ -11,7 +11,7 @@ import pytest
 
 from fake_targets import fuzz, fuzz_process, spec
 from fuzz.cases import from_text
-from sudoku import create, engines, render
+from sudoku import create, render
 
 COMMON = ("--workers", 2, "--chunk-size", 30, "--timeout", 10)
 
@@ -71,15 +71,10 @@ def test_strict_turns_slips_into_format_failures(chatty, tmp_path):
     assert meta["signature"] == "format:separators,extra_text on solvable (exit 0)"
     assert f"--target {shlex.quote(spec('chatty'))} --strict" in meta["replay"]  # judged as the run was
     data = next((tmp_path / "run" / "corpus").glob("*/format/*/input.txt")).read_bytes()
-    # shrunk: any puzzle shows the slips, but a reproducer keeps its case's class (a puzzle with one
-    # solution), so it is a minimal puzzle: no clue can go without a second solution; unless the run's
-    # time budget stopped the shrinking (a loaded machine), which the reproducer then says
-    small = from_text("t", "solve", data)
-    assert small.count == 1
-    stopped = (meta.get("shrink_note") or "").startswith("shrinking stopped at its")
-    if not stopped:
-        givens = [cell for cell, digit in enumerate(small.puzzle.cells) if digit]
-        assert all(engines.solve(small.puzzle.with_cell(cell, 0), limit=2).count == 2 for cell in givens)
+    # not shrunk: any puzzle shows the slips (shrinking one took 17 s of a QA run, for nothing); the
+    # reproducer is the run's own puzzle, and says so
+    assert from_text("t", "solve", data).count == 1
+    assert meta["shrink_note"] == "not shrunk: a format slip shows on any input"
     # replay honours --strict too
     corpus = tmp_path / "corpus"
     assert fuzz("replay", corpus, "--target", spec("chatty"), cwd=tmp_path).returncode == 0
