@@ -68,7 +68,8 @@ def test_a_target_holds_its_own_cpu_limit_for_when_its_watcher_is_killed(tmp_pat
     spin = f"import os\nopen({str(noted)!r}, 'w').write(str(os.getpid()))\nwhile True: pass"
     harness = (f"import sys\nfrom fuzz import targets\ntargets.CPU_CAP, targets.CPU_CAP_S = 0, 1\n"
                f"targets.run_contained([sys.executable, '-S', '-c', {spin!r}], b'', timeout=30)")
-    with subprocess.Popen([sys.executable, "-c", harness], cwd=Path(__file__).parents[1]) as proc:
+    env = {**os.environ, "TMPDIR": str(tmp_path)}  # the case folder the killed harness leaves goes with the test
+    with subprocess.Popen([sys.executable, "-c", harness], cwd=Path(__file__).parents[1], env=env) as proc:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not (noted.exists() and noted.read_text()):
             time.sleep(0.02)
