@@ -223,9 +223,8 @@ def show(args: argparse.Namespace) -> int:
     except (OSError, pa.ArrowException) as error:  # Arrow's message names the part
         raise RunDirError(f"{run_dir.path}: unreadable part ({error})") from None
     resume = None  # for people only: the JSON has the status and the directory is the caller's
-    tool = manifests.KINDS.get(manifest.get("config", {}).get("kind", "batch"))
-    if data["status"] != "complete" and not going and tool:
-        resume = f"{tool} {run_dir.path}"
+    if data["status"] != "complete" and not going:
+        resume = manifests.resume_command(manifest, run_dir.path)
     if args.md and args.md != "-":
         try:
             Path(args.md).write_text(markdown(summary_blocks(data, resume=resume)))

@@ -138,10 +138,23 @@ def validate(manifest: object, *, kind: str | None = None, fields: Fields | None
     for name, (check, what) in OPTIONAL.items():
         if name in config and not check(config[name]):
             raise BadManifest(f"config.{name} must be {what}, not {json.dumps(config[name])}")
-    if "status" in manifest and manifest["status"] not in STATUSES:
-        raise BadManifest(f"status must be one of {', '.join(STATUSES)}, not {json.dumps(manifest['status'])}")
+    check_status(manifest)
     if "plan" in manifest and not isinstance(manifest["plan"], dict):
         raise BadManifest("plan must be an object")
+
+
+def check_status(manifest: dict[str, Any]) -> None:
+    """BadManifest unless the manifest's status, when it has one, is one of STATUSES (for ``validate``,
+    and for ``reports``, which reads manifests of every version without validating them)."""
+    if "status" in manifest and manifest["status"] not in STATUSES:
+        raise BadManifest(f"status must be one of {', '.join(STATUSES)}, not {json.dumps(manifest['status'])}")
+
+
+def resume_command(manifest: dict[str, Any], path: object) -> str | None:
+    """The command that finishes the run at ``path``, by its manifest's kind (None for a kind unknown)."""
+    config = manifest.get("config")
+    tool = KINDS.get(kind_of(config if isinstance(config, dict) else {}))
+    return f"{tool} {path}" if tool else None
 
 
 def digest(data: object) -> str:

@@ -546,7 +546,7 @@ class RunDir:
         except manifests.BadManifest as error:
             raise RunDirError(f"{self.manifest_path}: {error}") from None
         except manifests.OtherKind as error:
-            raise RunDirError(f"{self.path} is {error}: resume it with `{manifests.KINDS[error.found]} "
-                              f"{self.path}`") from None
+            raise RunDirError(f"{self.path} is {error}: resume it with "
+                              f"`{manifests.resume_command(manifest, self.path)}`") from None
         config: dict[str, Any] = manifest["config"]
         return config

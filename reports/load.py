@@ -29,7 +29,7 @@ import pyarrow.parquet as pq
 
 from jobs.files import regular
 from jobs.lock import held
-from jobs.manifest import KINDS, STATUSES, read as read_manifest_file
+from jobs.manifest import check_status, read as read_manifest_file, resume_command
 from jobs.schema import HISTORY, SCHEMA
 from reports import ReportError
 
@@ -138,13 +138,13 @@ def load_run(path: str | PathLike[str], *, merge_unlike: bool = False) -> Run:
 
 
 def unfinished_how(run_path: Path, manifest: dict[str, Any]) -> str | None:
-    """How a run directory is not complete ('interrupted', 'stopped ...', 'still running', 'failed'),
+    """How a run directory is not complete ('interrupted', 'stopped', 'still running', 'failed'),
     or None when it is (an old manifest without a status counts as complete)."""
     status = manifest.get("status")
     if status in (None, "complete"):
         return None
     if status == "running":  # a run killed by SIGKILL, or whose machine went down, still says running
-        status = "still running" if held(run_path) else "stopped (no process holds it: killed?)"
+        status = "still running" if held(run_path) else "stopped"
     return str(status)
 
 
@@ -211,12 +211,11 @@ def read_manifest(run_path: str | PathLike[str]) -> dict[str, Any]:
         raise ReportError(f"{run_path}: no manifest.json: not a run directory")
     try:
         manifest = read_manifest_file(manifest_path)
-    except ValueError as error:  # a link, a FIFO, too big or too deep, not JSON, not an object
+        check_status(manifest)
+    except ValueError as error:  # a link, a FIFO, too big or too deep, not JSON, not an object, a bad status
         raise ReportError(f"{manifest_path}: {error}") from None
     version = manifest.get("schema_version", 1)  # the first runner's manifests may lack it
     check_version(version, manifest_path)
-    if manifest.get("status") not in (None, *STATUSES):
-        raise ReportError(f"{manifest_path}: status must be one of {', '.join(STATUSES)}, not {manifest.get('status')!r}")
     return manifest
 
 
@@ -251,11 +250,11 @@ def read_parts(run_path: str | PathLike[str], manifest: dict[str, Any], notes: l
     else:
         how = unfinished_how(Path(run_path), manifest)
         if how:
-            tool = KINDS.get(str((manifest.get("config") or {}).get("kind", "batch")))
-            finish = f"; finish it with `{tool} {run_path}`" if tool and how != "still running" else ""
-            notes.append(f"{run_path}: {how}, not complete: this report covers only the cases of its "
-                         f"{len(found)} finished part(s){finish}")
-            unfinished.append(f"{run_path} ({how.split(' (')[0]})")
+            resume = resume_command(manifest, run_path) if how != "still running" else None
+            notes.append(f"{run_path}: {how}{' (no process holds it: killed?)' * (how == 'stopped')}, not "
+                         f"complete: this report covers only the cases of its {len(found)} finished part(s)"
+                         + (f"; finish it with `{resume}`" if resume else ""))
+            unfinished.append(f"{run_path} ({how})")
     tables = [read_part(path) for _, path in found]
     if not tables:
         return SCHEMA.empty_table()
