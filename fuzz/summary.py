@@ -267,12 +267,15 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
                                                                  if r["cpu_s"] is not None else "") for r in slowest)]
     where = [f"records: {run_dir.path}/parts, {run_dir.csv_path}",
              f"summary: {run_dir.path}/summary.md (with plots: reports show {run_dir.path} --html report.html)",
-             f"corpus: {run_corpus}" + (f" (kept in {_near(config['corpus'])} too: later runs replay it first)"
-                                        if run_corpus.exists() and config.get("corpus") else
-                                        "" if run_corpus.exists() else
-                                        " (empty: the failures are saved once the run is resumed)" if untriaged
-                                        else " (empty: nothing failed)")]
+             f"corpus: {run_corpus}{_corpus_note(run_corpus, config, untriaged=bool(untriaged))}"]
     return "\n".join(out + [""] + where), short + where
+
+
+def _corpus_note(run_corpus: Path, config: dict[str, Any], *, untriaged: bool) -> str:
+    """What the last line says of the run's corpus: where else its reproducers are kept, or why it is empty."""
+    if run_corpus.exists():
+        return f" (kept in {_near(config['corpus'])} too: later runs replay it first)" if config.get("corpus") else ""
+    return " (empty: the failures are saved once the run is resumed)" if untriaged else " (empty: nothing failed)"
 
 
 def _near(path: str) -> str:

@@ -509,10 +509,15 @@ def _subreaper(on: bool) -> bool:
         return False
 
 
-def _children(*, with_fields: bool = False) -> list[Any]:
-    """The pids whose parent is this process (from /proc); (pid, stat fields) ``with_fields``."""
+def _children() -> list[int]:
+    """The pids whose parent is this process (from /proc)."""
+    return [pid for pid, _ in _child_stats()]
+
+
+def _child_stats() -> list[tuple[int, list[bytes]]]:
+    """(pid, stat fields) of each process whose parent is this process."""
     me = os.getpid()
-    return [(pid, fields) if with_fields else pid for pid, fields in processes() if int(fields[1]) == me]
+    return [(pid, fields) for pid, fields in processes() if int(fields[1]) == me]
 
 
 def _kill_and_reap(pids: list[int], flags: int) -> None:
@@ -535,7 +540,7 @@ def _kill_strays(before: set[int]) -> int:
     many of the first found were not dead already."""
     running = 0
     for number in range(100):
-        strays = [(pid, fields) for pid, fields in _children(with_fields=True) if pid not in before]
+        strays = [(pid, fields) for pid, fields in _child_stats() if pid not in before]
         if not strays:
             break
         if number == 0:

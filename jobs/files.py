@@ -27,8 +27,9 @@ def read_small(path: str | os.PathLike[str], limit: int) -> bytes:
     except OSError as error:
         raise NotReadable(_why(error)) from None
     with os.fdopen(fd, "rb") as file:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise NotReadable(_kind(os.fstat(fd).st_mode))
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotReadable(_kind(mode))
         try:
             data = file.read(limit + 1)
         except OSError as error:
