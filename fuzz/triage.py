@@ -133,9 +133,15 @@ def bug_key(signature: str) -> str:
         return f"{failures} on any input ({ended}"
     if oracle == "no_timeout" and ended == "hang blocked)" and klass != "create":
         return f"{failures} on any input ({ended}"
-    if oracle == "format" and "+" not in failures:  # one writer prints created and solved grids alike
+    if _format_alone(signature):  # one writer prints created and solved grids alike
         return f"{failures} on any output ({ended}"
     return signature
+
+
+def _format_alone(signature: str) -> bool:
+    """Whether a signature is a format slip alone (``--strict``), no other oracle failed with it."""
+    failures = signature.split(" on ", 1)[0]
+    return failures.startswith("format:") and "+" not in failures
 
 
 def create_calls_in(records: Any) -> int:
@@ -226,7 +232,7 @@ def triage_group(group: Group, config: dict[str, Any], target: Target, *, shrink
         case = case_of(config, group.representative // config.get("stride", 1), header=target.header,
                        spaced=reads_spaced(config, config["target"]))
     small, note = case, None
-    if group.signature.startswith("format:") and "+" not in group.signature.split(" on ", 1)[0]:
+    if _format_alone(group.signature):
         note = "not shrunk: a format slip shows on any input"  # shrinking one took 17 s and meant nothing
     elif shrink_it and case.command == "solve" and case.family != "roundtrip":  # a round trip's input is the
         # target's own output, verbatim: a smaller text would show another bug

@@ -74,14 +74,11 @@ def summary_blocks(summary: Summary, args: argparse.Namespace) -> list[str | Tab
         blocks.append(counted(len(summary.bugs), "distinct bug") + (f" (first {SHOWN})" if len(summary.bugs) > SHOWN else "")
                       + ":")
         for number, bug in enumerate(summary.bugs[:SHOWN], 1):  # as fuzz run shows a bug (fuzz.show)
-            detail = visible(str(bug.get("detail") or ""), newlines=False)
+            cases, detail, *seen_on = bug.facts(lambda value: visible(str(value), newlines=False), str)
             detail = detail if len(detail) <= DETAIL_WIDTH else detail[: DETAIL_WIDTH - 3] + "..."
-            cases = bug.get("cases", "?")
-            blocks += [marked(f"{number:>3}. {bug.get('signature', '')}: "
-                              + (counted(cases, "case") if isinstance(cases, int) else f"{cases} cases")
-                              + (f"; {detail}" if detail else "") + (" (flaky)" if bug.get("flaky") else ""), "bad")]
-            if bug.families:
-                blocks.append(f"     seen on: {visible(', '.join(bug.families), newlines=False)}")
+            blocks += [marked(f"{number:>3}. {bug.get('signature', '')}: {cases}" + (f"; {detail}" if detail else "")
+                              + (" (flaky)" if bug.get("flaky") else ""), "bad")]
+            blocks += [f"     {line}" for line in seen_on]
             also = [str(one) for one in (bug.get("also") or []) if one]
             if also:
                 blocks.append(f"     also as: {visible('; '.join(also), newlines=False)}")
