@@ -180,6 +180,8 @@ def test_dev_setup_says_each_step_on_one_line(tmp_path):
 
     shutil.copy(REPO / "dev", tmp_path / "dev")
     shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
+    (tmp_path / ".ci").mkdir()
+    shutil.copy(REPO / ".ci" / "constraints.txt", tmp_path / ".ci" / "constraints.txt")
     fake = tmp_path / "python3"
     fake.write_text(f"""#!/bin/bash
 if [ "$1" = -m ] && [ "$2" = venv ]; then
