@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from jobs.files import make_folders, write_file
 from sudoku.grid import MADE_SIDES
 
 if TYPE_CHECKING:
@@ -33,9 +34,10 @@ if TYPE_CHECKING:
 MAX_SHOWN = 4000
 # The names this layout writes, relative to a corpus (regular expressions, verbose): a run directory's
 # own corpus is owned by the run, so ``--force`` may replace it (``jobs.task.Task.files``).
-_FOLDER = r"[^/]+/[a-z_]+/(?:[0-9a-f]{12}|\.[0-9a-f]{12}\.\d+\.tmp)"
-OWNED_FILES = rf"{_FOLDER}/(?:input\.txt|output\.txt|case\.json|\.case\.json\.\d+\.tmp)"
-OWNED_DIRS = rf"[^/]+|[^/]+/[a-z_]+|{_FOLDER}"
+_FOLDER = r"[^/]+/[a-z_]+/(?:[0-9a-f]{12}|\.[0-9a-f]{12}\.\d+\.(?:tmp|old))"
+_SAMPLE = r"(?:/also-[a-z0-9_]+|/\.also-[a-z0-9_]+\.\d+\.tmp)?"  # other kinds of text saved beside a reproducer
+OWNED_FILES = rf"{_FOLDER}{_SAMPLE}/(?:\.?(?:input\.txt|output\.txt|case\.json)(?:\.\d+\.tmp)?)"
+OWNED_DIRS = rf"[^/]+|[^/]+/[a-z_]+|{_FOLDER}{_SAMPLE}"
 
 
 def _shown(data: bytes) -> str:
@@ -127,13 +129,17 @@ def save(corpus: str | os.PathLike[str], case: Case, *, signature: str, oracle: 
         "actual": actual_of(result),
         **(extra or {}),
     }
-    final.parent.mkdir(parents=True, exist_ok=True)
+    make_folders(final.parent, within=corpus)
     temporary = final.parent / f".{final.name}.{os.getpid()}.tmp"
     shutil.rmtree(temporary, ignore_errors=True)
-    temporary.mkdir()
-    (temporary / "input.txt").write_bytes(case.text)
-    (temporary / "output.txt").write_bytes(result.stdout)
-    (temporary / "case.json").write_text(json.dumps(meta, indent=2) + "\n")
+    try:
+        temporary.mkdir()
+        for name, data in (("input.txt", case.text), ("output.txt", result.stdout),
+                           ("case.json", json.dumps(meta, indent=2) + "\n")):
+            write_file(temporary / name, data, within=corpus)
+    except BaseException:  # disk full, a stop: no half-made reproducer is left behind
+        shutil.rmtree(temporary, ignore_errors=True)
+        raise
     if replacing:  # the copy moved aside, then the new one renamed into its place
         aside = final.parent / f".{final.name}.{os.getpid()}.old"
         shutil.rmtree(aside, ignore_errors=True)
@@ -165,9 +171,7 @@ def actual_of(result: Result) -> dict[str, Any]:
 
 def _write_meta(folder: Path, meta: dict[str, Any]) -> None:
     """case.json replaced atomically (a temporary file renamed over it)."""
-    temporary = folder / f".case.json.{os.getpid()}.tmp"
-    temporary.write_text(json.dumps(meta, indent=2) + "\n")
-    os.replace(temporary, folder / "case.json")
+    write_file(folder / "case.json", json.dumps(meta, indent=2) + "\n")
 
 
 def merge(folder: str | os.PathLike[str], *, signature: str, cases: int, families: list[str]) -> None:

@@ -491,6 +491,9 @@ def run(config: dict[str, Any] | None = None, *, resume: str | Path | None = Non
                 for _, _, target in targets}
         found = {name: len(groups(table)) for name, table in mine.items()}
         allowed = max(manifest["wall_s"], 10.0)
+        if sum(found.values()):  # until triage ends, the run is not complete: killed outright (SIGKILL,
+            # the OOM killer) here, it reads as stopped, with its resume line, not as complete with no bugs
+            run_dir.write_manifest({**manifest, "status": "running", "reason": "shrinking and confirming"})
         try:
             for number, spec, target in targets:
                 share = allowed * found[target.name] / max(1, sum(found.values()))
@@ -498,6 +501,12 @@ def run(config: dict[str, Any] | None = None, *, resume: str | Path | None = Non
                                       run_corpus, shrink_them=shrink, show_progress=show_progress, seconds=share)
         except KeyboardInterrupt:  # the groups finished are saved: a resume triages only the others
             manifest.update(status="interrupted", reason="interrupted while shrinking and confirming")
+        except OSError as error:  # a reproducer that cannot be saved (disk full): the run failed, exit 3
+            from jobs.store import WriteError
+
+            manifest.update(status="failed", reason=f"cannot save a reproducer: {error.strerror or error}")
+            run_dir.write_manifest(manifest)
+            raise WriteError(f"cannot write {error.filename or run_corpus}: {error.strerror or error}") from None
         phases["shrinking and confirming"] = time.monotonic() - start
         manifest["fuzz"] = {"groups": [summary.group_record(one) for one in saved], "replayed": replayed,
                             "replayed_still_fail": len(still), "replay_s": phases["replaying saved reproducers"],

@@ -20,16 +20,20 @@ class NotReadable(ValueError):
     """A file that is not read; the message says why, without the file's name."""
 
 
-def read_small(path: str | os.PathLike[str], limit: int) -> bytes:
-    """The bytes of ``path``: a regular file, not a symbolic link, of at most ``limit`` bytes."""
+def read_small(path: str | os.PathLike[str], limit: int, *, follow: bool = False) -> bytes:
+    """The bytes of ``path``: a regular file, not a symbolic link, of at most ``limit`` bytes.
+    ``follow``: a link is followed (a file the user named, such as a grading rule, not one found in a
+    run's folders), a FIFO or a device still refused."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        fd = os.open(path, flags)
     except OSError as error:
         raise NotReadable(_why(error)) from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):  # before fdopen, which raises IsADirectoryError of its own on a folder
+        os.close(fd)
+        raise NotReadable(_kind(mode))
     with os.fdopen(fd, "rb") as file:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise NotReadable(_kind(mode))
         try:
             data = file.read(limit + 1)
         except OSError as error:
@@ -51,6 +55,20 @@ def regular(path: str | os.PathLike[str]) -> str | None:
     return None if stat.S_ISREG(mode) else _kind(mode)
 
 
+def real_folder(path: str | os.PathLike[str]) -> str | None:
+    """Why ``path`` is no folder of a run's own to list (a symbolic link: another run's parts; a file),
+    or None when it is a real folder or absent."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        return _why(error)
+    if stat.S_ISLNK(mode):
+        return f"a symbolic link (to {os.readlink(path)}), not followed"
+    return None if stat.S_ISDIR(mode) else _kind(mode).replace("regular file", "folder")
+
+
 def _why(error: OSError) -> str:
     if error.errno == errno.ELOOP:
         target = os.readlink(error.filename) if error.filename and Path(error.filename).is_symlink() else "?"
@@ -62,3 +80,95 @@ def _kind(mode: int) -> str:
     kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a device"),
              (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
     return next((f"{name}, not a regular file" for test, name in kinds if test(mode)), "not a regular file")
+
+
+class NotWritable(ValueError):
+    """A path a run does not write: a symbolic link, a folder or another kind of file where a file
+    goes, or a folder on the way that is a link. Exit 2 (bad input: the folder was tampered with),
+    said in one line by any tool's edge (``sudoku.cli.scaffold.main`` reads ``exit_code``)."""
+
+    exit_code = 2
+
+
+def write_file(path: str | os.PathLike[str], data: bytes | str, *, within: str | os.PathLike[str] | None = None) -> Path:
+    """Write ``data`` to ``path`` whole or not at all, never through a link: a temporary beside it,
+    opened without following links and exclusively, renamed over it; the temporary removed when the
+    write fails (disk full, ``ulimit -f``), and the OSError raised naming ``path`` (exit 3 at the
+    edge). ``within``: the folder the write belongs to (a run directory, a feedback folder): no folder
+    between it and ``path`` may be a link, and ``path`` must be inside it. NotWritable otherwise."""
+    path = Path(path)
+    check_inside(path.parent, within)
+    why = _not_a_file_to_replace(path)
+    if why:
+        raise NotWritable(f"{path}: {why}")
+    temporary = path.parent / f".{path.name}.{os.getpid()}.tmp"
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+        with os.fdopen(fd, "wb") as out:
+            out.write(payload)
+        os.replace(temporary, path)
+    except OSError as error:
+        _remove(temporary)
+        raise OSError(error.errno, error.strerror, str(path)) from None
+    except BaseException:
+        _remove(temporary)
+        raise
+    return path
+
+
+def make_folders(path: str | os.PathLike[str], *, within: str | os.PathLike[str] | None = None) -> Path:
+    """``mkdir -p path``, refusing (NotWritable) a link or a file on the way from ``within`` (see
+    ``write_file``), so nothing is made through a link planted in a run's folders."""
+    path = Path(path)
+    check_inside(path, within)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def check_inside(folder: str | os.PathLike[str], within: str | os.PathLike[str] | None) -> None:
+    """NotWritable unless ``folder`` is under ``within`` and every existing folder from ``within`` down
+    to it is a real folder, not a link (None: no check)."""
+    if within is None:
+        return
+    folder, top = Path(folder), Path(within)
+    try:
+        rest = folder.relative_to(top)
+    except ValueError:
+        raise NotWritable(f"{folder}: outside {top}, not written") from None
+    if ".." in rest.parts:
+        raise NotWritable(f"{folder}: outside {top}, not written")
+    place = top
+    for part in rest.parts:
+        place = place / part
+        try:
+            mode = os.lstat(place).st_mode
+        except FileNotFoundError:
+            return  # made fresh from here down
+        except OSError as error:
+            raise OSError(error.errno, error.strerror, str(place)) from None
+        if stat.S_ISLNK(mode):
+            raise NotWritable(f"{place}: a symbolic link (to {os.readlink(place)}), not written through")
+        if not stat.S_ISDIR(mode):
+            raise NotWritable(f"{place}: {_kind(mode).replace('regular file', 'folder')}")
+
+
+def _not_a_file_to_replace(path: Path) -> str | None:
+    """Why ``path`` may not be replaced by a new file (a link, a folder, a FIFO...), None when it is a
+    regular file or absent."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        return _why(error)
+    if stat.S_ISLNK(mode):
+        return f"a symbolic link (to {os.readlink(path)}), not written through"
+    return None if stat.S_ISREG(mode) else _kind(mode)
+
+
+def _remove(path: Path) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass

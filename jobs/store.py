@@ -40,7 +40,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from jobs import manifest as manifests
-from jobs.files import regular
+from jobs.files import real_folder, regular
 from jobs.lock import LOCK_NAME, held
 from jobs.schema import SCHEMA, table
 from jobs.task import Task
@@ -319,8 +319,8 @@ class RunDir:
             os.replace(temporary, final)
 
     def done_chunks(self) -> set[int]:
-        """Chunk numbers whose part is in place."""
-        if not self.parts.exists():
+        """Chunk numbers whose part is in place (none in a parts folder that is a link: ``refuse_links``)."""
+        if real_folder(self.parts) is not None or not self.parts.exists():
             return set()
         return {int(m.group(1)) for p in self.parts.iterdir() if (m := _PART.match(p.name))}
 
@@ -394,6 +394,8 @@ class RunDir:
         """The finished parts, in chunk order (which is case order: chunk k holds the cases after k-1's);
         RunDirError for one that is not a regular file of its own (a link to another run's part, a
         FIFO, a folder), which a reader must not open (a resume moves it aside first: ``check_parts``)."""
+        if (why := real_folder(self.parts)) is not None:  # a link would hand this run another run's rows
+            raise RunDirError(f"{self.parts}: {why}: not read as this run's parts")
         if not self.parts.exists():
             return []
         found = sorted((int(m.group(1)), p) for p in self.parts.iterdir() if (m := _PART.match(p.name)))
@@ -406,7 +408,11 @@ class RunDir:
         """RunDirError when a name the run writes (its log, its CSV, its folders of parts) is a symbolic
         link: a resume would write through it, outside the run (a QA try: the log appended to a file
         elsewhere, 172 CSV parts left in another folder). The lock refuses a link itself."""
-        for path in (self.manifest_path, self.log_path, self.csv_path, self.parts, self.csv_parts, self.corrupt):
+        mine = [self.manifest_path, self.log_path, self.csv_path, self.parts, self.csv_parts, self.corrupt]
+        if self.task:  # and what the task writes here (a fuzz run's summary.md, corpus/, build/)
+            theirs = re.compile(rf"^(?:{self.task.files}|{self.task.dirs})$", re.X)
+            mine += [path for path in sorted(self.path.iterdir()) if theirs.match(path.name)]
+        for path in mine:
             if path.is_symlink():
                 raise RunDirError(f"{path} is a symbolic link (to {os.readlink(path)}); a run never writes through "
                                   "a link: put the run's own file or folder there, or remove the link")

@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from jobs.files import NotWritable
+
 from reports import ReportError, WriteFailed, settings
 from sudoku.cli.scaffold import (FAILED, INTERRUPTED, IO_ERROR, NOT_COMPARABLE, OK, USAGE, Parser, add_color_option,
                                   add_version_option, exit_codes, main as run_as_command, say,
@@ -181,9 +183,12 @@ def run_feedback(args: argparse.Namespace) -> int:
 
 
 def write(path: str | os.PathLike[str], text: str) -> None:
+    """A report file written whole or not at all, never through a link (``jobs.files.write_file``)."""
+    from jobs.files import write_file
+
     path = Path(path)
     try:
-        path.write_text(text, encoding="utf-8")
+        write_file(path, text)
     except OSError as error:
         raise WriteFailed(f"{path}: cannot write ({error.strerror or error})") from None
 
@@ -295,6 +300,9 @@ def run(argv: list[str] | None = None) -> int:
     except WriteFailed as error:
         say("reports", error)
         return IO_ERROR
+    except NotWritable as error:  # a link or a folder where a report goes
+        say("reports", error)
+        return USAGE
     except ReportError as error:
         say("reports", error)
         return USAGE

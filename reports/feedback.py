@@ -124,31 +124,43 @@ def submissions(run: Run) -> list[Submission]:
 
 
 def _reproducer(run_path: str | os.PathLike[str], folder: object) -> Path | None:
-    """The run's reproducer folder a group record names (relative to where fuzz ran, or under the run's
-    corpus), or None."""
+    """The run's reproducer folder a group record names, found only under the run's own corpus and not
+    through a link (a manifest is untrusted: an absolute folder it names elsewhere is not copied into a
+    student's page), or None."""
+    from jobs.files import NotWritable, check_inside
+
     if not isinstance(folder, str) or not folder:
         return None
-    path = Path(folder)
-    candidates = [path] if path.is_absolute() else [Path(run_path).parent / path, path]
-    if "corpus" in path.parts:
-        candidates.append(Path(run_path, *path.parts[len(path.parts) - path.parts[::-1].index("corpus") - 1:]))
-    return next((c for c in candidates if c.is_dir() and not c.is_symlink()), None)
+    parts = Path(folder).parts
+    if "corpus" not in parts:
+        return None
+    own = Path(run_path, *parts[len(parts) - parts[::-1].index("corpus") - 1:])
+    try:
+        check_inside(own, run_path)
+    except NotWritable:
+        return None
+    return own if own.is_dir() and not own.is_symlink() else None
 
 
-def copy_reproducer(run_path: str | os.PathLike[str], bug: Bug, into: Path) -> None:
-    """Copy a bug's reproducer into ``into`` (never through a link, each file at most MAX_READ bytes;
-    the input from the record when the folder is gone), and point its replay line there."""
-    into.mkdir(parents=True, exist_ok=True)
+def copy_reproducer(run_path: str | os.PathLike[str], bug: Bug, into: Path, *, within: Path | None = None) -> None:
+    """Copy a bug's reproducer into ``into`` (never through a link, read or written, each file at most
+    MAX_READ bytes; the input from the record when the folder is gone), and point its replay line
+    there. ``within``: the feedback folder ``into`` belongs to (``jobs.files.write_file``)."""
+    from jobs.files import NotReadable, make_folders, read_small, write_file
+
+    make_folders(into, within=within)
     source = _reproducer(run_path, bug.get("folder"))
     copied = False
     for name in ("input.txt", "output.txt", "case.json"):
-        path = source / name if source else None
-        if path and path.is_file() and not path.is_symlink():
-            with open(path, "rb") as file:
-                (into / name).write_bytes(file.read(MAX_READ))
+        try:
+            data = read_small(source / name, MAX_READ) if source else None
+        except NotReadable:  # a link, a FIFO, a folder or too big: not copied
+            data = None
+        if data is not None:
+            write_file(into / name, data, within=within)
             copied = copied or name == "case.json"
     if not (into / "input.txt").exists():
-        (into / "input.txt").write_text(bug.text)
+        write_file(into / "input.txt", bug.text, within=within)
     replay = str(bug.get("replay", ""))
     folder = str(bug.get("folder", ""))
     if copied and folder:
@@ -252,32 +264,37 @@ def write_feedback(run: Run, out: str | os.PathLike[str], *,
     from reports import grades
     from reports.text import cell, code
 
+    from jobs.files import check_inside, make_folders, write_file
+
     lines = rules
     out = Path(out)
+    # The default, RUN/feedback, is inside the run: no link planted there is written through. An --out
+    # of the user's own may be a link the user made; nothing under it may be.
+    if out.parent == run.path:
+        check_inside(out, run.path)
     made = []
     try:
-        out.mkdir(parents=True, exist_ok=True)
+        make_folders(out)
         for one in submissions(run):
             folder = out / one.folder
-            folder.mkdir(exist_ok=True)
+            make_folders(folder, within=out)
             for number, bug in enumerate(one.bugs, 1):
-                copy_reproducer(run.path, bug, folder / "bugs" / str(number))
+                copy_reproducer(run.path, bug, folder / "bugs" / str(number), within=out)
             scored = grades.score(lines, one.bugs, one.slips, started=one.started)
             summary = (f"{one.cases} cases, {one.failed} failed, {counted(len(one.bugs), 'distinct bug')}; "
                        "the bugs with their inputs are in feedback.md" if one.started
                        else f"your program did not start: {one.why}")
-            (folder / "feedback.md").write_text(page_md(one, scored, run), encoding="utf-8")
-            (folder / "feedback.html").write_text(page_html(one, scored, run), encoding="utf-8")
-            (folder / "results.json").write_text(grades.results_json(scored, started=one.started, why=one.why,
-                                                                     summary=summary), encoding="utf-8")
-            (folder / "junit.xml").write_text(grades.junit_xml(scored, started=one.started, why=one.why),
-                                              encoding="utf-8")
+            write_file(folder / "feedback.md", page_md(one, scored, run), within=out)
+            write_file(folder / "feedback.html", page_html(one, scored, run), within=out)
+            write_file(folder / "results.json", grades.results_json(scored, started=one.started, why=one.why,
+                                                                    summary=summary), within=out)
+            write_file(folder / "junit.xml", grades.junit_xml(scored, started=one.started, why=one.why), within=out)
             made.append((one, sum(s.score for s in scored), sum(s.line.points for s in scored)))
         index = ["# Feedback folders (for staff: each folder is one student's)", "",
                  "| folder | target | status | bugs | score |", "|---|---|---|---:|---:|"]
         index += [f"| {code(one.folder)} | {code(one.target)} | {cell(one.status)} | {len(one.bugs)} | "
                   f"{got:g} / {most:g} |" for one, got, most in made]
-        (out / "index.md").write_text("\n".join(index) + "\n", encoding="utf-8")
+        write_file(out / "index.md", "\n".join(index) + "\n", within=out)
     except OSError as error:
         raise WriteFailed(f"{error.filename or out}: cannot write ({error.strerror or error})") from None
     return made

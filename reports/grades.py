@@ -66,18 +66,19 @@ KEYS: dict[str, type | tuple[type, ...]] = {
 
 def read_rules(path: str | os.PathLike[str] | None = None) -> list[Line]:
     """The lines of the rule file at ``path`` (the default rule when None)."""
+    from jobs.files import NotReadable, read_small
+
     path = Path(path) if path else DEFAULT_RULES
-    try:
-        with open(path, "rb") as file:
-            data = file.read(MAX_RULES + 1)
-    except OSError as error:
-        raise ReportError(f"{path}: cannot read the grading rule ({error.strerror or error})") from None
-    if len(data) > MAX_RULES:
-        raise ReportError(f"{path}: larger than {MAX_RULES} bytes: not a grading rule")
+    try:  # a FIFO or a device is refused, not read for ever
+        data = read_small(path, MAX_RULES, follow=True)
+    except NotReadable as error:
+        raise ReportError(f"{path}: cannot read the grading rule ({error})") from None
     try:
         table = tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         raise ReportError(f"{path}: not TOML: {error}") from None
+    except RecursionError:  # tomllib recurses once per nested bracket
+        raise ReportError(f"{path}: not a grading rule: nested too deep") from None
     tests = table.get("test")
     if set(table) - {"test"} or not isinstance(tests, list) or not tests:
         raise ReportError(f"{path}: a grading rule is a list of [[test]] tables and nothing else")

@@ -27,7 +27,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from jobs.files import regular
+from jobs.files import real_folder, regular
 from jobs.lock import held
 from jobs.manifest import check_status, read as read_manifest_file, resume_command
 from jobs.schema import HISTORY, SCHEMA
@@ -230,6 +230,8 @@ def check_version(version: object, where: object) -> None:
 def part_paths(run_path: str | PathLike[str]) -> list[tuple[int, Path]]:
     """The finished parts of a run in chunk order; hidden (temporary) files are skipped."""
     parts = Path(run_path) / "parts"
+    if (why := real_folder(parts)) is not None:  # a link would hand this run another run's rows
+        raise ReportError(f"{parts}: {why}: not read as this run's parts")
     if not parts.is_dir():
         return []
     return sorted((int(m.group(1)), p) for p in parts.iterdir() if (m := _PART.match(p.name)))

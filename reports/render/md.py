@@ -26,11 +26,11 @@ VERDICT_MARK = {REGRESSION: "**regression**", IMPROVEMENT: "improvement", UNCHAN
 def describe_run(run: Run, *, code: Callable[[Any], str] = code, cell: Callable[[Any], str] = cell) -> str:
     """One line: name, git sha, cases, host (escaped for Markdown; ``str`` for both gives plain text)."""
     manifest = run.manifest
-    sha = (manifest.get("git_sha") or "")[:10] or "no git sha"
-    host = manifest.get("host") or {}
+    sha = str(manifest.get("git_sha") or "")[:10] or "no git sha"  # untrusted, as every field of a manifest
+    host = manifest.get("host") if isinstance(manifest.get("host"), dict) else {}
     runs = f"{len(run.manifests)} runs merged, " if len(run.manifests) > 1 else ""
-    return (f"{code(run.name)} ({runs}{sha}, {len(run.records)} cases, "
-            f"{cell(host.get('cpu', 'unknown host'))}, {host.get('cores', '?')} cores)")
+    return (f"{code(run.name)} ({runs}{cell(sha)}, {len(run.records)} cases, "
+            f"{cell(host.get('cpu', 'unknown host'))}, {cell(host.get('cores', '?'))} cores)")
 
 
 def failures_table(failures: Sequence[Failure], *, with_status: bool = False) -> list[str]:

@@ -157,7 +157,8 @@ def main(command: Callable[[], int], prog: str) -> int:
     one that returns INTERRUPTED after catching it (the runner saves what was finished and says how to
     resume), ends with 128+n for the signal received (130, 143, 129). A reader of stdout that went
     away (``sudoku create -n 1000 | head``) ends the command quietly with 141, as SIGPIPE would. Any
-    other error is a bug of ours: one line naming it and where, exit INTERNAL (70), never a
+    write refused for want of room or right (stdout to a full disk, ``ulimit -f``) is an I/O error,
+    exit 3, with one line. Any other error is a bug of ours: one line naming it and where, exit INTERNAL (70), never a
     traceback, nor the code of an answer (a fuzz run that broke while writing its summary exited 1,
     "failures found"); with SUDOKU_TRACEBACK=1 in the environment the traceback follows, to report."""
     from sudoku.interrupts import Interrupts, exit_code
@@ -166,23 +167,44 @@ def main(command: Callable[[], int], prog: str) -> int:
     try:
         with interrupts:
             code = command()
+            sys.stdout.flush()  # here, where a full disk is an error of ours to name, not at exit
     except KeyboardInterrupt as error:
         return exit_code(error)
     except BrokenPipeError:
         _silence_stdout()
         return exit_code(signum=SIGPIPE)
+    except OSError as error:
+        if error.errno not in WRITE_FAILURES:
+            return _internal(prog, error)
+        say(prog, f"cannot write {error.filename or 'to stdout'}: {os.strerror(error.errno)}")
+        _silence_stdout()
+        return IO_ERROR
     except Exception as error:
-        say(prog, f"internal error ({type(error).__name__}: {error}){_where(error)}; this is a bug of {prog}, "
-                  "not of what it was given: please report it with the command line (SUDOKU_TRACEBACK=1 shows "
-                  "the traceback)")
-        if os.environ.get("SUDOKU_TRACEBACK"):
-            import traceback
-
-            traceback.print_exception(error)
-        return INTERNAL
+        known = getattr(error, "exit_code", None)  # an error that knows its outcome (jobs.files.NotWritable)
+        if isinstance(known, int) and known in EXIT_CODES:
+            say(prog, error)
+            return known
+        return _internal(prog, error)
     if code == INTERRUPTED and interrupts.signum is not None:
         return exit_code(signum=interrupts.signum)
     return code
+
+
+# What the system says when a write fails for want of room or right (stdout to /dev/full, `ulimit -f`,
+# a read-only or vanished disk): an I/O error (exit 3), not a bug of ours (70).
+WRITE_FAILURES = {28, 27, 122, 30, 5}  # ENOSPC, EFBIG, EDQUOT, EROFS, EIO (Linux numbers; errno spares an import)
+
+
+def _internal(prog: str, error: BaseException) -> int:
+    """One line for a bug of ours, exit INTERNAL; the traceback only with SUDOKU_TRACEBACK=1."""
+    say(prog, f"internal error ({type(error).__name__}: {error}){_where(error)}; this is a bug of {prog}, "
+              "not of what it was given: please report it with the command line (SUDOKU_TRACEBACK=1 shows "
+              "the traceback)")
+    if os.environ.get("SUDOKU_TRACEBACK"):
+        import traceback
+
+        traceback.print_exception(error)
+    return INTERNAL
 
 
 def _where(error: BaseException) -> str:
