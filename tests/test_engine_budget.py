@@ -179,3 +179,21 @@ def test_within_kills_the_child_at_the_deadline():
     with pytest.raises(BudgetExceeded, match="time limit of 0.3 s reached"):
         within(Budget(seconds=0.3), lambda inner: time.sleep(30))
     assert time.perf_counter() - start < 10
+
+
+def test_a_parent_stopped_past_its_deadline_reads_a_time_limit_not_a_bug(monkeypatch):
+    """`sudoku solve --timeout 5`, stopped (Ctrl-Z) at 2 s and continued at 16 s, found its child ended by
+    its own alarm and no answer in the pipe: a time limit (exit 124), not an internal error (R19)."""
+    import select
+    import time
+
+    from sudoku.budget import _child_deadline, in_child
+
+    real = select.select
+
+    def stopped(r, w, x, timeout):
+        time.sleep(_child_deadline(0.3) + 0.5)  # the parent sleeps through the child's alarm
+        return real(r, w, x, 5)
+
+    monkeypatch.setattr(select, "select", stopped)
+    assert in_child(lambda: time.sleep(30), 0.3) is None
