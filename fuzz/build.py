@@ -119,7 +119,15 @@ def _copy(source: Path, into: Path, *, leave_out: str) -> None:
 
 def _run(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[int | None, bytes]:
     """Run a build in its own process group: (exit code or None on a time-out, output). The whole
-    group is killed at the end, so nothing a Makefile starts outlives its build."""
+    group is killed at the end, and so is every process marked with the build's own mark in its
+    environment (``BUILD_MARK``): nothing a Makefile starts outlives its build, not even a daemon that
+    made a session of its own (``setsid sh -c '... sleep 300' &``, a QA try)."""
+    import secrets
+
+    from fuzz.targets import kill_marked
+
+    mark = f"{BUILD_MARK}={secrets.token_hex(8)}"
+    env = {**env, BUILD_MARK: mark.partition("=")[2]}
     try:
         proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, start_new_session=True)
@@ -132,7 +140,11 @@ def _run(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[int | None, b
         _kill_group(proc.pid)
         output, code = proc.communicate()[0], None
     _kill_group(proc.pid)  # what the build left running
+    kill_marked(mark.encode())
     return code, output
+
+
+BUILD_MARK = "FUZZ_BUILD"  # the name of the mark a build's processes carry
 
 
 def _kill_group(pid: int) -> None:

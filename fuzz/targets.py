@@ -250,7 +250,7 @@ def case_folders() -> Iterator[str]:
         except OSError:  # never made: no case ran
             cut_short = False
         if cut_short:
-            _kill_marked(f"{CASES_ENV}={folder}".encode())
+            kill_marked(f"{CASES_ENV}={folder}".encode())
         shutil.rmtree(folder, ignore_errors=True)
 
 
@@ -318,11 +318,11 @@ def _sweep(home: str) -> None:
         except OSError:
             continue
         if stat.S_ISDIR(found.st_mode) and found.st_uid == os.getuid():
-            _kill_marked(f"{CASES_ENV}={entry.path}".encode())
+            kill_marked(f"{CASES_ENV}={entry.path}".encode())
             shutil.rmtree(entry.path, ignore_errors=True)
 
 
-def _kill_marked(mark: bytes) -> None:
+def kill_marked(mark: bytes) -> None:
     """SIGKILL every process of ours (but this one) whose environment holds ``mark`` (``NAME=value``),
     read from /proc (nothing to do without it); then reap any of them that is our child."""
     for _ in range(3):  # a marked process may fork while we look: look again until none is left

@@ -247,3 +247,40 @@ def test_no_compiler_and_misused_options_are_one_line(tmp_path):
                                                          "--sanitize with it")
     done = fuzz("run", "-n", 5, "--target", "engine", "--sanitize", cwd=tmp_path)
     assert done.returncode == 2 and "--sanitize builds a C program from its folder; target 'engine'" in done.stderr
+
+
+def test_a_daemon_a_makefile_starts_in_a_session_of_its_own_ends_with_the_build(tmp_path):
+    """R22: a Makefile's `setsid sh -c '... sleep 300' &` left the process group the build's end kills:
+    it is found by the build's mark and ended, whatever session it made."""
+    import os
+    import time
+
+    from fuzz.build import BuildError, build
+
+    folder = tmp_path / "ctgt"
+    folder.mkdir()
+    (folder / "main.c").write_text("int main(void) { return 1; }\n")
+    (folder / "Makefile").write_text(
+        "sudoku: main.c\n"
+        "\tsetsid sh -c 'echo $$$$ > pid; exec sleep 300' </dev/null >/dev/null 2>&1 &\n"
+        "\t$(CC) $(CFLAGS) -o sudoku main.c $(LDFLAGS)\n")
+    try:
+        build(folder / "sudoku", tmp_path / "into")
+    except BuildError:
+        pass  # no compiler, or one without the sanitizers: the daemon started all the same
+    deadline = time.monotonic() + 5
+    while not (tmp_path / "into" / "pid").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    pid = int((tmp_path / "into" / "pid").read_text())
+    deadline = time.monotonic() + 5
+    while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+        try:
+            if Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] == "Z":
+                break  # ended, not yet reaped by its parent (init)
+        except OSError:
+            break
+        time.sleep(0.05)
+    alive = Path(f"/proc/{pid}").exists() and Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
+    if alive:
+        os.kill(pid, 9)
+    assert not alive
