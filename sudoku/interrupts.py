@@ -57,12 +57,15 @@ class Interrupts:
 
     def __init__(self) -> None:
         self.signum: int | None = None
+        self.last: int | None = None  # the latest signal, and how many came (``held``)
+        self.received = 0
         self.deferring = False
         self.previous: dict[int, object] = {}
 
     def __call__(self, signum: int, frame: object) -> None:
         if self.signum is None:
             self.signum = signum
+        self.last, self.received = signum, self.received + 1
         if not self.deferring:
             raise Interrupted(signum)
 
@@ -91,6 +94,29 @@ class Interrupts:
             self.deferring = False
         if self.signum is not None and then_raise:
             raise Interrupted(self.signum)
+
+
+@contextmanager
+def held() -> Iterator[None]:
+    """A stop signal that comes in this block is noted by the installed ``Interrupts`` and raised as
+    the block ends (elsewhere, a worker whose default action ends it, nothing changes). For calls that
+    run Python code inside a C callback that drops exceptions: numba compiles through llvmlite's
+    object-cache callback (ctypes), where the KeyboardInterrupt our handler raised was printed and
+    lost, and a fuzz run stopped while triage compiled a kernel went on to the end (1 time in 5, a QA
+    try). Blocking the signal (``pthread_sigmask``) is not enough: any other thread (logging, a
+    progress bar) takes it, and Python runs the handler on the main thread all the same."""
+    handler = signal.getsignal(signal.SIGINT)
+    if not isinstance(handler, Interrupts) or handler.deferring:
+        yield
+        return
+    before = handler.received
+    handler.deferring = True
+    try:
+        yield
+    finally:
+        handler.deferring = False
+    if handler.received != before and handler.last is not None:
+        raise Interrupted(handler.last)
 
 
 def default_in_child() -> None:

@@ -520,3 +520,31 @@ def test_a_child_forked_under_the_handler_starts_with_the_default_action():
             os._exit(0 if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL else 1)
         _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_a_stop_while_a_compiled_engine_runs_a_callback_is_held_not_lost(monkeypatch):
+    """R13: numba compiles through a ctypes callback that drops exceptions; a SIGINT whose handler ran
+    there was lost. ``engines.solve`` has a stop signal in a numba engine's call noted and raised as the
+    call returns."""
+    import ctypes
+    import os
+    import signal
+
+    from sudoku import engines, parse
+    from sudoku.interrupts import Interrupted, Interrupts
+
+    module = engines.load("band")
+    real = module.solve
+    def signalled():  # a SIGINT comes while Python code runs inside a C callback, as numba's compile does
+        os.kill(os.getpid(), signal.SIGINT)
+
+    callback = ctypes.CFUNCTYPE(None)(signalled)
+
+    def compiling(puzzle, **options):
+        callback()  # where the handler would run, and its KeyboardInterrupt be printed and dropped
+        return real(puzzle, **options)
+
+    monkeypatch.setattr(module, "solve", compiling)
+    puzzle = next(parse(["53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"]))
+    with pytest.raises(Interrupted), Interrupts():
+        engines.solve(puzzle, engine="band")

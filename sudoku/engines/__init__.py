@@ -31,6 +31,9 @@ Optional capabilities, named in the registry:
   ``generate_batch(seeds, *, blanks, minimal)``, whose puzzle for a seed is ``generate``'s (``nb``).
 - ``timed``: ``solve_batch(..., timed=True)`` also returns each puzzle's time in ns, measured inside the
   batch (``band``), so a batch path can record per-puzzle times without a call per puzzle.
+- ``numba``: its kernels are compiled (or loaded from numba's cache) on first call, through a ctypes
+  callback that drops an exception raised in it: ``solve`` and ``warm`` have a stop signal noted there
+  and raised as the call returns (``sudoku.interrupts.held``), so a Ctrl-C then is not lost.
 """
 
 from __future__ import annotations
@@ -90,7 +93,7 @@ ENGINES = {
         "nb",
         "sudoku.engines.nb",
         range(3, 4),
-        frozenset({"solve", "count", "fill", "other", "generate", "symmetric", "batch"}),
+        frozenset({"solve", "count", "fill", "other", "generate", "symmetric", "batch", "numba"}),
         "numba, 9x9: bitsets, naked and hidden singles, locked candidates, fewest-candidates branching; "
         "batch solve and generate on numpy arrays (imports numba: batch paths only)",
     ),
@@ -98,7 +101,7 @@ ENGINES = {
         "band",
         "sudoku.engines.band",
         range(3, 4),
-        frozenset({"solve", "count", "batch", "timed"}),
+        frozenset({"solve", "count", "batch", "timed", "numba"}),
         "numba, 9x9: digit-by-band bitboards (mini-row patterns per band, column rules), binary branching; "
         "its own code, the compiled checker beside nb; batch solve on numpy arrays (batch paths only)",
     ),
@@ -106,7 +109,7 @@ ENGINES = {
         "big",
         "sudoku.engines.big",
         range(4, 10),
-        frozenset({"solve", "count", "fill", "other", "generate", "graded", "budget"}),
+        frozenset({"solve", "count", "fill", "other", "generate", "graded", "budget", "numba"}),
         "numba, 16x16 to 81x81: multi-word bitsets, naked and hidden singles, locked candidates, "
         "fewest-candidates branching, resumable slices for budgets, restarts when finding one solution; "
         "compiled puzzle creation; the default maker from 16x16 up (imports numba: ~0.6 s with a warm cache)",
@@ -172,11 +175,14 @@ def warm(*names: str) -> None:
     """Load the named engines and compile, or load from numba's cache, every kernel each has
     (``warm()`` in its module), once per process, outside any timed region: a batch run's workers
     each warm theirs before their first chunk, in parallel, so the parent stays light (jobs.runner)."""
+    from sudoku.interrupts import held
+
     for name in names:
         if name not in _warmed:
             module = load(name)
             if hasattr(module, "warm"):
-                module.warm()
+                with held():  # numba compiles through a callback that would drop a KeyboardInterrupt
+                    module.warm()
             _warmed.add(name)
 
 
@@ -200,6 +206,12 @@ def solve(puzzle: Grid, *, limit: int = 1, engine: str = DEFAULT, budget: Budget
         raise ValueError(f"engine {engine!r} does not solve {side}x{side} grids")
     answer: Answer
     if budget is None:
+        if "numba" in info(engine).capabilities:  # it may compile: a stop signal noted, raised after
+            from sudoku.interrupts import held
+
+            with held():
+                answer = load(engine).solve(puzzle, limit=limit)
+            return answer
         answer = load(engine).solve(puzzle, limit=limit)
         return answer
     if "budget" not in info(engine).capabilities:
