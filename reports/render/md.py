@@ -27,7 +27,8 @@ def describe_run(run: Run, *, code: Callable[[Any], str] = code, cell: Callable[
     """One line: name, git sha, cases, host (escaped for Markdown; ``str`` for both gives plain text)."""
     manifest = run.manifest
     sha = str(manifest.get("git_sha") or "")[:10] or "no git sha"  # untrusted, as every field of a manifest
-    host = manifest.get("host") if isinstance(manifest.get("host"), dict) else {}
+    host = manifest.get("host")
+    host = host if isinstance(host, dict) else {}
     runs = f"{len(run.manifests)} runs merged, " if len(run.manifests) > 1 else ""
     return (f"{code(run.name)} ({runs}{cell(sha)}, {len(run.records)} cases, "
             f"{cell(host.get('cpu', 'unknown host'))}, {cell(host.get('cores', '?'))} cores)")
