@@ -468,15 +468,12 @@ def test_signatures_group_like_failures():
 def test_one_behaviour_is_one_signature_on_every_family():
     """A program that exits 0 on every malformed text, whatever the family, gives one signature; so
     does one that changes a given, on unique and on multi-solution grids alike."""
-    def accepts(text):
-        return result(EXACT) if b"x" in text or b"10" in text else result(b"", b"", 0)
-
-    seen = set()
-    for family in [f for f in SOLVE_FAMILIES if f.startswith("malformed_")]:
-        case = build(family, random.Random(3), _pool(1))
-        answer = accepts(case.text)
-        seen.add(signature(case_class(case), judge_solve(case, answer), answer))
-    assert seen == {"rejects_malformed:accepted on malformed (exit 0)"}
+    for answer, kind in ((result(EXACT), "accepted"), (result(b"", b"sudoku: bad input\n", 0), "wrong_exit")):
+        seen = set()
+        for family in [f for f in SOLVE_FAMILIES if f.startswith("malformed_")]:
+            case = build(family, random.Random(3), _pool(1))
+            seen.add(signature(case_class(case), judge_solve(case, answer), answer))
+        assert seen == {f"rejects_malformed:{kind} on malformed (exit 0)"}
     seen = set()
     for family in ("unique_easy", "unique_hard", "multiple", "full", "one_blank", "whitespace_tabs"):
         case = build(family, random.Random(4), _pool(1))

@@ -31,12 +31,31 @@ def test_one_behaviour_on_many_families_is_one_group_with_its_families():
 
 
 def test_a_refusal_done_wrong_is_one_bug_whatever_was_to_be_refused():
-    found = groups(table([row(2, "rejects_malformed:accepted on malformed (exit 0)", "malformed_letter"),
-                          row(4, "rejects_unsolvable:accepted on unsolvable (exit 0)", "clashing"),
-                          row(6, "rejects_malformed:accepted on malformed (exit 0)", "malformed_negative")]))
+    found = groups(table([row(2, "rejects_malformed:wrong_exit on malformed (exit 0)", "malformed_letter"),
+                          row(4, "rejects_unsolvable:wrong_exit on unsolvable (exit 0)", "clashing"),
+                          row(6, "rejects_malformed:wrong_exit on malformed (exit 0)", "malformed_negative")]))
     assert len(found) == 1 and found[0].cases == 3
-    assert found[0].signature == "rejects_malformed:accepted on malformed (exit 0)"  # the representative's
-    assert found[0].others == ("rejects_unsolvable:accepted on unsolvable (exit 0)",)  # shown as "also as"
+    assert found[0].signature == "rejects_malformed:wrong_exit on malformed (exit 0)"  # the representative's
+    assert found[0].others == ("rejects_unsolvable:wrong_exit on unsolvable (exit 0)",)  # shown as "also as"
+    # each other kind of input it showed on keeps a sample: the other malformed slip, the unsolvable grid
+    assert found[0].samples == (("clashing", 4), ("malformed_negative", 6))
+    echoed = "rejects_{}:echoed on {} (exit 0)"
+    assert bug_key(echoed.format("malformed", "malformed")) == bug_key(echoed.format("unsolvable", "unsolvable"))
+
+
+def test_text_taken_as_a_puzzle_and_a_solver_failure_ignored_are_two_bugs():
+    """Issue 44: a reader that takes malformed text as a puzzle and a solver whose failure is ignored
+    were one group, with only the unsolvable grid saved: two fixes, two groups, two reproducers."""
+    found = groups(table([row(2, "rejects_malformed:accepted on malformed (exit 0)", "malformed_letter"),
+                          row(4, "rejects_unsolvable:echoed on unsolvable (exit 0)", "no_solution"),
+                          row(5, "rejects_unsolvable:accepted on unsolvable (exit 0)", "clashing"),
+                          row(6, "rejects_malformed:accepted on malformed (exit 0)", "malformed_more_rows")]))
+    assert sorted((group.signature, group.representative) for group in found) == [
+        ("rejects_malformed:accepted on malformed (exit 0)", 2),
+        ("rejects_unsolvable:accepted on unsolvable (exit 0)", 5),
+        ("rejects_unsolvable:echoed on unsolvable (exit 0)", 4)]
+    reader = next(group for group in found if group.representative == 2)
+    assert reader.samples == (("malformed_more_rows", 6),)  # a tenth row dropped: the reader's other slip
     assert bug_key("no_timeout:hang on unsolvable (timeout)") != bug_key("no_timeout:hang on solvable (timeout)")
     assert bug_key("no_crash:signal 11 on malformed (signal 11)") == bug_key("no_crash:signal 11 on solvable (signal 11)")
     assert bug_key("no_crash:signal 11 on malformed (signal 11)") != bug_key("no_crash:signal 6 on malformed (signal 6)")
