@@ -732,7 +732,7 @@ FAMILIES = SOLVE_FAMILIES + ("create", "roundtrip")
 def folder_gone(case: Case) -> bool:
     """Whether ``case`` runs in a working folder removed once the program has started (the
     ``GONE_FOLDER`` family: ``fuzz.targets.run_contained``)."""
-    return case.family == GONE_FOLDER
+    return bool(case.family == GONE_FOLDER)
 
 
 def lenient(family: str) -> bool:
