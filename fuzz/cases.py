@@ -45,6 +45,11 @@ _TRIES = 40  # made puzzles looked at for a rating: at 9x9 about 6 in 10 minimal
 CORPUS = Path(__file__).with_name("data") / "hard.txt"
 # The solve families (FAMILY, WEIGHTS, SOLVE_FAMILIES) are defined at the end, once their makers are.
 
+MAX_INPUT = 1 << 20  # bytes of the largest input a case gives, a corpus saves and reads back (fuzz.corpus)
+# A unique puzzle solved in a working folder that is removed once the program has started, so no file
+# can be made there, by root either: programs that save their board beside them (``board.out``) and
+# crash on the failed open (``fclose(NULL)``) are caught; the right answer is the solution as ever.
+GONE_FOLDER = "unwritable_folder"
 CREATE_EVERY = 20  # case 0, 20, 40, ... asks the target to create
 ROUNDTRIP_EVERY = 50  # case 25, 75, 125, ... is a round trip: create, then solve what it printed
 MIN_CREATES = 30  # a bug on 30 % of creates slips through 30 creates with probability 0.7**30 < 1e-4
@@ -375,19 +380,23 @@ def _no_solution_deep(family: str, rng: random.Random, puzzle: Grid, solution: G
     """No solution, no clash, and the contradiction only in the last row: one digit has no place
     left there (every blank of the row sees it in its box or column). A solver that propagates
     (hidden singles) says so at once; plain backtracking in reading order fills every row above
-    first, in every way the few givens allow: hours, as in programs seen in the wild."""
+    first, in every way the few givens allow: hours, as in programs seen in the wild. The
+    ``no_solution_early`` and ``no_solution_middle`` families set the same trap in the first and
+    the middle band: the search meets it after fewer rows (a solver that hangs on one depth only)."""
     box, side = puzzle.box, puzzle.side
+    trap = {"no_solution_early": 0, "no_solution_middle": box // 2}.get(family, box - 1)
     digit = rng.randint(1, side)
     cells = [0] * (side * side)
-    last = side - 1
-    # the bottom band's boxes but the last: the digit on a row above the last row, one row each
+    last = trap * box + box - 1  # the trap's row: the last of its band
+    # the trap band's boxes but the last: the digit on a row above the trap's row, one row each
     rows = rng.sample(range(last - box + 1, last), box - 1)
     for stack, row in enumerate(rows):
         cells[row * side + stack * box + rng.randrange(box)] = digit
-    # the last box's columns but its last: the digit higher up, in a band of its own each
-    for band, column in zip(rng.sample(range(box - 1), box - 1), range(side - box, side - 1)):
+    # the last box's columns but its last: the digit in the other bands, one each
+    others = [band for band in range(box) if band != trap]
+    for band, column in zip(rng.sample(others, box - 1), range(side - box, side - 1)):
         cells[(band * box + rng.randrange(box)) * side + column] = digit
-    cells[last * side + last] = rng.choice([d for d in range(1, side + 1) if d != digit])
+    cells[last * side + side - 1] = rng.choice([d for d in range(1, side + 1) if d != digit])
     grid = Grid(box, cells)
     for cell in rng.sample(range(side * side), side):  # a few more givens from anywhere, never clashing
         value = solution.cells[cell]
@@ -413,6 +422,23 @@ def _clashing(family: str, rng: random.Random, puzzle: Grid, solution: Grid, hea
         a, b = rng.sample(unit, 2)
         cells[a] = cells[b] = rng.randint(1, puzzle.side)
     bad = Grid(puzzle.box, cells)
+    return _solve_case(family, _text(bad, header), bad, 0, None)
+
+
+def _full_broken(family: str, rng: random.Random, puzzle: Grid, solution: Grid, header: bool) -> Case:
+    """A full grid with one cell wrong: a clash (another digit there, so its row, column or box holds
+    one twice), or a number out of range (malformed text). Programs that take a full grid as solved
+    (an ``is_full()`` check before any other) print it back, exit 0."""
+    cell = rng.randrange(len(solution.cells))
+    if family == "full_out_of_range":
+        values = [str(v) for v in solution.cells]
+        values[cell] = str(rng.choice((solution.side + 1, 10 * solution.side)))
+        rows = [" ".join(values[r * solution.side:(r + 1) * solution.side]) for r in range(solution.side)]
+        head = [str(solution.box)] if header else []
+        return Case(family=family, command="solve", text=("\n".join(head + rows) + "\n").encode(), puzzle=None,
+                    count=None, solution=None, side=solution.side)
+    wrong = rng.choice([d for d in range(1, solution.side + 1) if d != solution.cells[cell]])
+    bad = solution.with_cell(cell, wrong)
     return _solve_case(family, _text(bad, header), bad, 0, None)
 
 
@@ -458,10 +484,11 @@ def space_after_each(text: bytes, end: bytes = b"\n") -> bytes:
 
 
 def respaced(case: Case) -> Case:
-    """A puzzle case spelled with a space after every number (``space_after_each``), for a target that
-    reads only that spelling (``fuzz.engine.preflight``): its solver is then tested past its reader.
-    Cases whose point is their text, and create or check cases, stay as they are."""
-    if case.command != "solve" or about_text(case.family):
+    """A solve case spelled with a space after every number (``space_after_each``), for a target that
+    reads only that spelling (``fuzz.engine.preflight``): its solver, and its reader's handling of
+    malformed text, are then tested past its need for the space. Valid text in an odd spelling (the
+    whitespace families, whose spelling is their point), and create or check cases, stay as they are."""
+    if case.command != "solve" or lenient(case.family) or not case.text:
         return case
     return case._replace(text=space_after_each(case.text))
 
@@ -499,8 +526,8 @@ def _malformed(family: str, rng: random.Random, text: bytes, side: int) -> bytes
         return b""
     elif family == "malformed_binary":
         return bytes(rng.randrange(256) for _ in range(rng.randint(1, 200))) + b"\xff\x00"
-    elif family == "malformed_huge_line":
-        return ("1 " * (1 << 19)).encode() + b"\n"
+    elif family == "malformed_huge_line":  # as long as a saved input may be (the corpus reads it back)
+        return ("1 " * ((MAX_INPUT - 1) // 2)).encode() + b"\n"
     return ("\n".join(head + rows) + "\n").encode()
 
 
@@ -618,6 +645,10 @@ _PROPERTIES: dict[str, Callable[[bytes, Any], bool]] = {
     "malformed_empty_input": lambda text, case: not text.strip(),
     "malformed_binary": lambda text, case: _binary(text),
     "malformed_huge_line": lambda text, case: max((len(line) for line in text.split(b"\n")), default=0) > 4096,
+    # full: no blank left (a shrink that blanks a cell would show another bug under this one's name)
+    "full_clashing": lambda text, case: case.puzzle is not None and not case.puzzle.blanks,
+    "full_out_of_range": lambda text, case: _shaped(text, case.side) and b"0" not in text.split()
+    and any(int(t) > case.side for t in _INT.findall(text)),
     "whitespace_space_after_each": lambda text, case: is_spaced(text),
     "whitespace_space_after_each_crlf": lambda text, case: _space_after_each(text, b"\r\n"),
 }
@@ -677,6 +708,11 @@ FAMILY = {family.name: family for family in (
     _family("multiple", 8, _multiple),
     _family("no_solution", 6, _no_solution),
     _family("no_solution_deep", 3, _no_solution_deep),
+    _family("no_solution_middle", 2, _no_solution_deep),
+    _family("no_solution_early", 2, _no_solution_deep),
+    _family("full_clashing", 2, _full_broken),
+    _family("full_out_of_range", 2, _full_broken, text=True),
+    _family(GONE_FOLDER, 2, _as_given),
     _family("clashing", 6, _clashing),
     _family("empty", 1, _empty),
     _family("full", 3, _full),
@@ -691,6 +727,12 @@ FAMILY = {family.name: family for family in (
 WEIGHTS = {name: family.weight for name, family in FAMILY.items()}
 SOLVE_FAMILIES = tuple(FAMILY)
 FAMILIES = SOLVE_FAMILIES + ("create", "roundtrip")
+
+
+def folder_gone(case: Case) -> bool:
+    """Whether ``case`` runs in a working folder removed once the program has started (the
+    ``GONE_FOLDER`` family: ``fuzz.targets.run_contained``)."""
+    return bool(case.family == GONE_FOLDER)
 
 
 def lenient(family: str) -> bool:

@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Any
 from jobs.files import make_folders, write_file
 from sudoku.grid import MADE_SIDES
 
+from fuzz.cases import MAX_INPUT
+
 if TYPE_CHECKING:
     from sudoku import Grid
 
@@ -206,7 +208,8 @@ Loaded = namedtuple("Loaded", "entries skipped")
 Loaded.__doc__ = """What ``load`` found: ``entries`` [(folder, meta, input bytes)] that passed every check, and
 ``skipped`` [(folder or file, why)] for those that did not, for the caller to name one line each."""
 
-MAX_FILE = 1 << 20  # bytes of case.json or input.txt read; a saved reproducer is a few KB
+MAX_FILE = MAX_INPUT  # bytes of case.json or input.txt read: as large as any input a case gives, so every
+# reproducer saved is read back (a hang saved unshrunk as a 1 MiB line was one byte over, and refused)
 MAX_DEPTH = 16  # case.json nests 2 deep
 SIDES = MADE_SIDES
 COMMANDS = ("solve", "create", "check")

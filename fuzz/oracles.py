@@ -48,7 +48,7 @@ from typing import cast
 from sudoku import Grid, engines, find_clash, min_blanks
 
 from fuzz.cases import Case, lenient
-from fuzz.read import Reading, find_grid
+from fuzz.read import Reading, echoed, find_grid
 from fuzz.sanitize import report_in
 from fuzz.targets import BACKSTOP_FACTOR, Result
 
@@ -57,10 +57,12 @@ Failure.__doc__ = """One failed oracle: ``detail`` for people, ``kind`` a short 
 ``accepted``, ``clash``) that, with the oracle, groups failures into distinct bugs, and ``where``
 the cell ({"row": r, "column": c}, 1-based) it is about, when it is about one."""
 
-Verdict = namedtuple("Verdict", "failed slips notes grid calls calls_failed evidence")
+Verdict = namedtuple("Verdict", "failed slips notes grid calls calls_failed evidence showing", defaults=(None,))
 Verdict.__doc__ = """A judged case: ``failed`` (oracle -> Failure), format ``slips``, ``notes``, the
-``grid`` found (None when none), target ``calls`` made and ``calls_failed`` among them, and
-``evidence``: the index of the call whose output shows the failure (0 for a solve)."""
+``grid`` found (None when none), target ``calls`` made and ``calls_failed`` among them,
+``evidence``: the index of the call whose output shows the failure (0 for a solve), and for a
+create, ``showing``: each failure ("oracle:kind") -> the calls that show it (a create's several
+bugs each saved with an output that shows that one; None for a solve)."""
 
 SOLVE_ORACLES = ("no_timeout", "no_flood", "no_crash", "answers", "valid_grid", "keeps_givens", "unique_solution",
                  "rejects_unsolvable", "rejects_malformed", "format")
@@ -251,7 +253,7 @@ def judge_solve(case: Case, result: Result, *, side: int = 9, header: bool = Fal
     failed: dict[str, Failure] = {}
     notes: list[str] = []
     abnormal = _contained(result, failed, notes)
-    reading = find_grid(result.stdout, side=side, header=header)
+    reading = find_grid(result.stdout, side=side, header=header, given=case.text)
     slips = list(reading.slips)
     if abnormal:
         return _verdict(failed, slips, notes, reading.grid, strict=False)
@@ -265,8 +267,9 @@ def judge_solve(case: Case, result: Result, *, side: int = 9, header: bool = Fal
         _rejection_slips(result, slips)
         return _verdict(failed, slips, notes, None, strict=strict)
     if result.exit_code != 0 or reading.grid is None:
-        kind = "exit" if result.exit_code != 0 else "no_grid"
-        failed["answers"] = Failure(_exit(result) + ("" if reading.grid else ", no grid on stdout"), kind)
+        kind = "exit" if result.exit_code != 0 else "echoed" if echoed(reading) else "no_grid"
+        why = ", its input printed back, no answer" if echoed(reading) else ", no grid on stdout"
+        failed["answers"] = Failure(_exit(result) + ("" if reading.grid else why), kind)
         return _verdict(failed, slips, notes, reading.grid, strict=False)
     invalid = _validity(reading, side)
     if invalid:
@@ -299,20 +302,26 @@ def _rejection_slips(result: Result, slips: list[str]) -> None:
 def _judge_rejection(case: Case, result: Result, reading: Reading, failed: dict[str, Failure], slips: list[str],
                      side: int) -> None:
     """A case whose right answer is a rejection: non-zero exit and no answer. The message's stream is
-    a slip; accepting the input (exit 0) or printing a complete grid is a failure."""
+    a slip; exit 0 or printing a complete grid is a failure, of one of three kinds, each its own fix:
+    ``accepted`` (a grid of its own printed: the input was taken as a puzzle), ``echoed`` (the input
+    printed back as its answer: a solver whose failure is ignored, a full grid taken as solved) and
+    ``wrong_exit`` (refused, with no grid, but exit 0: how its refusals exit)."""
     name = "rejects_malformed" if case.count is None else "rejects_unsolvable"
     answered = reading.grid is not None and (reading.grid.blanks == 0 or reading.out_of_range)
     if result.exit_code == 0:
         parts = ["exit 0"]
         if reading.grid is not None:
             parts.append("printed a grid")
+        elif echoed(reading):
+            parts.append("printed its input back")
         elif result.stdout.strip():
             parts.append(f"printed {said(result.stdout, 60)!r}")
         if not result.stderr.strip():
             parts.append("nothing on stderr")
         changed, where = _changed_givens(case, reading)
-        # with a grid or not: one behaviour; a given it changed to make its "answer" is named, not grouped
-        failed[name] = Failure(", ".join(parts) + changed, "accepted", where)
+        # a given it changed to make its "answer" is named, not grouped
+        kind = "accepted" if reading.grid is not None else "echoed" if echoed(reading) else "wrong_exit"
+        failed[name] = Failure(", ".join(parts) + changed, kind, where)
     elif answered:
         failed[name] = Failure(f"{_exit(result)}, but a grid on stdout", "answered")
     else:
@@ -394,8 +403,12 @@ def judge_create(results: Sequence[Result], *, side: int = 9, header: bool = Fal
                          if count < len(per_call) and oracle != "create_random" else "")
                 failed[oracle] = Failure(share + failure.detail, failure.kind)
     slips, extra = per_call[evidence][2]
+    showing: dict[str, tuple[int, ...]] = {}
+    for index, (call_failed, _, _) in enumerate(per_call):
+        for oracle, failure in call_failed.items():
+            showing[f"{oracle}:{failure.kind}"] = showing.get(f"{oracle}:{failure.kind}", ()) + (index,)
     return _verdict(failed, slips, sorted(set(notes)), grids[evidence], strict=strict, calls=len(results),
-                    calls_failed=calls_failed, evidence=evidence, extra=extra)
+                    calls_failed=calls_failed, evidence=evidence, extra=extra)._replace(showing=showing)
 
 
 VARIANT_BOXES = (3,)  # where chance never makes two random creates variants (not 4x4: seen 1 in 32)

@@ -6,7 +6,8 @@ Real programs print headers ("Solution:"), echo their input, draw boxes (``| 5 3
 them, where rules and blank lines may sit between rows. A number outside 1..side (``10``, ``-1``)
 still makes a row line, so an answer that keeps an out-of-range given is read and named, not
 skipped. Everything that differs from the exact contract text is named as a slip, so a chatty
-program's deeper bugs still show.
+program's deeper bugs still show. The input echoed back is never read as the answer: when the last
+grid is the input's own rows and the input is no finished grid, there is no answer (``echoed``).
 """
 
 from collections import namedtuple
@@ -21,7 +22,9 @@ Reading = namedtuple("Reading", "grid slips out_of_range extra", defaults=(None,
 Reading.__doc__ = """What was read from stdout: ``grid`` (None when no grid was found; an out-of-range cell
 is 0 in it), the format ``slips``, ``out_of_range``: (row, column, value) of every number outside
 0..side in the grid's rows, 1-based, and ``extra``: the first line of text around the grid that is
-not part of it (the ``extra_text`` slip, quoted in its failure under --strict), or None."""
+not part of it (the ``extra_text`` slip, quoted in its failure under --strict), or None. When the
+last grid was the input printed back, ``grid`` is None and the slip ``echoed_input`` alone
+(``echoed``): an echo is no answer."""
 
 
 def _row(line: str, side: int) -> list[int] | None:
@@ -64,15 +67,18 @@ def _runs(lines: list[str], side: int) -> list[list[tuple[int, list[int]]]]:
     return runs
 
 
-def find_grid(stdout: bytes, *, side: int = 9, header: bool = False) -> Reading:
+def find_grid(stdout: bytes, *, side: int = 9, header: bool = False, given: bytes | None = None) -> Reading:
     """The last grid in ``stdout`` (bytes) and how the text strays from the exact contract output
-    (``render(grid, 'grid')``, or with the box-size header line)."""
+    (``render(grid, 'grid')``, or with the box-size header line). ``given``: the input, whose echo
+    is not an answer (``echo_of``)."""
     text = stdout.decode("utf-8", "replace")
     lines = text.split("\n")
     runs = _runs(lines, side)
     if not runs:
         return Reading(None, ["no_grid"] if text.strip() else [], [])
     rows = runs[-1][-side:]
+    if given is not None and echo_of([row for _, row in rows], given, side):
+        return Reading(None, ["echoed_input"], [])
     out_of_range = [(r + 1, c + 1, v) for r, (_, row) in enumerate(rows) for c, v in enumerate(row)
                     if not 0 <= v <= side]
     grid = Grid(isqrt(side), [v if 0 <= v <= side else 0 for _, row in rows for v in row])
@@ -116,3 +122,24 @@ def _slips(text: str, lines: list[str], rows: list[tuple[int, list[int]]],
     if any(not line.strip() for line in lines[:first] + grid_lines + tail):
         slips.append("blank_lines")
     return slips or ["other"], extra
+
+
+def echoed(reading: Reading) -> bool:
+    """Whether ``reading`` found only the input printed back (``find_grid`` with ``given``)."""
+    return reading.grid is None and reading.slips == ["echoed_input"]
+
+
+def echo_of(rows: list[list[int]], given: bytes, side: int) -> bool:
+    """Whether ``rows`` are the rows of the input ``given`` printed back, and that input is no
+    finished grid (a blank, a number out of range, or a clash): then they are an echo, not an answer
+    (programs print the input before their verdict: "No solutions found." after it). A full valid
+    grid is its own answer, so printed back it is read as one."""
+    from sudoku import find_clash
+
+    runs = _runs(given.decode("utf-8", "replace").split("\n"), side)
+    if len(runs) != 1 or len(runs[0]) != side or [row for _, row in runs[0]] != rows:
+        return False
+    cells = [v for row in rows for v in row]
+    if any(not 1 <= v <= side for v in cells):
+        return True
+    return find_clash(Grid(isqrt(side), cells)) is not None

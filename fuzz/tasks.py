@@ -10,7 +10,8 @@ from typing import Any
 from sudoku import Grid, engines, render
 
 from fuzz import corpus as store
-from fuzz.cases import SIZES, Case, case_class, make_case, make_check_case, pool_maker, respaced, solve_after_create
+from fuzz.cases import (SIZES, Case, case_class, folder_gone, make_case, make_check_case, pool_maker, respaced,
+                        solve_after_create)
 from fuzz.oracles import VERDICTS, Verdict, differ, judge_check, judge_contained, judge_create, judge_solve, signature
 from fuzz.reference import Expected, asks, expect
 from fuzz.targets import Result, Target, make_target
@@ -47,9 +48,11 @@ def target_of(options: dict[str, Any]) -> Target:
 
 
 def run_case(case: Case, target: Target, *, strict: bool = False, check_engine: str = "py",
-             words: Sequence[str] | None = None, exits: Sequence[int] | None = None) -> tuple[Verdict, Result]:
+             words: Sequence[str] | None = None, exits: Sequence[int] | None = None,
+             shows: str | None = None) -> tuple[Verdict, Result]:
     """Ask the target, judge the answer: (verdict, result). A create case asks ``case.calls`` times;
-    its result is the call the verdict's evidence names, with the wall and CPU time of every call."""
+    its result is the call the verdict's evidence names (the first that shows ``shows``, a failure
+    "oracle:kind", when one does), with the wall and CPU time of every call."""
     header = target.header
     if case.command == "check":
         result = target.check(case.text)
@@ -59,10 +62,27 @@ def run_case(case: Case, target: Target, *, strict: bool = False, check_engine: 
     if case.command == "create":
         results = [target.create(side=case.side) for _ in range(case.calls)]
         verdict = judge_create(results, side=case.side, header=header, strict=strict, check_engine=check_engine)
+        if shows and verdict.showing and shows in verdict.showing:
+            verdict = _shown(verdict, shows, results, case, header, check_engine)
         return verdict, results[verdict.evidence]._replace(seconds=sum(r.seconds for r in results),
                                                            cpu_seconds=sum(r.cpu_seconds for r in results))
-    result = target.solve(case.text)
+    result = target.solve(case.text, folder_gone=True) if folder_gone(case) else target.solve(case.text)
     return judge_solve(case, result, side=case.side, header=header, strict=strict), result
+
+
+def _shown(verdict: Verdict, shows: str, results: Sequence[Result], case: Case, header: bool,
+           check_engine: str) -> Verdict:
+    """A create verdict whose evidence is the first call that shows ``shows`` ("oracle:kind"), and
+    whose failure of that oracle is told as that call's (a create with two bugs is saved, and
+    described, by an output that shows the one asked about)."""
+    calls = verdict.showing[shows]
+    oracle = shows.split(":", 1)[0]
+    alone = judge_create([results[calls[0]]], side=case.side, header=header, check_engine=check_engine).failed
+    failed = dict(verdict.failed)
+    if oracle in alone:  # not create_random, which takes two calls
+        share = f"intermittent ({len(calls)} of {len(results)} creates): " if len(calls) < len(results) else ""
+        failed[oracle] = alone[oracle]._replace(detail=share + alone[oracle].detail)
+    return verdict._replace(evidence=calls[0], failed=failed)
 
 
 def round_trip(case: Case, target: Target, *, strict: bool = False,

@@ -77,10 +77,11 @@ def groups(records: Any) -> list[Group]:
         plain = [m for m in members if m[1]["family"] != "roundtrip"] or members  # a round trip is not shrunk
         if key.endswith("(hang blocked)") or key.startswith("format:"):  # met on any input: a puzzle
             plain = [m for m in plain if not about_text(m[1]["family"]) and m[1]["family"] != "create"] or plain
-        if key.startswith("rejects:"):  # a refusal done wrong on many kinds of text: not a lone NUL byte
+        if key.startswith("rejects"):  # a refusal done wrong on many kinds of text: not a lone NUL byte
             plain = [m for m in plain if m[1]["family"] not in HARD_TO_READ] or plain
-        if "no_timeout" in oracles_of(members[0][0]):
-            signature, chosen = max(plain, key=lambda m: (m[1]["target_s"] or 0.0, -m[1]["case"]))
+        if "no_timeout" in oracles_of(members[0][0]):  # shown by its smallest input (then its slowest)
+            signature, chosen = min(plain, key=lambda m: (len(m[1]["input_text"] or ""), -(m[1]["target_s"] or 0.0),
+                                                          m[1]["case"]))
         else:
             signature, chosen = min(plain, key=lambda m: m[1]["case"])
         others = tuple(sorted({one for one, _ in members} - {signature}))  # one bug, met as these too
@@ -94,28 +95,43 @@ def groups(records: Any) -> list[Group]:
 
 
 _REJECTS = ("rejects_malformed", "rejects_unsolvable")
+_ONE_BEHAVIOUR = ("wrong_exit", "echoed", "answered")  # refusals done wrong alike on any input to refuse
 
 
 def _samples(signature: str, chosen: dict[str, Any], members: list[tuple[str, dict[str, Any]]]) -> tuple[Any, ...]:
-    """For malformed text taken as a puzzle, the first case of each other kind of malformed text met
-    with the same signature, (family, case): a reader that reads a letter as a blank and one that
-    drops a tenth row fail alike but are two slips, and a reproducer of one alone passed its replay
-    once that one was fixed (a QA try). Saved beside the reproducer, they keep the bug open."""
-    if not signature.startswith("rejects_malformed:accepted") or " on malformed " not in signature:
-        return ()
-    first: dict[str, int] = {}
+    """The first case of each other kind of input (``_input_kind``) the bug showed on, (family,
+    case): a reader that reads a letter as a blank and one that drops a tenth row fail alike but are
+    two slips, and a reproducer of one alone passed its replay once that one was fixed (a QA try);
+    a refusal that exits 0 on malformed text and on puzzles with no solution is mended only when
+    both are. Saved beside the reproducer, they keep the bug open. Creates and round trips have no
+    input of their own to save."""
+    mine = _input_kind(signature, chosen["family"])
+    first: dict[str, tuple[str, int]] = {}
     for one, row in members:
-        if one == signature and row["family"] != chosen["family"] and row["family"].startswith("malformed_"):
-            first[row["family"]] = min(first.get(row["family"], row["case"]), row["case"])
-    return tuple(sorted(first.items(), key=lambda item: item[1])[:MAX_SAMPLES])
-MAX_SAMPLES = 6  # other kinds of malformed text saved beside a refusal's reproducer
+        kind = _input_kind(one, row["family"])
+        if kind != mine and row["family"] not in ("create", "roundtrip") and (
+                kind not in first or row["case"] < first[kind][1]):
+            first[kind] = (row["family"], row["case"])
+    return tuple(sorted(first.values(), key=lambda item: item[1])[:MAX_SAMPLES])
+
+
+def _input_kind(signature: str, family: str) -> str:
+    """A kind of input, as a sample stands for it: each malformed family (each a slip of its own),
+    else the case's class (``cases.case_class``, in the signature)."""
+    return family if family.startswith("malformed_") else signature.split(" on ", 1)[1].split(" (", 1)[0]
+
+
+MAX_SAMPLES = 6  # other kinds of input saved beside a reproducer
 HARD_TO_READ = ("malformed_binary", "malformed_empty_input", "malformed_huge_line")  # stand for a bug last
 
 
 def bug_key(signature: str) -> str:
-    """What makes two signatures one bug: the signature, except that a refusal done wrong is one
-    behaviour whatever was to be refused (a program whose every refusal exits 0 does so on
-    malformed text and on puzzles with no solution alike, as real programs do), and a crash by one
+    """What makes two signatures one bug, one fix: the signature, except that a refusal done wrong
+    is one behaviour whatever was to be refused (a program whose every refusal exits 0 does so on
+    malformed text and on puzzles with no solution alike, as real programs do; one that prints its
+    input back as the answer does so for a clash and for a ``10`` alike), while input *taken as a
+    puzzle* (``accepted``: a grid of its own printed) is a bug of its class, the reader's for
+    malformed text and the solver's for a puzzle with no solution; and a crash by one
     signal is one bug whatever the input's class (a reader that dies on a missing final newline
     dies on puzzles and on malformed text alike; the crashes seen in the wild are in readers), and
     so is a hang blocked, using no CPU: the input was all given and closed, so what the program waits
@@ -127,7 +143,7 @@ def bug_key(signature: str) -> str:
     failures, rest = signature.split(" on ", 1)
     oracle, _, kind = failures.partition(":")
     klass, _, ended = rest.partition(" (")
-    if oracle in _REJECTS and klass in ("malformed", "unsolvable"):
+    if oracle in _REJECTS and klass in ("malformed", "unsolvable") and kind in _ONE_BEHAVIOUR:
         return f"rejects:{kind} on input to refuse ({ended}"
     if oracle == "no_crash" and klass != "create":
         return f"{failures} on any input ({ended}"
@@ -172,23 +188,41 @@ def replay_command(folder: str | Path, target_options: dict[str, Any], reference
     return shlex.join(words)
 
 
-def _same(signature: str, case: Case, target: Target, config: dict[str, Any]) -> tuple[bool, Verdict, Result]:
-    """Whether ``case`` fails on ``target`` as ``signature`` says: the same signature for a solve; for
-    a create (whose answers are random), every oracle and kind of the signature seen again."""
+def _same(signature: str, case: Case, target: Target, config: dict[str, Any], *,
+          alike: bool = False) -> tuple[bool, Verdict, Result]:
+    """Whether ``case`` fails on ``target`` as ``signature`` says: the same signature for a solve (or,
+    ``alike``, the same bug: ``_alike``); for a create (whose answers are random), every oracle and
+    kind of the signature seen again on some create, whose output is the result."""
     if config.get("reference") and asks(case):  # the reference says what is right, as in the run
         expected = _expected(case, config)
         if expected is None:  # the reference failed on it: nothing to compare with
             return False, *run_case(case, target, strict=config["strict"], check_engine=config.get(
                 "check_engine", "py"), words=config.get("verdict_words"), exits=config.get("verdict_exit"))
         case = expected
+    failures = signature.split(" on ", 1)[0].split("+")
     verdict, result = run_case(case, target, strict=config["strict"], check_engine=config.get("check_engine", "py"),
-                               words=config.get("verdict_words"), exits=config.get("verdict_exit"))
+                               words=config.get("verdict_words"), exits=config.get("verdict_exit"),
+                               shows=failures[0] if case.command == "create" else None)
     got = signature_of(case, verdict, result)
     if got is None:
         return False, verdict, result
     if case.command == "create":
-        return set(parts_of(signature)) <= set(parts_of(got)), verdict, result
-    return got == signature, verdict, result
+        return all(one in (verdict.showing or {}) for one in failures), verdict, result
+    return got == signature or (alike and _alike(got, signature)), verdict, result
+
+
+def _alike(one: str, other: str) -> bool:
+    """Whether two signatures are one bug (``bug_key``), or crashes by two signals (a replay of one
+    input that dies of SIGBUS once and of SIGSEGV the next is one crash: where memory lies varies)."""
+    def crash(signature: str) -> bool:
+        return signature.startswith("no_crash:signal ")
+
+    return bug_key(one) == bug_key(other) or crash(one) and crash(other)
+
+
+def _showing(signature: str, verdict: Verdict) -> int:
+    """How many of a create replay's calls show the failure ``signature`` names."""
+    return len((verdict.showing or {}).get(signature.split(" on ", 1)[0], ()))
 
 
 def _expected(case: Case, config: dict[str, Any]) -> Case | None:
@@ -199,15 +233,23 @@ def _expected(case: Case, config: dict[str, Any]) -> Case | None:
 
 def _confirm(signature: str, case: Case, target: Target,
              config: dict[str, Any]) -> tuple[int, tuple[Verdict, Result] | None]:
-    """(replays that failed the same way, verdict and result of the first that did, or of the last)."""
-    hits, shown = 0, None
+    """(replays that failed as the same bug, verdict and result of the first that failed exactly so,
+    else of the first alike, else of the last). For a create, the verdict's calls and calls_failed
+    are the creates of every replay and those that showed the bug."""
+    hits, shown, near, asked, showed = 0, None, None, 0, 0
     for attempt in range(CONFIRMATIONS):
-        same, verdict, result = _same(signature, case, target, config)
+        same, verdict, result = _same(signature, case, target, config, alike=True)
+        asked, showed = asked + verdict.calls, showed + _showing(signature, verdict)
         if same:
             hits += 1
-            shown = shown or (verdict, result)
-        elif shown is None and attempt == CONFIRMATIONS - 1:
-            shown = (verdict, result)
+            exact = case.command == "create" or signature_of(case, verdict, result) == signature
+            shown = shown or ((verdict, result) if exact else None)
+            near = near or (verdict, result)
+        elif near is None and attempt == CONFIRMATIONS - 1:
+            near = (verdict, result)
+    shown = shown or near
+    if case.command == "create" and shown is not None:
+        shown = (shown[0]._replace(calls=asked, calls_failed=showed), shown[1])
     return hits, shown
 
 
@@ -256,16 +298,24 @@ def triage_group(group: Group, config: dict[str, Any], target: Target, *, shrink
     return (*_confirmed(group, small, hits, shown, target, note), _sampled(group, config, target))
 
 
-def _sampled(group: Group, config: dict[str, Any], target: Target) -> list[tuple[str, Case, Result]]:
-    """(family, case, result) of each of the group's samples that fails the same way again."""
+def _sampled(group: Group, config: dict[str, Any], target: Target) -> list[tuple[str, Case, Result, str, str]]:
+    """(family, case, result, its signature, its detail) of each of the group's samples that fails
+    as the same bug again (``_alike``: a sample of another class has a signature of its own)."""
     found = []
     for family, index in group.samples:
         case = case_of(config, index // config.get("stride", 1), header=target.header,
                        spaced=reads_spaced(config, config["target"]))
-        same, _, result = _same(group.signature, case, target, config)
-        if same:
-            found.append((family, case, result))
+        same, verdict, result = _same(group.signature, case, target, config, alike=True)
+        now = signature_of(case, verdict, result)
+        if same and now:
+            found.append((family, case, result, now, _detail(now, verdict)))
     return found
+
+
+def _detail(signature: str, verdict: Verdict) -> str:
+    """The failure's detail for people, from the verdict that has ``signature`` (so the two agree)."""
+    return "; ".join(f"{name}: {verdict.failed[name].detail}" for name in oracles_of(signature)
+                     if name in verdict.failed)
 
 
 def _confirmed(group: Group, case: Case, hits: int, shown: tuple[Verdict, Result] | None, target: Target,
@@ -379,7 +429,7 @@ class _Book:
             self.by_input[(meta.get("command"), text)] = folder
 
     def save(self, number: int, group: Group, case: Case, hits: int, verdict: Verdict, result: Result,
-             note: str | None, samples: Sequence[tuple[str, Case, Result]] = ()) -> None:
+             note: str | None, samples: Sequence[tuple[str, Case, Result, str, str]] = ()) -> None:
         key = (case.command, case.text)
         if case.command == "solve" and key in self.by_input:  # the same reproducer: the same bug
             folder = self.by_input[key]
@@ -392,42 +442,55 @@ class _Book:
                                 signature=signature, cases=merged.cases, families=merged.families)
             self.by_folder[folder], self.numbers[number] = merged, folder
             return
-        oracle = oracles_of(group.signature)[0]
-        detail = "; ".join(f"{name}: {verdict.failed[name].detail}" for name in oracles_of(group.signature)
-                           if name in verdict.failed) or "failed when found; not again in the replays"
-        intermittent = (f"{group.calls_failed} of {self.creates} creates"
-                        if group.family == "create" and group.calls_failed < self.creates else None)
+        signature, others = group.signature, list(group.others)
+        now = signature_of(case, verdict, result) if hits and case.command != "create" else None
+        if now and now != signature and _alike(now, signature):  # the replays' own signal, as their detail says
+            signature, others = now, sorted({*others, group.signature})
+        oracle = oracles_of(signature)[0]
+        # only a replay that failed so tells what happened: another failure's detail would disagree
+        detail = (_detail(signature, verdict) if hits else "") or "failed when found; not again in the replays"
+        intermittent, flaky = self._rate(group, hits, verdict)
         mark = _mark(case, verdict, oracle)
         extra = {"cases": group.cases, "seed": self.config["seed"], "case": group.representative,
-                 "confirmed": f"{hits} of {CONFIRMATIONS} replays", "hits": hits, "flaky": hits < CONFIRMATIONS,
-                 "intermittent": intermittent, "families": group.families, "also": list(group.others), "mark": mark,
+                 "confirmed": f"{hits} of {CONFIRMATIONS} replays", "hits": hits, "flaky": flaky,
+                 "intermittent": intermittent, "families": group.families, "also": others, "mark": mark,
                  "shrink_note": note}
         folders: list[Path] = []
         beside: list[Path] = []
         for root in self.corpora:
-            folder = store.folder_for(root, self.target, oracle, group.signature)
+            folder = store.folder_for(root, self.target, oracle, signature)
             extra["replay"] = replay_command(folder, self.config["target"], self.config.get("reference"),
                                            strict=bool(self.config.get("strict")))
-            folders.append(store.save(root, case, signature=group.signature, oracle=oracle, detail=detail,
+            folders.append(store.save(root, case, signature=signature, oracle=oracle, detail=detail,
                                       target=self.target, result=result, extra=extra))
-            for family, sample, its_result in samples:  # other kinds of text it accepts alike, beside it
+            for family, sample, its_result, its_signature, its_detail in samples:  # other kinds of input, beside it
                 place = folders[-1] / f"also-{family}"
                 options = {"replay": replay_command(place, self.config["target"], self.config.get("reference"),
                                                     strict=bool(self.config.get("strict"))),
                            "sample_of": folders[-1].name, "seed": self.config["seed"]}
-                saved_at = store.save(root, sample, signature=group.signature, oracle=oracle, detail=detail,
-                                      target=self.target, result=its_result, extra=options, folder=place)
+                saved_at = store.save(root, sample, signature=its_signature, oracle=oracles_of(its_signature)[0],
+                                      detail=its_detail, target=self.target, result=its_result, extra=options,
+                                      folder=place)
                 if root == self.corpora[0]:
                     beside.append(saved_at)
         folder = folders[0]
         self.numbers[number] = folder
         self.by_input[key] = folder
         self.by_folder[folder] = Saved(
-            group.signature, group.cases, group.representative, folder, detail, hits, hits < CONFIRMATIONS,
+            signature, group.cases, group.representative, folder, detail, hits, flaky,
             intermittent, replay_command(folder, self.config["target"], self.config.get("reference"),
                                            strict=bool(self.config.get("strict"))), case.text,
-            self.config["target"]["spec"], group.families, list(group.others), case.side, store.expected_of(case),
+            self.config["target"]["spec"], group.families, others, case.side, store.expected_of(case),
             store.actual_of(result), mark, note, tuple(beside))
+
+    def _rate(self, group: Group, hits: int, verdict: Verdict) -> tuple[str | None, bool]:
+        """('k of m creates' or None, flaky). A create bug's rate is judged over the run's creates and
+        the replays' together (``_confirm``: the verdict's calls): one seen in 24 of 30 creates and
+        missed by a replay of 20 is intermittent, not flaky; it is flaky when no replay showed it."""
+        if group.family != "create":
+            return None, hits < CONFIRMATIONS
+        failed, asked = group.calls_failed + verdict.calls_failed, self.creates + verdict.calls
+        return (f"{failed} of {asked} creates" if failed < asked else None), verdict.calls_failed == 0
 
     def bugs(self) -> list[Saved]:
         """The Saved bugs, largest group first, each once."""

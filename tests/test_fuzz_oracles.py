@@ -468,15 +468,12 @@ def test_signatures_group_like_failures():
 def test_one_behaviour_is_one_signature_on_every_family():
     """A program that exits 0 on every malformed text, whatever the family, gives one signature; so
     does one that changes a given, on unique and on multi-solution grids alike."""
-    def accepts(text):
-        return result(EXACT) if b"x" in text or b"10" in text else result(b"", b"", 0)
-
-    seen = set()
-    for family in [f for f in SOLVE_FAMILIES if f.startswith("malformed_")]:
-        case = build(family, random.Random(3), _pool(1))
-        answer = accepts(case.text)
-        seen.add(signature(case_class(case), judge_solve(case, answer), answer))
-    assert seen == {"rejects_malformed:accepted on malformed (exit 0)"}
+    for answer, kind in ((result(EXACT), "accepted"), (result(b"", b"sudoku: bad input\n", 0), "wrong_exit")):
+        seen = set()
+        for family in [f for f in SOLVE_FAMILIES if f.startswith("malformed_")]:
+            case = build(family, random.Random(3), _pool(1))
+            seen.add(signature(case_class(case), judge_solve(case, answer), answer))
+        assert seen == {f"rejects_malformed:{kind} on malformed (exit 0)"}
     seen = set()
     for family in ("unique_easy", "unique_hard", "multiple", "full", "one_blank", "whitespace_tabs"):
         case = build(family, random.Random(4), _pool(1))
@@ -1055,7 +1052,7 @@ def test_every_family_is_one_object_with_its_weight_maker_and_property():
     assert tuple(FAMILY) == SOLVE_FAMILIES and all(FAMILY[name].weight == WEIGHTS[name] for name in WEIGHTS)
     assert {name for name in FAMILY if lenient(name)} == {name for name in FAMILY if name.startswith("whitespace_")}
     assert {name for name in FAMILY if about_text(name)} == {
-        name for name in FAMILY if name.startswith(("whitespace_", "malformed_"))}
+        name for name in FAMILY if name.startswith(("whitespace_", "malformed_")) or name == "full_out_of_range"}
     assert all(FAMILY[name].keeps is not None for name in FAMILY if about_text(name))  # each keeps its own mark
     assert not lenient("roundtrip") and not about_text("create")
 
@@ -1106,3 +1103,68 @@ def test_a_deep_unsolvable_case_costs_plain_backtracking_long_and_propagation_no
         answer = engines.solve(case.puzzle, limit=2)
         assert answer.count == 0 and answer.counters.guesses == 0  # propagation alone says so
         assert _naive_nodes(case.puzzle, 100_000) == 100_000
+
+
+def test_an_input_echoed_before_a_verdict_is_never_read_as_the_answer():
+    """Issue 44: programs print the input, then "No solutions found.": the echo is not an answer."""
+    clash = SOLUTION.with_cell(0, SOLUTION.cells[1])
+    text = render(clash, "grid").encode()
+    case = from_text("full_clashing", "solve", text)
+    echoed = judge_solve(case, result(text + b"No solutions found.\n", b"", 1))
+    assert "rejects_unsolvable" not in echoed.failed  # a refusal with its input shown first: right
+    printed_back = judge_solve(case, result(text))
+    assert printed_back.failed["rejects_unsolvable"].kind == "echoed"
+    assert "printed its input back" in printed_back.failed["rejects_unsolvable"].detail
+    assert find_grid(EXACT.encode(), given=EXACT.encode()).grid == SOLUTION  # a full valid grid is its own answer
+    puzzle = render(PUZZLE, "grid").encode()
+    assert judge_solve(from_text("unique_easy", "solve", puzzle), result(puzzle)).failed["answers"].kind == "echoed"
+    assert judge_solve(from_text("unique_easy", "solve", puzzle), result(puzzle + EXACT.encode())).failed == {}
+
+
+def test_the_new_families_have_their_right_answers():
+    """Full grids with a clash or a 10, unsolvable traps at three depths (no clash), and a solve in a
+    folder that cannot be written (the unique solution is still the answer)."""
+    from fuzz.cases import _pool, folder_gone, keeps_class
+
+    for seed in range(8):
+        for family in ("full_clashing", "full_out_of_range", "no_solution_early", "no_solution_middle",
+                       "no_solution_deep", "unwritable_folder"):
+            case = build(family, random.Random(seed), _pool(1))
+            again = from_text(family, "solve", case.text)
+            assert (again.count, case.count) == ({"full_out_of_range": (None, None), "unwritable_folder": (1, 1)}
+                                                 .get(family, (0, 0))), family
+            assert keeps_class(case, again) and folder_gone(case) == (family == "unwritable_folder")
+            if family.startswith("no_solution_"):
+                assert find_clash(case.puzzle) is None
+            if family.startswith("full_"):
+                assert b" 0" not in case.text and not case.text.startswith(b"0")
+
+
+def test_a_solve_whose_working_folder_is_gone_catches_a_crash_on_the_failed_write():
+    import sys
+
+    from fuzz.cases import _pool
+    from fuzz.targets import CommandTarget
+    from fuzz.tasks import run_case
+
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
+    from fake_targets import argv
+
+    case = build("unwritable_folder", random.Random(1), _pool(1))
+    verdict, _ = run_case(case, CommandTarget(argv("saves_board")))
+    assert verdict.failed["no_crash"].kind == "signal 11"
+    assert run_case(case, CommandTarget(argv("correct")))[0].failed == {}
+    assert run_case(case._replace(family="unique_easy"), CommandTarget(argv("saves_board")))[0].failed == {}
+
+
+def test_what_the_corpus_saves_it_reads_back_at_the_size_limit(tmp_path):
+    """Issue 44: a hang saved unshrunk as a 1 MiB line was one byte over what replay reads."""
+    from fuzz.cases import MAX_INPUT, _pool
+    from fuzz.targets import make_target
+
+    case = build("malformed_huge_line", random.Random(1), _pool(1))
+    assert corpus.MAX_FILE == MAX_INPUT and len(case.text) <= MAX_INPUT
+    folder = corpus.save(tmp_path, case, signature="no_timeout:hang on malformed (hang computing)",
+                         oracle="no_timeout", detail="d", target=make_target("engine:py"), result=result())
+    loaded = corpus.load(tmp_path)
+    assert loaded.skipped == [] and loaded.entries[0][0] == folder and loaded.entries[0][2] == case.text

@@ -374,12 +374,16 @@ BUGS = {
     "random_hang": Bug({"no_timeout"}, set(), 100, sparse),
     "wrong_unique": Bug({"keeps_givens"}, set(), 60, lambda case: case.count == 1 and case.puzzle is not None
                         and {1, 2} & set(case.puzzle.cells)),
+    # a full grid printed back as solved: a clash and a 10 alike, one behaviour (echoed), one bug
+    "full_taken_as_solved": Bug({"rejects_malformed"}, {"rejects_unsolvable"}, 100,
+                                lambda case: case.family == "full_out_of_range"),
+    "saves_board": Bug({"no_crash"}, set(), 100, lambda case: case.family == "unwritable_folder"),
 }
 SLOW_BUGS = {"random_hang",  # every failing case costs a limit, each replay and shrink step another
              # 8-16 s each: the quick tier keeps one bug of each kind (changed given, crash, hang, refusal,
              # create), the slow tier and `bench/bench_triage.py` run them all
              "keeps_out_of_range", "sometimes_few_blanks", "sometimes_non_unique", "same_puzzle", "invalid_on_multiple",
-             "wrong_unique", "shuffled_create"}
+             "wrong_unique", "shuffled_create", "full_taken_as_solved"}
 TIMEOUTS = {"hangs_near_empty": ["--timeout", "1", "--no-shrink"], "random_hang": ["--timeout", "1"]}
 
 

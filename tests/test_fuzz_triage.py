@@ -1,5 +1,6 @@
 """Triage in-process: one bug is one group, identical reproducers merge, an interrupted triage resumes."""
 
+import itertools
 import json
 
 import pytest
@@ -10,7 +11,7 @@ from fuzz.oracles import Failure, Verdict
 from fuzz.targets import Result, make_target
 from fuzz.triage import Group, _Book, bug_key, groups
 from jobs.schema import table
-from sudoku import create, render
+from sudoku import Grid, create, render
 
 PUZZLE = create(3, seed=11)
 
@@ -31,12 +32,31 @@ def test_one_behaviour_on_many_families_is_one_group_with_its_families():
 
 
 def test_a_refusal_done_wrong_is_one_bug_whatever_was_to_be_refused():
-    found = groups(table([row(2, "rejects_malformed:accepted on malformed (exit 0)", "malformed_letter"),
-                          row(4, "rejects_unsolvable:accepted on unsolvable (exit 0)", "clashing"),
-                          row(6, "rejects_malformed:accepted on malformed (exit 0)", "malformed_negative")]))
+    found = groups(table([row(2, "rejects_malformed:wrong_exit on malformed (exit 0)", "malformed_letter"),
+                          row(4, "rejects_unsolvable:wrong_exit on unsolvable (exit 0)", "clashing"),
+                          row(6, "rejects_malformed:wrong_exit on malformed (exit 0)", "malformed_negative")]))
     assert len(found) == 1 and found[0].cases == 3
-    assert found[0].signature == "rejects_malformed:accepted on malformed (exit 0)"  # the representative's
-    assert found[0].others == ("rejects_unsolvable:accepted on unsolvable (exit 0)",)  # shown as "also as"
+    assert found[0].signature == "rejects_malformed:wrong_exit on malformed (exit 0)"  # the representative's
+    assert found[0].others == ("rejects_unsolvable:wrong_exit on unsolvable (exit 0)",)  # shown as "also as"
+    # each other kind of input it showed on keeps a sample: the other malformed slip, the unsolvable grid
+    assert found[0].samples == (("clashing", 4), ("malformed_negative", 6))
+    echoed = "rejects_{}:echoed on {} (exit 0)"
+    assert bug_key(echoed.format("malformed", "malformed")) == bug_key(echoed.format("unsolvable", "unsolvable"))
+
+
+def test_text_taken_as_a_puzzle_and_a_solver_failure_ignored_are_two_bugs():
+    """Issue 44: a reader that takes malformed text as a puzzle and a solver whose failure is ignored
+    were one group, with only the unsolvable grid saved: two fixes, two groups, two reproducers."""
+    found = groups(table([row(2, "rejects_malformed:accepted on malformed (exit 0)", "malformed_letter"),
+                          row(4, "rejects_unsolvable:echoed on unsolvable (exit 0)", "no_solution"),
+                          row(5, "rejects_unsolvable:accepted on unsolvable (exit 0)", "clashing"),
+                          row(6, "rejects_malformed:accepted on malformed (exit 0)", "malformed_more_rows")]))
+    assert sorted((group.signature, group.representative) for group in found) == [
+        ("rejects_malformed:accepted on malformed (exit 0)", 2),
+        ("rejects_unsolvable:accepted on unsolvable (exit 0)", 5),
+        ("rejects_unsolvable:echoed on unsolvable (exit 0)", 4)]
+    reader = next(group for group in found if group.representative == 2)
+    assert reader.samples == (("malformed_more_rows", 6),)  # a tenth row dropped: the reader's other slip
     assert bug_key("no_timeout:hang on unsolvable (timeout)") != bug_key("no_timeout:hang on solvable (timeout)")
     assert bug_key("no_crash:signal 11 on malformed (signal 11)") == bug_key("no_crash:signal 11 on solvable (signal 11)")
     assert bug_key("no_crash:signal 11 on malformed (signal 11)") != bug_key("no_crash:signal 6 on malformed (signal 6)")
@@ -234,3 +254,85 @@ def test_a_hang_computing_is_looked_at_once_more_with_four_times_the_limit(tmp_p
     quick = CommandTarget([sys.executable, "-S", "-c", burn.format(0)], timeout=1)  # as a random search may be
     assert _second_look(case, quick).startswith("; given 4s of CPU once more: answered after 0.0s this time (its "
                                                 "time on this input varies")
+
+
+def test_a_lenient_reader_that_echoes_unsolvable_puzzles_shows_two_bugs_with_two_reproducers(tmp_path):
+    """Issue 44: the reader (malformed text taken as a puzzle) and the solver (its failure ignored, the
+    puzzle printed back) are two fixes: two groups, each with its own reproducer and replay line."""
+    from fake_targets import fuzz, seed_where, spec
+
+    seed = seed_where(60, lambda cases: {"malformed_letter", "no_solution"} <= {case.family for case in cases})
+    done = fuzz("run", "-n", 60, "--seed", seed, "--workers", 1, "--out", tmp_path / "run", "--corpus",
+                tmp_path / "corpus", "--target", spec("lenient_echo"), "--json", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    bugs = {bug["signature"]: bug for bug in json.loads(done.stdout)["bugs"]}
+    assert {"rejects_malformed:accepted on malformed (exit 0)",
+            "rejects_unsolvable:echoed on unsolvable (exit 0)"} <= set(bugs)
+    reader, solver = (bugs["rejects_malformed:accepted on malformed (exit 0)"],
+                      bugs["rejects_unsolvable:echoed on unsolvable (exit 0)"])
+    assert reader["reproducer"] != solver["reproducer"]
+    assert from_text("t", "solve", (tmp_path / reader["reproducer"] / "input.txt").read_bytes()).count is None
+    assert from_text("t", "solve", (tmp_path / solver["reproducer"] / "input.txt").read_bytes()).count == 0
+    for bug in (reader, solver):
+        meta = json.loads((tmp_path / bug["reproducer"] / "case.json").read_text())
+        assert meta["flaky"] is False and meta["signature"] == bug["signature"]
+        replayed = fuzz("replay", bug["reproducer"], "--target", spec("lenient_echo"), cwd=tmp_path)
+        assert replayed.returncode == 1 and "FAILS the same way" in replayed.stderr
+
+
+def test_a_create_group_saves_an_output_that_shows_its_own_bug_and_its_rate_is_over_run_and_replays(tmp_path):
+    """A program with two create bugs: the group of each saves a create that shows that one, and a bug
+    seen in most creates of the run is never flaky."""
+    from fuzz.cases import create_case
+    from fuzz.read import find_grid
+    from sudoku import engines
+
+    target = make_target("engine:py")
+    config = {"seed": 1, "strict": False, "target": {"spec": "engine:py"}}
+    several = Grid(3, [v if i % 3 else 0 for i, v in enumerate(PUZZLE.cells)])  # many blanks, many solutions
+    few = Grid(3, [v or 1 for v in engines.solve(PUZZLE, limit=1).solution.cells])  # full: 0 blanks
+    answers = itertools.cycle([few, several])
+
+    def made(side=9):
+        return Result(0, render(next(answers), "grid").encode(), b"", 0.01, False, False, 0.01, limit=5.0)
+
+    target.create = made
+    for part, shows in (("create_unique:several_solutions", lambda grid: grid.blanks > 60),
+                        ("create_blanks:few_blanks", lambda grid: grid.blanks < 40)):
+        signature = f"{part} on create (exit 0)"
+        hits, (verdict, result) = triage_module._confirm(signature, create_case(), target, config)
+        assert hits == 3 and shows(find_grid(result.stdout).grid)
+        assert verdict.calls == 60 and verdict.calls_failed == 30
+        book = _Book(config, target, [tmp_path / part], 30)
+        group = Group(signature, 1, 0, "create", 24, 9, None, ["create"], 0.01)
+        book.save(0, group, create_case(), hits, verdict, result, None)
+        (saved,) = book.bugs()
+        assert saved.flaky is False and saved.intermittent == "54 of 90 creates"
+        assert ("several solutions" if "unique" in part else "blanks") in saved.detail
+
+
+def test_a_hang_group_stands_for_its_smallest_input():
+    hang = "no_timeout:hang on malformed (hang computing)"
+    rows = [dict(row(1, hang, "malformed_huge_line", seconds=9.0), input_text="1 " * 3000),
+            dict(row(2, hang, "malformed_empty_input", seconds=5.1), input_text=""),
+            dict(row(3, hang, "malformed_fewer_rows", seconds=5.0), input_text="1 2\n")]
+    assert groups(table(rows))[0].representative == 2
+
+
+def test_a_replay_that_crashes_by_another_signal_confirms_the_crash_and_the_detail_agrees(tmp_path, monkeypatch):
+    """Issue 44: a group's signature said signal 7 and its detail signal 11, and it was FLAKY though it
+    crashed every time."""
+    case = from_text("unique_easy", "solve", render(PUZZLE, "grid").encode())
+    crashed = Result(-11, b"", b"", 0.02, False, False, 0.01, limit=5.0)
+    verdict = Verdict({"no_crash": Failure("killed by signal 11 (SIGSEGV)", "signal 11")}, [], [], None, 1, 1, 0)
+    monkeypatch.setattr(triage_module, "run_case", lambda *args, **kwargs: (verdict, crashed))
+    target = make_target("engine:py")
+    config = {"seed": 1, "strict": False, "target": {"spec": "engine:py"}}
+    found = "no_crash:signal 7 on solvable (signal 7)"
+    hits, shown = triage_module._confirm(found, case, target, config)
+    assert hits == 3
+    book = _Book(config, target, [tmp_path], 0)
+    book.save(0, Group(found, 2, 5, "unique_easy", 1, 9, None, ["unique_easy"], 0.01), case, hits, *shown, None)
+    (saved,) = book.bugs()
+    assert saved.flaky is False and saved.signature == "no_crash:signal 11 on solvable (signal 11)"
+    assert "signal 11" in saved.detail and found in saved.also

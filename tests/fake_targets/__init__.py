@@ -20,7 +20,10 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 PLANTED = ("changes_given", "invalid_on_multiple", "non_unique_create", "few_blanks", "same_puzzle",
            "hangs_near_empty", "errors_on_stdout", "crash_no_final_newline", "keeps_out_of_range",
-           "sometimes_non_unique", "sometimes_few_blanks", "random_hang", "wrong_unique", "shuffled_create")
+           "sometimes_non_unique", "sometimes_few_blanks", "random_hang", "wrong_unique", "shuffled_create",
+           "full_taken_as_solved", "saves_board")
+# Two bugs in two places, each its own group and reproducer (test_fuzz_triage).
+TWO_BUGS = ("lenient_echo",)
 CLEAN = ("correct", "chatty", "boxed", "strict_whitespace", "slow_correct", "setsid_daemon", "reversed_digits")
 # For --reference: a program to another contract (a full grid refused), and a right solver that
 # crashes or prints a broken grid on a third of its calls.
@@ -28,7 +31,7 @@ REFERENCES = ("rejects_full", "flaky_reference")
 # Two bugs, one behind the other: a reader that needs a space after every number, and behind it a
 # full grid refused (test_fuzz_spaced).
 BEHIND_READER = ("needs_space_after",)
-FAKES = PLANTED + CLEAN + REFERENCES + BEHIND_READER
+FAKES = PLANTED + CLEAN + REFERENCES + BEHIND_READER + TWO_BUGS
 
 
 def argv(name):
