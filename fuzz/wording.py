@@ -381,8 +381,8 @@ def _why_malformed(facts: _Facts) -> str:
 
 
 def _cells_apart(one: Any, other: Any, first: str, second: str, *, givens: bool = False) -> str:
-    """'r1c2 is 4 in the puzzle and 7 in the answer (and 2 more cells)': where two grids differ (only
-    the given cells of ``one`` when ``givens``)."""
+    """'r1c2 is 4 in the puzzle and 7 in the answer (3 cells differ: r1c2, r1c5, r4c2)': where two
+    grids differ (only the given cells of ``one`` when ``givens``)."""
     if one is None or other is None or one.side != other.side:
         return ""
     apart = [i for i, (a, b) in enumerate(zip(one.cells, other.cells)) if a != b and (a or not givens)]
@@ -391,7 +391,7 @@ def _cells_apart(one: Any, other: Any, first: str, second: str, *, givens: bool 
     names = [f"r{cell // one.side + 1}c{cell % one.side + 1}" for cell in apart]
     more = ""
     if len(apart) > 1:
-        more = f"; {len(apart)} cells differ: {', '.join(names[:6])}" + (", ..." if len(apart) > 6 else "")
+        more = f" ({len(apart)} cells differ: {', '.join(names[:6])}" + (", ...)" if len(apart) > 6 else ")")
     return f"{names[0]} is {one.cells[apart[0]]} {first} and {other.cells[apart[0]]} {second}{more}"
 
 
@@ -405,7 +405,7 @@ def _two_solutions(facts: _Facts) -> str:
 
     one, other = found
     apart = _cells_apart(one, other, "in one", "in the other")
-    return (f"{apart}: two solutions, {render(one, 'line')} and {render(other, 'line')}")
+    return f"{apart}; the two solutions: {render(one, 'line').strip()} and {render(other, 'line').strip()}"
 
 
 TWO_SOLUTIONS_NODES = 200_000  # the search for a second solution gives up past this (a few seconds in py)
