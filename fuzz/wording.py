@@ -156,7 +156,7 @@ def words(signature: str, details: Mapping[str, str] | None = None, *, text: byt
     match = _SIGNATURE.match(signature or "")
     if not match:
         return Words("failed a check (see the details below)", "", FALLBACK_HELP)
-    parts = [tuple(part.split(":", 1)) if ":" in part else (part, "") for part in match.group("parts").split("+")]
+    parts = [(part.split(":", 1) + [""])[:2] for part in match.group("parts").split("+")]
     case_class, ended = match.group("cls"), match.group("ended")
     facts = _Facts(case_class, ended, details, text, side, actual, expected)
     titles = [_title(oracle, kind, facts) for oracle, kind in parts]
@@ -164,7 +164,7 @@ def words(signature: str, details: Mapping[str, str] | None = None, *, text: byt
     oracle, kind = parts[0]
     cause = _cause(oracle, kind, facts)
     if len(parts) > 1 and not cause:
-        cause = _cause(*parts[1], facts)
+        cause = _cause(parts[1][0], parts[1][1], facts)
     table = HELP.get(oracle, {})
     return Words(title, _one_line(cause), table.get(_kind_key(oracle, kind, ended), FALLBACK_HELP))
 
@@ -214,7 +214,16 @@ class _Facts:
         from fuzz.read import find_grid
 
         raw = data.encode("utf-8", "replace") if isinstance(data, str) else data
-        return find_grid(raw, side=self.side).grid if raw else None
+        grid = find_grid(raw, side=self.side).grid if raw else None
+        if grid is None and raw:  # a puzzle in another format (one line of 81, the header form)
+            from sudoku import InvalidPuzzle, parse
+
+            try:
+                grids = list(parse(raw.decode("utf-8").splitlines(keepends=True)))
+            except (InvalidPuzzle, UnicodeDecodeError):
+                grids = []
+            grid = grids[0] if len(grids) == 1 and grids[0].side == self.side else None
+        return grid
 
     def puzzle(self) -> Any:
         """The case's puzzle: its input, or for a create the puzzle it printed."""
@@ -266,10 +275,13 @@ def _title(oracle: str, kind: str, facts: _Facts) -> str:
                 else f"accepted {subject}: exit 0 and no verdict")
     if oracle == "check_verdict":
         wanted = kind.removeprefix("missed_")
-        said = re.match(r"said (\w+)", detail)
-        got = said.group(1) if said and said.group(1) != wanted else ""
-        return (f"called a{'n' if wanted[:1] in 'aeiou' else ''} {wanted} grid "
-                + (got if got and got != "nothing" else "something else" if not got else "nothing"))
+        told = re.match(r"said (\w+)", detail)
+        got, grid = (told.group(1) if told else ""), f"a{'n' if wanted[:1] in 'aeiou' else ''} {wanted} grid"
+        if got == "nothing":
+            return f"said no verdict on {grid}"
+        if got == wanted:  # the right word, with the exit code of another verdict
+            return f"said {wanted} on {grid}, but with the exit code of another verdict"
+        return f"called {grid} {got or 'something else'}"
     if oracle == "format":
         return "printed the answer with text the contract does not allow" if "error" not in kind \
             else "refused rightly, but not as the contract says"
@@ -358,7 +370,17 @@ def _why_no_solution(facts: _Facts) -> str:
     if puzzle is None:
         return ""
     why = why_no_solution(puzzle)
-    return why or "no single cell or digit shows it at a glance: a search finds that every way to fill it fails"
+    if why:
+        return why
+    from sudoku import Budget, BudgetExceeded, engines
+
+    try:
+        solved = engines.solve(puzzle, engine="py", budget=Budget(nodes=TWO_SOLUTIONS_NODES)).count
+    except BudgetExceeded:
+        return ""
+    if solved:  # a --reference refused it, and overruled our engine
+        return "our engine finds a solution: the reference refused this puzzle, and the run follows the reference"
+    return "no single cell or digit shows it at a glance: a search finds that every way to fill it fails"
 
 
 def _why_malformed(facts: _Facts) -> str:
