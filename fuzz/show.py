@@ -4,7 +4,8 @@ as the program got it, and the line that replays it.
 A person fixing a bug wants the failing input in front of them, not a path to a file that holds it
 (Hypothesis prints its "Falsifying example", cargo-fuzz its "Reproduce with"). So the block is:
 
-- a title line: number, target (when the run had several), signature, cases, detail, confirmation;
+- a title line: number, target (when the run had several), the bug in words (``fuzz.wording``), cases,
+  detail, confirmation; under it why (when known), what to look at, and the signature as the bug's id;
 - "seen on: ..." the case families the bug showed on, when the run recorded them;
 - the input, indented: whole when it is a grid or a few short lines, with ``\\r``, tabs and control
   bytes shown as escapes, the failing cell marked by a ``^`` line under it; a longer input as its start
@@ -18,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from sudoku.display import caret_lines, counted, excerpt, mark_in, marked
+
+from fuzz.wording import words_of
 
 INDENT = "     "
 
@@ -38,7 +41,17 @@ def title_line(one: Any, number: int, *, several: bool, width: int = 160) -> str
     who = f"{one.target}: " if several else ""
     cases = counted(one.cases, "case")
     detail = one.detail if len(one.detail) <= width else one.detail[: width - 3] + "..."
-    return f"{number:>3}. {who}{one.signature}: {cases}; {detail} ({state_of(one)})"
+    return f"{number:>3}. {who}{words_of(one).title}: {cases}; {detail} ({state_of(one)})"
+
+
+def words_lines(one: Any) -> list[str]:
+    """Under the title: why (when known), what to look at, and the bug's id (its signature, and the
+    other signatures it was met as)."""
+    said = words_of(one)
+    also = getattr(one, "also", None) or []
+    return ([f"{INDENT}why: {said.cause}"] if said.cause else []) + [
+        f"{INDENT}look at: {said.help}",
+        f"{INDENT}id: {one.signature}" + (f" (also met as: {'; '.join(also)})" if also else "")]
 
 
 def input_lines(one: Any) -> list[str]:
@@ -59,13 +72,10 @@ def input_lines(one: Any) -> list[str]:
 def bug_lines(one: Any, number: int, *, several: bool = False) -> list[str]:
     """The whole block of one bug (``one``: a ``triage.Saved``, or anything with its fields; ``families``,
     ``mark`` and ``side`` are used when present)."""
-    lines = [marked(title_line(one, number, several=several), "warn" if one.flaky else "bad")]
+    lines = [marked(title_line(one, number, several=several), "warn" if one.flaky else "bad"), *words_lines(one)]
     families = getattr(one, "families", None) or []
     if families:
         lines.append(f"{INDENT}seen on: {', '.join(families)}")
-    also = getattr(one, "also", None) or []
-    if also:
-        lines.append(f"{INDENT}also as: {'; '.join(also)}")
     samples = getattr(one, "samples", None) or []
     if samples:  # each its own slip of the reader: the replay of the folder checks every one
         kinds = ", ".join(Path(str(sample)).name.removeprefix("also-") for sample in samples)

@@ -110,7 +110,15 @@ def group_record(one: Saved) -> dict[str, Any]:
             "replay": one.replay, "input": shown_input(one.text), "text": one.text.decode("utf-8", "backslashreplace"),
             "families": one.families, "also": one.also, "side": one.side, "expected": one.expected,
             "actual": one.actual, "mark": one.mark, "shrink_note": one.note,
-            "samples": [str(folder) for folder in one.samples]}
+            "samples": [str(folder) for folder in one.samples], **words_record(one)}
+
+
+def words_record(one: Saved) -> dict[str, str]:
+    """The bug in words (``fuzz.wording``): title, cause and help, kept in its record, since ``reports``
+    cannot compute them."""
+    from fuzz.wording import words_of
+
+    return words_of(one)._asdict()
 
 
 def matrix(rows: Sequence[dict[str, Any]]) -> list[str]:
@@ -184,6 +192,7 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
     replay line, failures per oracle, where the rest is. A target's text (details, inputs, names) is
     escaped for each medium."""
     from fuzz.show import bug_lines, state_of
+    from fuzz.wording import words_of
     from sudoku.display import counted, marked, md_block, md_code, md_text, visible
 
     manifest, records, saved, replayed, still, run_dir, run_corpus, phases = outcome
@@ -232,10 +241,13 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
             state = state_of(one)
             who = f"{one.target}: " if several else ""
             shown = counted(one.cases, "case")
-            out.append(f"{number}. {md_code(who) if several else ''}**{md_text(one.signature)}**: {shown}; "
+            said = words_of(one)
+            out.append(f"{number}. {md_code(who) if several else ''}**{md_text(said.title)}**: {shown}; "
                        f"{md_text(one.detail)} ({state})")
-            if one.also:
-                out += ["", f"   also as: {'; '.join(md_text(other) for other in one.also)}"]
+            out += [""] + ([f"   why: {md_text(said.cause)}", ""] if said.cause else []) + [
+                f"   look at: {md_text(said.help)}", "",
+                f"   id: {md_code(one.signature)}" + (f" (also met as: {'; '.join(md_code(other) for other in one.also)})"
+                                                      if one.also else "")]
             if one.text:
                 out += ["", "   input:", ""] + [f"   {line}" for line in md_block(shown_input(one.text)).split("\n")] \
                     + [""]
@@ -286,7 +298,7 @@ def _near(path: str) -> str:
         return path
 
 
-JSON_VERSION = 1  # the shape of fuzz run/replay/probe --json; bump it on any change
+JSON_VERSION = 2  # the shape of fuzz run/replay/probe --json; bump it on any change
 
 
 def _json(schema: str, **fields: Any) -> str:
@@ -301,7 +313,7 @@ def bug_json(one: Saved) -> dict[str, Any]:
             "detail": one.detail, "confirmed": one.confirmed, "flaky": bool(one.flaky),
             "intermittent": one.intermittent, "families": list(one.families or []), "also": list(one.also or []),
             "side": one.side, "reproducer": str(one.folder), "input": one.text.decode("utf-8", "backslashreplace"),
-            "replay": one.replay}
+            "replay": one.replay, **words_record(one)}
 
 
 def run_json(outcome: Outcome, code: int) -> str:

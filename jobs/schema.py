@@ -29,6 +29,20 @@ HISTORY = {
     5: "batch column: canonical (the puzzle's form under the grid's symmetries, with `sudoku-jobs run --canonical`)",
 }
 
+# the values of ``format_slips`` (fuzz.read names them), each with what it means for a student
+FORMAT_SLIPS = {
+    "separators": "a boxed grid ('|', '-' or '+' lines) instead of the plain rows",
+    "extra_text": "text before or after the grid (a header, a verdict, a prompt)",
+    "spacing": "double, leading or trailing spaces, or tabs, between the numbers",
+    "echoed_input": "the puzzle printed back before the answer",
+    "blank_lines": "blank lines in or around the grid",
+    "crlf": "Windows line ends (\\r\\n)",
+    "no_final_newline": "no newline after the last row",
+    "no_header": "no box-size line before the rows (the header format asks for one)",
+    "error_on_stdout": "a rejection whose message went to stdout instead of stderr",
+    "no_error_message": "a rejection with no message on stderr",
+}
+
 # name, arrow type, meaning
 COLUMNS = [
     ("schema_version", pa.int16(), "version of this schema"),

@@ -5,7 +5,8 @@ exactly as the program got it, the place that failed, what a right answer looks 
 Newer runs write every field into the group record (``text``, ``expected``, ``actual``, ``mark``,
 ``families``, ``side``); older ones wrote only the shortened ``input``, so the rest is read from the
 reproducer's folder (``case.json``, ``input.txt``) when it is there, and a missing mark is read from
-the detail ("first at row 4, column 7"). A folder that is gone, a link, too big or damaged just
+the detail ("first at row 4, column 7"). A bug's words (title, cause, help: ``fuzz.wording``) are
+computed by fuzz and read from the record; a record without them shows its signature as its title. A folder that is gone, a link, too big or damaged just
 means less is shown: every file is untrusted input.
 """
 
@@ -43,6 +44,42 @@ class Bug:
         if several:
             facts.append(f"target {code(self.get('target', ''))}")
         return facts
+
+    def said(self, text: Callable[[Any], str], code: Callable[[Any], str]) -> list[str]:
+        """The lines under the title, in a medium's escaping: why (when known), what to look at (when
+        the record says), and the bug's id (its signature, and the others it was met as; an older
+        record's title is its signature, so its id line is there only for the others)."""
+        also = [str(one) for one in (self.get("also") or []) if one]
+        known = self.title != self.id  # an older record's title is its id: said once
+        return ([f"why: {text(self.cause)}"] if self.cause else []) + (
+            [f"look at: {text(self.help)}"] if self.help else []) + ([
+                f"id: {code(self.id)}" + (f" (also met as: {'; '.join(code(one) for one in also)})" if also else "")]
+                if known or also else [])
+
+    @property
+    def title(self) -> str:
+        """The bug as a sentence (``fuzz.wording``, kept in the record); an older run's record has
+        none, and its signature stands in."""
+        return self._words("title") or str(self.get("signature", ""))
+
+    @property
+    def cause(self) -> str:
+        """Why, in one line ('' when unknown, or in an older run's record)."""
+        return self._words("cause")
+
+    @property
+    def help(self) -> str:
+        """What to look at ('' in an older run's record)."""
+        return self._words("help")
+
+    @property
+    def id(self) -> str:
+        """The bug's id: its signature."""
+        return str(self.get("signature", ""))
+
+    def _words(self, key: str) -> str:
+        value = self.get(key)
+        return " ".join(value.split()) if isinstance(value, str) else ""
 
     def get(self, key: str, default: Any = None) -> Any:
         """A field of the group record as written (signature, cases, detail, replay, ...)."""

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from jobs.schema import FORMAT_SLIPS as SLIPS  # what a format slip means, for a student
 from reports import ReportError, WriteFailed
 from reports.bugs import MAX_READ, Bug, bug_of
 from sudoku.display import counted
@@ -33,18 +34,6 @@ if TYPE_CHECKING:
     from reports.load import Run
 
 OWN_NOTES = ("slow", "strict_input", "left_processes")  # notes about the program alone (differs, oracle_doubted compare it to others)
-SLIPS = {  # what a format slip means, for a student
-    "separators": "a boxed grid ('|', '-' or '+' lines) instead of the plain rows",
-    "extra_text": "text before or after the grid (a header, a verdict, a prompt)",
-    "spacing": "double, leading or trailing spaces, or tabs, between the numbers",
-    "echoed_input": "the puzzle printed back before the answer",
-    "blank_lines": "blank lines in or around the grid",
-    "crlf": "Windows line ends (\\r\\n)",
-    "no_final_newline": "no newline after the last row",
-    "no_header": "no box-size line before the rows (the header format asks for one)",
-    "error_on_stdout": "a rejection whose message went to stdout instead of stderr",
-    "no_error_message": "a rejection with no message on stderr",
-}
 
 
 @dataclass

@@ -117,7 +117,8 @@ class Scored:
 
     line: Line
     score: float
-    counted: list[tuple[str, int | None]]  # [(title, number of the bug on the page or None)], what cost points
+    counted: list[tuple[str, int | None]]  # [(title, number of the bug on the page or None)], what cost points;
+    # a bug's title is followed by its lines of why, what to look at and its id
 
     @property
     def passed(self) -> bool:
@@ -138,7 +139,7 @@ def score(lines: Iterable[Line], bugs: Iterable[Bug], slips: Mapping[str, int], 
             mine = [(n, bug) for n, bug in left if line.takes(bug)]
             taken = {n for n, _ in mine}
             left = [(n, bug) for n, bug in left if n not in taken]
-            counted = [(f"{bug.get('signature', '')}: {bug.get('detail', '')}", n) for n, bug in mine]
+            counted = [(_title(bug), n) for n, bug in mine]
         if not started:
             value = 0.0
         elif line.per_bug is None:
@@ -149,6 +150,15 @@ def score(lines: Iterable[Line], bugs: Iterable[Bug], slips: Mapping[str, int], 
     return out
 
 
+def _title(bug: Bug) -> str:
+    """A bug as a grade's output lists it: its title, then why, what to look at, what was seen (its
+    detail) and its id, a line each."""
+    said = bug.said(str, str)
+    ids = [line for line in said if line.startswith("id: ")]
+    seen = [f"seen: {bug.get('detail')}"] if bug.get("detail") else []
+    return "\n".join([bug.title, *(f"  {line}" for line in [*said[:len(said) - len(ids)], *seen, *ids])])
+
+
 def _output(scored: Scored, started: bool, why: str) -> str:
     if not started:
         return f"Your program did not start, so nothing was tested: {why}"
@@ -157,7 +167,9 @@ def _output(scored: Scored, started: bool, why: str) -> str:
     what = "kind of format slip" if scored.line.slips else "bug"
     lines = [f"{how_many(len(scored.counted), what)} found"
              + (" (see feedback.md, Format slips):" if scored.line.slips else " (see feedback.md):")]
-    lines += [f"- {title}" + (f" (bug {number})" if number else "") for title, number in scored.counted]
+    for title, number in scored.counted:  # the bug's title, then its why, look-at and id lines
+        first, _, rest = title.partition("\n")
+        lines.append(f"- {first}" + (f" (bug {number})" if number else "") + (f"\n{rest}" if rest else ""))
     return "\n".join(lines)
 
 

@@ -790,6 +790,37 @@ def next_step(board: Board, techniques: Iterable[tuple[str, Technique]] = TECHNI
     return None
 
 
+def why_no_solution(puzzle: Grid) -> str | None:
+    """What makes ``puzzle`` have no solution, for people, or None when neither its givens nor the
+    singles they force show it (a search may still prove it has none; this never searches).
+
+    In order: two givens that clash ("the givens clash: row 1 has two 5s, columns 1 and 3"); a
+    contradiction of the givens alone ("r3c5 has no candidate left", "4 has no place left in row
+    9"); one reached by filling the cells the givens force (naked and hidden singles), which are
+    named ("once r1c1=5 and r2c3=7 are filled, ...")."""
+    from sudoku.grid import find_clash
+
+    clash = find_clash(puzzle)
+    if clash:
+        return f"the givens clash: {clash}"
+    board = Board.of(puzzle)
+    placed: list[str] = []
+    while True:
+        broken = board.contradiction()
+        if broken:
+            if not placed:
+                return broken
+            many = len(placed) > 1
+            shown = " and ".join(placed) if len(placed) <= 3 else f"{', '.join(placed[:3])} and {len(placed) - 3} more"
+            return f"once the forced cell{'s' if many else ''} {shown} {'are' if many else 'is'} filled, {broken}"
+        step = naked_single(board) or hidden_single(board)
+        if step is None or step.placement is None:
+            return None
+        cell, digit = step.placement
+        placed.append(f"{cell_name(board.geo, cell)}={digit}")
+        board.apply(step)
+
+
 def solve_logically(puzzle: Grid, *, techniques: Iterable[tuple[str, Technique]] = TECHNIQUES,
                     max_steps: int | None = None) -> Trail:
     """Steps from ``puzzle`` until it is solved, stuck, or contradicts itself; never guesses."""

@@ -18,8 +18,11 @@ def saved(text, detail="keeps_givens: 1 given(s) changed, first at row 9, column
 
 def test_a_grid_is_shown_whole_with_tabs_and_cr_visible_and_the_cell_marked():
     lines = bug_lines(saved(GRID.encode()), 1)
-    assert lines[0].startswith("  1. keeps_givens:changed on whitespace_tabs (exit 0): 3 cases; keeps_givens")
+    assert lines[0].startswith("  1. changed a given of the puzzle in its answer: 3 cases; keeps_givens")
     assert lines[0].endswith("(confirmed in 3 of 3 replays)")
+    assert lines[1].startswith("     look at: never overwrite a given")
+    assert lines[2] == "     id: keeps_givens:changed on whitespace_tabs (exit 0)"
+    lines = lines[:1] + lines[3:]
     assert lines[1] == "     input (163 bytes, row 9, column 3 marked):"
     assert lines[2] == "       0\\t0\\t0\\t0\\t0\\t0\\t0\\t0\\t0"
     assert lines[9] == "       0\\t0\\t0\\t0\\t0\\t0\\t0\\t0\\t0\\r"
@@ -35,7 +38,7 @@ def test_control_bytes_never_reach_the_terminal_raw():
 
 
 def test_a_long_input_is_shown_as_its_start_and_length_and_where_it_is_whole():
-    lines = bug_lines(saved(b"7" * 5000 + b"\n", detail="no_crash: a Python traceback on stderr"), 1)
+    lines = bug_lines(saved(b"7" * 5000 + b"\n", detail="no_crash: a Python traceback on stderr"), 1)[2:]
     assert lines[2] == "       " + "7" * 87 + "..."
     assert lines[3] == "       ... (5001 bytes, 1 line), whole in run/corpus/t/keeps_givens/abc/input.txt"
     assert lines[-1].startswith("     replay:") and len(lines) == 5
@@ -43,14 +46,14 @@ def test_a_long_input_is_shown_as_its_start_and_length_and_where_it_is_whole():
 
 def test_families_and_a_recorded_mark_are_used_when_the_run_gives_them():
     one = saved(GRID.encode(), families=["unique_hard", "whitespace_tabs"], mark={"row": 1, "column": 2})
-    lines = bug_lines(one, 1)
+    lines = bug_lines(one, 1)[2:]
     assert lines[1] == "     seen on: unique_hard, whitespace_tabs"
     assert lines[3] == "       0\\t0\\t0\\t0\\t0\\t0\\t0\\t0\\t0"
     assert lines[4] == "          ^ row 1, column 2"  # under row 1's second 0, past the visible '\\t"
 
 
 def test_a_create_bug_has_no_input_block():
-    assert len(bug_lines(saved(b""), 1)) == 2
+    assert len(bug_lines(saved(b""), 1)) == 4  # title, look at, id, replay
 
 
 def test_mark_in_reads_every_place_the_checkers_name():
@@ -95,5 +98,6 @@ def test_the_other_signatures_of_one_bug_are_named():
     one = saved(GRID.encode(), families=["clashing", "malformed_letter"],
                 also=["rejects_unsolvable:accepted on unsolvable (exit 0)"])
     lines = bug_lines(one, 1)
-    assert lines[1] == "     seen on: clashing, malformed_letter"
-    assert lines[2] == "     also as: rejects_unsolvable:accepted on unsolvable (exit 0)"
+    assert lines[2] == ("     id: keeps_givens:changed on whitespace_tabs (exit 0) (also met as: "
+                        "rejects_unsolvable:accepted on unsolvable (exit 0))")
+    assert lines[3] == "     seen on: clashing, malformed_letter"

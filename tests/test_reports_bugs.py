@@ -128,4 +128,5 @@ def test_the_terminal_summary_gives_a_bug_s_detail_families_and_other_signatures
     assert title == ("  1. keeps_givens:changed on whitespace_tabs (exit 0): 3 cases; keeps_givens: 1 given(s) "
                      "changed, first at row 9, column 3")
     assert "     seen on: multiple, unique_hard, whitespace_tabs" in blocks
-    assert "     also as: keeps_givens:changed on full (exit 0)" in blocks
+    assert ("     id: keeps_givens:changed on whitespace_tabs (exit 0) (also met as: keeps_givens:changed on full "
+            "(exit 0))") in blocks

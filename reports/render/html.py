@@ -136,16 +136,17 @@ def answer_figures(bug: Bug) -> list[str]:
 
 
 def bug_html(number: int, bug: Bug, *, several: bool = False) -> str:
-    """One bug: its title, cases, detail and families; the input with the failing cell highlighted,
-    beside the expected and the actual answer; the replay line."""
+    """One bug: its title, why, what to look at and its id; cases, detail and families; the input with the
+    failing cell highlighted, beside the expected and the actual answer; the replay line."""
     facts = bug.facts(escape, lambda command: f"<code>{escape(command)}</code>", several=several)
     figures = []
     if bug.text:
         pre, where = excerpt_html(bug.text, bug.mark, side=bug.side)
         figures.append(_figure("input" + (f" ({escape(where)} marked)" if where else ""), pre))
     figures += answer_figures(bug)
-    return (f'<section class="bug" id="bug-{number}"><h3>{number}. {escape(bug.get("signature", ""))}'
-            f"{escape(bug.state)}</h3><p>{'; '.join(facts)}</p>"
+    said = "".join(f"<p>{line}</p>" for line in bug.said(escape, lambda command: f"<code>{escape(command)}</code>"))
+    return (f'<section class="bug" id="bug-{number}"><h3>{number}. {escape(bug.title)}'
+            f"{escape(bug.state)}</h3>{said}<p>{'; '.join(facts)}</p>"
             + (f'<div class="sides">{"".join(figures)}</div>' if figures else "")
             + f"<p>replay: <code>{escape(bug.get('replay', ''))}</code></p></section>")
 

@@ -88,10 +88,11 @@ def answer_md(bug: Bug) -> list[str]:
 
 
 def bug_md(number: int, bug: Bug, *, several: bool = False) -> list[str]:
-    """One bug: title, cases, detail, families; the input with the failing cell marked; the expected and
-    the actual answer; the replay line."""
+    """One bug: title, why, what to look at, its id; cases, detail, families; the input with the failing
+    cell marked; the expected and the actual answer; the replay line."""
     facts = bug.facts(cell, code, several=several)
-    out = [f"#### {number}. {cell(bug.get('signature', ''))}{cell(bug.state)}", "", "; ".join(facts), ""]
+    out = [f"#### {number}. {cell(bug.title)}{cell(bug.state)}", ""]
+    out += [line for said in bug.said(cell, code) for line in (said, "")] + ["; ".join(facts), ""]
     if bug.text:
         shown = excerpt(bug.text, bug.mark, side=bug.side, rows=ROWS, width=WIDTH)
         out += ["input" + (f" ({shown.where} marked)" if shown.where else "") + ":", "",

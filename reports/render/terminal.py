@@ -76,12 +76,11 @@ def summary_blocks(summary: Summary, args: argparse.Namespace) -> list[str | Tab
         for number, bug in enumerate(summary.bugs[:SHOWN], 1):  # as fuzz run shows a bug (fuzz.show)
             cases, detail, *seen_on = bug.facts(lambda value: visible(str(value), newlines=False), str)
             detail = detail if len(detail) <= DETAIL_WIDTH else detail[: DETAIL_WIDTH - 3] + "..."
-            blocks += [marked(f"{number:>3}. {bug.get('signature', '')}: {cases}" + (f"; {detail}" if detail else "")
-                              + (" (flaky)" if bug.get("flaky") else ""), "bad")]
+            blocks += [marked(f"{number:>3}. {visible(bug.title, newlines=False)}: {cases}"
+                              + (f"; {detail}" if detail else "") + (" (flaky)" if bug.get("flaky") else ""), "bad")]
+            blocks += [f"     {line}" for line in bug.said(lambda value: visible(str(value), newlines=False),
+                                                           lambda value: visible(str(value), newlines=False))]
             blocks += [f"     {line}" for line in seen_on]
-            also = [str(one) for one in (bug.get("also") or []) if one]
-            if also:
-                blocks.append(f"     also as: {visible('; '.join(also), newlines=False)}")
             blocks += [f"       {line}" for line in _input_lines(bug)]
             blocks.append(f"     replay: {bug.get('replay', '')}")
     if summary.failures and not summary.bugs:  # a fuzz run's bugs already name a reproducer each
