@@ -68,6 +68,8 @@ HELP: dict[str, dict[str, str]] = {
         "exit": "the puzzle has a solution: solve it and exit 0 (refuse only malformed input or a puzzle with no "
                 "solution)",
         "no_grid": "print the solved grid on stdout: 9 lines of 9 numbers separated by single spaces",
+        "echoed": "print the solved grid, not the puzzle as it was read: is the solver's result used, or the "
+                  "board before solving?",
     },
     "valid_grid": {
         "out_of_range": "check each value you read is 0..9 before solving: a 10 or a -1 must be refused with a "
@@ -82,11 +84,17 @@ HELP: dict[str, dict[str, str]] = {
         "accepted": "check the solver's result before printing: a puzzle with no solution must be refused with "
                     "a non-zero exit and a message on stderr",
         "answered": "when there is no solution, print no grid: only a message on stderr, and a non-zero exit",
+        "echoed": "check the solver's result: when it finds no solution, refuse (a message on stderr, a non-zero "
+                  "exit) instead of printing the board back",
+        "wrong_exit": "a refusal must exit non-zero (exit 1), with its message on stderr",
     },
     "rejects_malformed": {
         "accepted": "check the input before solving: 9 lines of 9 numbers 0..9 separated by spaces; refuse "
                     "anything else with a message on stderr and a non-zero exit",
         "answered": "on malformed input print no grid: only a message on stderr, and a non-zero exit",
+        "echoed": "check the input before solving, and refuse what is not 9 lines of 9 numbers 0..9 instead of "
+                  "printing it back",
+        "wrong_exit": "a refusal must exit non-zero (exit 1), with its message on stderr",
         "said": "malformed text is not a grid: refuse it (a non-zero exit) or call it invalid",
     },
     "check_verdict": {
@@ -248,6 +256,8 @@ def _title(oracle: str, kind: str, facts: _Facts) -> str:
     if oracle == "answers":
         if kind == "exit":
             return f"refused a puzzle that has a solution (exit {facts.exit_code()})"
+        if kind == "echoed":
+            return "printed the puzzle back instead of its solution, exit 0"
         return "printed no answer for a puzzle that has a solution, exit 0"
     if oracle == "valid_grid":
         if kind == "out_of_range":
@@ -270,6 +280,10 @@ def _title(oracle: str, kind: str, facts: _Facts) -> str:
                     else f"accepted {subject}: exit 0")
         if kind == "answered":
             return f"printed a grid for {subject} (exit {facts.exit_code()})"
+        if kind == "echoed":
+            return f"printed {subject} back as if it were solved, exit 0"
+        if kind == "wrong_exit":
+            return f"refused {subject}, but with exit 0 (a refusal must exit non-zero)"
         said = kind.removeprefix("said_")
         return (f"called {subject} {said} instead of refusing it" if said not in ("", "None")
                 else f"accepted {subject}: exit 0 and no verdict")
