@@ -96,6 +96,8 @@ def make(out: Path, bundle: Bundle, *, rules: str | None) -> list[str]:
 
     _check(bundle)
     rule = _checked_rule(rules)
+    if not out.parent.is_dir():  # told before the wheel is built
+        raise WriteError(f"cannot write {out}: no folder {out.parent}")
     with tempfile.TemporaryDirectory(prefix="fuzz-autograder-") as work:
         wheel = _wheel(Path(work))
         files: list[tuple[str, bytes, int]] = [
