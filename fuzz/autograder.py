@@ -37,7 +37,6 @@ import sys
 import tempfile
 import tomllib
 import zipfile
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -298,21 +297,28 @@ def build(submission: Path, bundle: Bundle) -> tuple[str, str] | None:
 def _fuzz(submission: Path, bundle: Bundle, work: Path) -> tuple[str, str] | None:
     """``fuzz run`` against the submission, in its folder; None when it ran, else (why it could not
     start, the sanitized build's log when that was why)."""
-    from sudoku.cli.scaffold import FAILED, OK, USAGE
-
     # -P: the submission's folder is the working one, and its sudoku.py must not stand in for our package
     argv = [sys.executable, "-P", "-m", "fuzz", "run", "--target", bundle.target, *bundle.run_argv(), "--out",
             str(work / "run"), "--corpus", str(work / "corpus"), "--no-progress"]
     print(f"autograder: {shlex.join(argv[2:])}", flush=True)
     done = subprocess.run(argv, cwd=submission, stdin=subprocess.DEVNULL, capture_output=True, text=True)
     sys.stdout.write(done.stdout + done.stderr)
-    if done.returncode in (OK, FAILED) and (work / "run" / "manifest.json").is_file():
+    if _status(work / "run" / "manifest.json") == "complete":  # whatever it found (exit 0 or 1)
         return None
     said = (done.stderr.strip().splitlines() or [""])[-1]
-    if done.returncode == USAGE and " cannot start: " in said:
+    if " cannot start: " in said:  # the lone target refused by the pre-flight: no run was made
         logs = sorted((work / "run" / "build").glob("*/build.log"))
         return said.split(" cannot start: ", 1)[1], logs[0].read_text(errors="replace") if logs else ""
     raise NotGraded(f"fuzz run exited {done.returncode}: {said}")
+
+
+def _status(manifest: Path) -> str | None:
+    """The run's status in its manifest ('complete', 'interrupted', ...), None without one."""
+    try:
+        status = json.loads(manifest.read_text(encoding="utf-8")).get("status")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return status if isinstance(status, str) else None
 
 
 def _feedback(work: Path, rules: Path) -> str:
