@@ -322,7 +322,8 @@ def _status(manifest: Path) -> str | None:
 
 
 def _feedback(work: Path, rules: Path) -> str:
-    """The run's results.json, as ``reports feedback`` writes it (the grade, the page, the leaderboard)."""
+    """The run's results.json, as ``reports feedback`` writes it (the grade, the page, the leaderboard),
+    with the sanitized build's folder (a temporary copy of the submission's) named as ``.``."""
     from reports import ReportError
     from reports.feedback import write_feedback
     from reports.grades import read_leaderboard, read_rules
@@ -333,7 +334,10 @@ def _feedback(work: Path, rules: Path) -> str:
                               leaderboard=read_leaderboard(rules))
     except ReportError as error:
         raise NotGraded(str(error)) from None
-    return (work / "feedback" / made[0][0].folder / "results.json").read_text(encoding="utf-8")
+    text = (work / "feedback" / made[0][0].folder / "results.json").read_text(encoding="utf-8")
+    for built in (work / "run" / "build").glob("*/"):  # a sanitized build's copy is the student's folder to them
+        text = text.replace(str(built), ".")
+    return text
 
 
 def _not_started(bundle: Bundle, rules: Path, why: str, log: str) -> str:
@@ -351,8 +355,10 @@ def _not_started(bundle: Bundle, rules: Path, why: str, log: str) -> str:
     run = Run(path=Path("autograder"), manifests=[{"config": {"seed": "not drawn" if seed is None else seed}}],
               records=pd.DataFrame())
     page = page_md(one, scored, run)
-    if log.strip():
-        page += "\n## The build's last lines\n\n```text\n" + log.replace("```", "'''").rstrip() + "\n```\n"
+    if log.strip():  # after the reason, before the grade
+        before, grade, after = page.partition("## Grade\n")
+        page = (before + "## The build's last lines\n\n```text\n" + log.replace("```", "'''").rstrip() + "\n```\n\n"
+                + grade + after)
     return results_json(scored, started=False, why=why, summary=page, markdown=True)
 
 

@@ -134,6 +134,7 @@ def test_a_c_submission_is_built_then_fuzzed_sanitized(c_zip, tmp_path):
     assert os.access(root / "submission" / "sudoku", os.X_OK)  # the plain build, in place
     results = results_of(root)
     assert 0 < results["score"] < 100 and "no_crash:asan" in results["output"]
+    assert "- program: `./sudoku`" in results["output"] and "fuzz-autograder-" not in results["output"]
 
 
 def test_a_c_submission_that_does_not_build_scores_0_with_the_compiler_output(c_zip, tmp_path):
