@@ -40,6 +40,13 @@ PROBE_EXIT_CODES = exit_codes({
     USAGE: None,
     INTERRUPTED: None,
 })
+AUTOGRADER_EXIT_CODES = exit_codes({
+    OK: "the zip was written",
+    USAGE: "a bad option or grading rule, or a toolkit that is not a source checkout (the zip holds a wheel "
+           "built from one)",
+    IO_ERROR: "the zip cannot be written",
+    INTERRUPTED: None,
+})
 DEFAULT_CORPUS = ".fuzz-corpus"
 MAX_TARGETS = 1000  # each target costs a pre-flight (two calls) before the run starts
 MAX_TARGETS_BYTES = 1 << 20  # a --targets file of a thousand long commands is well under this
@@ -64,10 +71,14 @@ def _three_codes(text: str) -> list[int]:
     return codes
 
 
-def _target_options(parser: argparse.ArgumentParser, *, many: bool = False, replay: bool = False) -> None:
+def _target_options(parser: argparse.ArgumentParser, *, many: bool = False, replay: bool = False,
+                    submission: str | None = None) -> None:
     what = ("engine (our engines in-process; engine:NAME for one), cli (our `sudoku` command), or a command such "
             "as ./sudoku or 'python3 their.py' (default engine)")
-    if many:
+    if submission:
+        parser.add_argument("--target", default=submission, help="the submission's program, as run in its folder "
+                            f"(default {submission}; 'python3 sudoku.py' for a Python one)")
+    elif many:
         parser.add_argument("--target", action="append", help=what + "; give it again for more targets: the same "
                             "cases go to every one")
         parser.add_argument("--targets", metavar="FILE", help="more targets, one command per line ('#' comments)")
@@ -113,13 +124,7 @@ def _parser() -> Parser:
                          epilog="example:\n  fuzz run -n 500 --target ./their/sudoku\n\n" + EXIT_CODES)
     run.add_argument("-n", type=int, default=1000, help="cases to run (default 1000), against each target")
     _target_options(run, many=True)
-    run.add_argument("--mode", choices=("solve", "check"), default="solve",
-                     help="solve: the create/solve contract (default); check: a checker that reads a grid and "
-                          "says complete, incomplete or invalid")
-    run.add_argument("--size", choices=(*map(str, MADE_SIDES), "mixed"), default="9",
-                     help="grid side of the cases (default 9); mixed draws one per case. A --create-args with "
-                          "{size} or {box} in it is told the size ('create easy {size}')")
-    run.add_argument("--seed", type=int, help="run seed (default: a fresh one, recorded)")
+    _case_options(run)
     run.add_argument("--out", help="run directory (default runs/fuzz-YYYYmmdd-HHMMSS)")
     run.add_argument("--resume", metavar="DIR", help="finish an interrupted run (options come from its manifest)")
     run.add_argument("--force", action="store_true", help="replace an existing run directory")
@@ -151,6 +156,7 @@ def _parser() -> Parser:
     _json_option(run, "fuzz.run", "counts, bugs (signature, reproducer, replay line), saved reproducers that still "
                  "fail, where the records are; the short summary is not printed (progress stays on stderr)")
     add_color_option(run)
+    _autograder_parser(sub)
     probe = sub.add_parser("probe", help="find the arguments and text format that make a program work",
                            description="Try the usual spellings of create and solve (and the input formats) "
                                        "on a program and print the `fuzz run` options that it understands.",
@@ -175,6 +181,45 @@ def _parser() -> Parser:
                  "line per reproducer stays on stderr)")
     add_color_option(replay)
     return parser
+
+
+def _case_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--mode", choices=("solve", "check"), default="solve",
+                        help="solve: the create/solve contract (default); check: a checker that reads a grid and "
+                             "says complete, incomplete or invalid")
+    parser.add_argument("--size", choices=(*map(str, MADE_SIDES), "mixed"), default="9",
+                        help="grid side of the cases (default 9); mixed draws one per case. A --create-args with "
+                             "{size} or {box} in it is told the size ('create easy {size}')")
+    parser.add_argument("--seed", type=int, help="run seed (default: a fresh one, recorded)")
+
+
+def _autograder_parser(sub: "argparse._SubParsersAction[Parser]") -> None:
+    from fuzz.autograder import DEFAULT_PROGRAM
+
+    grader = sub.add_parser("autograder", help="write a Gradescope autograder zip that fuzzes each submission",
+                            description="Write a zip in Gradescope's autograder format: setup.sh installs this "
+                                        "toolkit (a wheel inside the zip) into a venv, run_autograder builds each "
+                                        "submission (C: plainly, and with the sanitizers given --sanitize), fuzzes "
+                                        "it with the options given here and writes results.json: the grade by the "
+                                        "rule, the feedback page, a leaderboard when the rule asks. A submission "
+                                        "that does not build or cannot start scores 0, with the reason.",
+                            epilog="examples:\n  fuzz autograder --out autograder.zip -n 300 --seed 1\n"
+                                   "  fuzz autograder --out autograder.zip --target 'python3 sudoku.py' "
+                                   "--rules our-course.toml\n"
+                                   "  fuzz autograder --out autograder.zip -n 300 --sanitize --timeout 10\n\n"
+                                   + AUTOGRADER_EXIT_CODES)
+    grader.add_argument("--out", required=True, metavar="ZIP", help="the zip to write (replaced if it exists)")
+    grader.add_argument("-n", type=int, default=300, help="cases per submission (default 300)")
+    _target_options(grader, submission=DEFAULT_PROGRAM)
+    _case_options(grader)
+    grader.add_argument("--rules", metavar="FILE", help="the grading rule, TOML, as for `reports feedback` (default: "
+                        "the one shipped); read now, so a bad one is told before the upload")
+    grader.add_argument("--sanitize", action="store_true", help="fuzz a build of each C submission with "
+                        "AddressSanitizer and UndefinedBehaviorSanitizer (as `fuzz run --sanitize`), after the "
+                        "plain build has compiled")
+    grader.add_argument("--build", metavar="CMD", help="how a C submission is built, run by sh in its folder with "
+                        "$CC, $CFLAGS and $LDFLAGS set (default: make -B with a Makefile, else $CC -O2 *.c)")
+    grader.add_argument("--no-shrink", action="store_true", help="save failures as found, unshrunk")
 
 
 def _json_option(parser: argparse.ArgumentParser, schema: str, what: str) -> None:
@@ -328,6 +373,17 @@ def replay(args: argparse.Namespace) -> int:
     return code
 
 
+def autograder(args: argparse.Namespace) -> int:
+    """``fuzz autograder``: the options made into a ``fuzz.autograder.Bundle``; the zip is ``make``'s."""
+    from fuzz.autograder import RUN_OPTIONS, Bundle, make
+
+    bundle = Bundle(target=args.target, options={name: getattr(args, name) for name in RUN_OPTIONS}, build=args.build)
+    names = make(Path(args.out), bundle, rules=args.rules)
+    _print(f"{args.out}: {', '.join(names)}; upload it as the assignment's autograder (Gradescope: Configure "
+           "Autograder, Zip file upload)")
+    return OK
+
+
 def probe(args: argparse.Namespace) -> int:
     """``fuzz probe``: the spellings a program understands (``fuzz.probe``), as ``fuzz run`` options."""
     from fuzz.engine import preflight, target_of_spec
@@ -368,4 +424,4 @@ def _print(text: str, end: str = "\n") -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return dispatch("fuzz", {"run": run, "replay": replay, "probe": probe}, lambda: _parser().parse_args(argv), (Usage,))
+    return dispatch("fuzz", {"run": run, "replay": replay, "probe": probe, "autograder": autograder}, lambda: _parser().parse_args(argv), (Usage,))

@@ -167,14 +167,15 @@ def add_feedback_parser(commands: argparse._SubParsersAction[Parser]) -> Parser:
 
 def run_feedback(args: argparse.Namespace) -> int:
     from reports.feedback import write_feedback
-    from reports.grades import read_rules
+    from reports.grades import read_leaderboard, read_rules
     from reports.load import load_run
     from sudoku.display import visible
 
     rules = read_rules(args.rules)  # a bad rule is told before a long run is read
+    leaderboard = read_leaderboard(args.rules)
     run = load_run(args.run)
     out = Path(args.out) if args.out else run.path / "feedback"
-    made = write_feedback(run, out, rules=rules)
+    made = write_feedback(run, out, rules=rules, leaderboard=leaderboard)
     if not args.quiet:
         for one, got, most in made:
             print(f"{visible(str(out / one.folder), newlines=False)}: {len(one.bugs)} bugs, {got:g} of {most:g} "

@@ -6,6 +6,8 @@ A **rule** is a list of **lines** (``Line``), each worth some points and countin
 whose own oracle (the first ``oracle:kind`` of the signature) it names, or, with ``slips``, the kinds
 of format slip seen. A bug counts against the first line that names it, so no bug is paid for twice.
 A line with ``per_bug`` loses that much per bug counted (down to 0); without, all of it at the first.
+A rule may also ask for Gradescope **leaderboard** columns (``leaderboard = ["score", "bugs"]``,
+``LEADERBOARD``), so a class can rank by more than the grade.
 
 The rule file comes from the course, so it is read as untrusted input: unknown keys, wrong types and
 negative points are refused with one ``ReportError`` naming the file, the line and the key.
@@ -64,11 +66,30 @@ KEYS: dict[str, type | tuple[type, ...]] = {
     "name": str, "points": (int, float), "oracles": list, "slips": bool, "per_bug": (int, float), "flaky": bool}
 
 
+LEADERBOARD = {  # column -> (its name on Gradescope's leaderboard, sort order)
+    "score": ("Score", "desc"), "bugs": ("Distinct bugs", "asc"), "failed": ("Failed cases", "asc")}
+
+
 def read_rules(path: str | os.PathLike[str] | None = None) -> list[Line]:
     """The lines of the rule file at ``path`` (the default rule when None)."""
+    path = Path(path) if path else DEFAULT_RULES
+    return [_line(path, number, test) for number, test in enumerate(_table(path)["test"], 1)]
+
+
+def read_leaderboard(path: str | os.PathLike[str] | None = None) -> list[str]:
+    """The leaderboard columns the rule file at ``path`` asks for (``LEADERBOARD``; none by default)."""
+    path = Path(path) if path else DEFAULT_RULES
+    columns = _table(path).get("leaderboard", [])
+    if not isinstance(columns, list) or not all(isinstance(c, str) and c in LEADERBOARD for c in columns) \
+            or len(set(columns)) != len(columns):
+        raise ReportError(f"{path}: leaderboard must be a list of different columns among {', '.join(LEADERBOARD)}")
+    return columns
+
+
+def _table(path: Path) -> dict[str, Any]:
+    """The rule file's TOML table: [[test]] tables, and a leaderboard list at most."""
     from jobs.files import NotReadable, read_small
 
-    path = Path(path) if path else DEFAULT_RULES
     try:  # a FIFO or a device is refused, not read for ever
         data = read_small(path, MAX_RULES, follow=True)
     except NotReadable as error:
@@ -80,9 +101,10 @@ def read_rules(path: str | os.PathLike[str] | None = None) -> list[Line]:
     except RecursionError:  # tomllib recurses once per nested bracket
         raise ReportError(f"{path}: not a grading rule: nested too deep") from None
     tests = table.get("test")
-    if set(table) - {"test"} or not isinstance(tests, list) or not tests:
-        raise ReportError(f"{path}: a grading rule is a list of [[test]] tables and nothing else")
-    return [_line(path, number, test) for number, test in enumerate(tests, 1)]
+    if set(table) - {"test", "leaderboard"} or not isinstance(tests, list) or not tests:
+        raise ReportError(f"{path}: a grading rule is a list of [[test]] tables (and a leaderboard list) and "
+                          "nothing else")
+    return table
 
 
 def _line(path: Path, number: int, test: dict[str, Any]) -> Line:
@@ -173,13 +195,28 @@ def _output(scored: Scored, started: bool, why: str) -> str:
     return "\n".join(lines)
 
 
-def results_json(scored: Sequence[Scored], *, started: bool = True, why: str = "", summary: str = "") -> str:
-    """Gradescope's ``results.json`` (its documented shape: ``data/results.schema.json``)."""
+def results_json(scored: Sequence[Scored], *, started: bool = True, why: str = "", summary: str = "",
+                 markdown: bool = False, leaderboard: Sequence[dict[str, Any]] = ()) -> str:
+    """Gradescope's ``results.json`` (its documented shape: ``data/results.schema.json``): ``summary``
+    is its output (Markdown when ``markdown``), ``leaderboard`` its entries (``leaderboard_entries``)."""
     tests = [{"name": s.line.name, "score": s.score, "max_score": float(s.line.points),
               "status": "passed" if s.passed and started else "failed", "output": _output(s, started, why)}
              for s in scored]
     total = sum(s.score for s in scored)
-    return json.dumps({"score": total, "output": summary, "tests": tests}, indent=2) + "\n"
+    results: dict[str, Any] = {"score": total, "output": summary}
+    if markdown:
+        results["output_format"] = "md"
+    results["tests"] = tests
+    if leaderboard:
+        results["leaderboard"] = list(leaderboard)
+    return json.dumps(results, indent=2) + "\n"
+
+
+def leaderboard_entries(columns: Sequence[str], *, score: float, bugs: int, failed: int) -> list[dict[str, Any]]:
+    """Gradescope's leaderboard entries for ``columns`` (``read_leaderboard``) of one submission."""
+    values = {"score": score, "bugs": bugs, "failed": failed}
+    return [{"name": LEADERBOARD[column][0], "value": values[column], "order": LEADERBOARD[column][1]}
+            for column in columns]
 
 
 def junit_xml(scored: Sequence[Scored], *, suite: str = "sudoku", started: bool = True, why: str = "") -> str:
