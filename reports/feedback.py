@@ -271,27 +271,15 @@ def write_feedback(run: Run, out: str | os.PathLike[str], *, rules: Sequence[Lin
             for number, bug in enumerate(one.bugs, 1):
                 copy_reproducer(run.path, bug, folder / "bugs" / str(number), within=out)
             scored = grades.score(lines, one.bugs, one.slips, started=one.started)
-<<<<<<< HEAD
-            summary = (f"{one.cases} cases, {one.failed} failed, {counted(len(one.bugs), 'distinct bug')}; "
-                       "the bugs with their inputs are in feedback.md" if one.started
-                       else f"your program did not start: {one.why}")
-            write_file(folder / "feedback.md", page_md(one, scored, run), within=out)
-            write_file(folder / "feedback.html", page_html(one, scored, run), within=out)
-            write_file(folder / "results.json", grades.results_json(scored, started=one.started, why=one.why,
-                                                                    summary=summary), within=out)
-            write_file(folder / "junit.xml", grades.junit_xml(scored, started=one.started, why=one.why), within=out)
-=======
             page = page_md(one, scored, run)
             board = grades.leaderboard_entries(leaderboard, score=sum(s.score for s in scored), bugs=len(one.bugs),
                                                failed=one.failed) if one.started else []
-            (folder / "feedback.md").write_text(page, encoding="utf-8")
-            (folder / "feedback.html").write_text(page_html(one, scored, run), encoding="utf-8")
-            (folder / "results.json").write_text(grades.results_json(scored, started=one.started, why=one.why,
-                                                                     summary=page, markdown=True, leaderboard=board),
-                                                 encoding="utf-8")
-            (folder / "junit.xml").write_text(grades.junit_xml(scored, started=one.started, why=one.why),
-                                              encoding="utf-8")
->>>>>>> autograder
+            write_file(folder / "feedback.md", page, within=out)
+            write_file(folder / "feedback.html", page_html(one, scored, run), within=out)
+            write_file(folder / "results.json", grades.results_json(scored, started=one.started, why=one.why,
+                                                                    summary=page, markdown=True, leaderboard=board),
+                       within=out)
+            write_file(folder / "junit.xml", grades.junit_xml(scored, started=one.started, why=one.why), within=out)
             made.append((one, sum(s.score for s in scored), sum(s.line.points for s in scored)))
         index = ["# Feedback folders (for staff: each folder is one student's)", "",
                  "| folder | target | status | bugs | score |", "|---|---|---|---:|---:|"]
