@@ -44,8 +44,9 @@ def _shown(data: bytes) -> str:
 
 
 def target_key(target: Target) -> str:
-    """A folder name for a target: readable (the program's or script's name), and unique to its
-    program, arguments and format.
+    """A folder name for a target: readable (the program's folder and name, ``alice-sudoku``, as its
+    feedback folder is named), and unique to its program, arguments and format (a short hash of
+    them follows: ``alice-sudoku-6f7ef792``).
 
     A program is known by its full path (``make_target`` resolves the paths in a command), not by the
     command as typed: two programs both run as ``./sudoku`` from their own folders are two targets.
@@ -59,20 +60,37 @@ def target_key(target: Target) -> str:
     return _key(target, target.argv, named)
 
 
+def target_keys(target: Target) -> list[str]:
+    """The folders a target's reproducers are under in a corpus: ``target_key``, then the one a
+    corpus made before 2026-12 used for the same program (its file name alone, ``sudoku-6f7ef792``:
+    the same hash, so the same program, arguments and format) when that differs."""
+    keys = [target_key(target)]
+    if hasattr(target, "argv") and target.name != "cli":
+        named = next((arg for arg in reversed(target.argv[1:]) if os.path.isabs(arg)), target.argv[0])
+        keys.append(_key(target, target.argv, named, parts=1))
+    return list(dict.fromkeys(keys))
+
+
 def legacy_key(target: Target) -> str | None:
     """The folder a corpus made before 2026-11-28 used for ``target`` (keyed by the command as typed,
     so programs run as ``./sudoku`` from different folders shared one), or None where it is the same."""
     if not hasattr(target, "argv"):
         return None
     argv = target.argv
-    old = _key(target, target.name, argv[-1] if Path(argv[0]).name.startswith("python") and len(argv) > 1 else argv[0])
-    return None if old == target_key(target) else old
+    old = _key(target, target.name, argv[-1] if Path(argv[0]).name.startswith("python") and len(argv) > 1 else argv[0],
+               parts=1)
+    return None if old in target_keys(target) else old
 
 
-def _key(target: Any, identity: Any, named: str) -> str:
+def _key(target: Any, identity: Any, named: str, *, parts: int = 2) -> str:
+    """``named``'s slug (its folder's and its own name; ``parts=1``: its own, as older corpora had it)
+    and a short hash of the target's identity."""
+    from sudoku.display import path_slug
+
     text = json.dumps([identity, target.create_args, target.solve_args, target.header])
-    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(named).name).strip("-.") or "target"
-    return f"{slug[:40]}-{hashlib.sha256(text.encode()).hexdigest()[:8]}"
+    slug = (path_slug(named) if parts == 2 else re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(named).name).strip("-.")[:40]) \
+        or "target"
+    return f"{slug}-{hashlib.sha256(text.encode()).hexdigest()[:8]}"
 
 
 def group_id(signature: str) -> str:
@@ -187,15 +205,21 @@ def merge(folder: str | os.PathLike[str], *, signature: str, cases: int, familie
 def saved_groups(corpus: str | os.PathLike[str], target: Target) -> dict[str, tuple[Path, dict[str, Any], bytes]]:
     """{signature: (folder, meta, input bytes)} of the groups of ``target`` saved in ``corpus``, the
     signatures merged into a reproducer included (what an interrupted triage finished)."""
-    own = Path(corpus) / target_key(target)
     found: dict[str, tuple[Path, dict[str, Any], bytes]] = {}
-    for folder, meta, data in (load(own).entries if own.exists() else []):
+    for folder, meta, data in load_own(corpus, target).entries:
         if "sample_of" in meta:  # saved beside a group's reproducer: not the group's
             continue
         for signature in [meta.get("signature"), *(meta.get("also") or [])]:
             if isinstance(signature, str):
                 found[signature] = (folder, meta, data)
     return found
+
+
+def load_own(corpus: str | os.PathLike[str], target: Target) -> Loaded:
+    """``load`` of the reproducers ``corpus`` keeps of ``target``: under each of its ``target_keys``
+    that is there (an older corpus named the same program's folder by its file name alone)."""
+    found = [load(Path(corpus) / key) for key in target_keys(target) if (Path(corpus) / key).is_dir()]
+    return Loaded([entry for one in found for entry in one.entries], [bad for one in found for bad in one.skipped])
 
 
 Loaded = namedtuple("Loaded", "entries skipped")

@@ -36,7 +36,8 @@ def target_rows(config: dict[str, Any], records: Any, saved: Sequence[Saved]) ->
         name = spec["spec"]
         why = config.get("cannot_start", {}).get(name)
         if why:
-            rows.append({"target": name, "status": "cannot start", "detail": why})
+            said = config.get("cannot_start_said", {}).get(name)
+            rows.append({"target": name, "status": "cannot start", "detail": why, **({"said": said} if said else {})})
             continue
         mine = records.filter(pc.equal(records.column("target"), make_target(**spec).name)).select(
             ["outcome", "oracles_failed", "format_slips", "notes"]).to_pylist()
