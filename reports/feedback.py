@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from reports import ReportError, WriteFailed
 from reports.bugs import MAX_READ, Bug, bug_of
-from sudoku.display import counted, path_slug
+from sudoku.display import counted, short_name
 
 if TYPE_CHECKING:
     from reports.grades import Line, Scored
@@ -70,21 +70,9 @@ class Submission:
 
 def folder_name(target: str, taken: set[str]) -> str:
     """A folder for a target: its program's folder and file names (what tells submissions apart in a
-    class: ``alice/sudoku``), made safe, and a number when two are alike."""
-    words = [word for word in _split(target) if "/" in word] or _split(target) or ["target"]
-    slug = path_slug(words[-1]) or "target"
-    name, number = slug, 2
-    while name in taken:
-        name, number = f"{slug}-{number}", number + 1
-    taken.add(name)
-    return name
-
-
-def _split(text: str) -> list[str]:
-    try:
-        return shlex.split(text)
-    except ValueError:
-        return text.split()
+    class: ``alice/sudoku``), made safe, and a number when two are alike (``sudoku.display.short_name``,
+    as ``fuzz`` names it in its summary and corpus)."""
+    return short_name(target, taken)
 
 
 def submissions(run: Run) -> list[Submission]:

@@ -117,6 +117,30 @@ def path_slug(path: str, width: int = 60) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", "-".join(parts)).strip("-.")[:width].strip("-.")
 
 
+def short_name(command: str, taken: set[str]) -> str:
+    """A short name for a target, fit for a file name: its program's folder and file (``path_slug``
+    of the last word of ``command`` that is a path: ``alice-sudoku``), else of its last word, and a
+    number when it is in ``taken`` (which it joins): a class's feedback folders, corpus folders and
+    one-line summary name a submission alike."""
+    import shlex
+
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    slug = path_slug(([word for word in words if "/" in word] or words or ["target"])[-1]) or "target"
+    name, number = slug, 2
+    while name in taken:
+        name, number = f"{slug}-{number}", number + 1
+    taken.add(name)
+    return name
+
+
+def cut(text: str, width: int) -> str:
+    """``text`` in at most ``width`` characters: cut, with '...' at its end, when longer."""
+    return text if len(text) <= width else text[: max(0, width - 3)] + "..."
+
+
 def marked(text: str, style: str | None) -> str:
     """``text`` marked with ``style`` (None: unmarked)."""
     return Marked(text, style) if style else text

@@ -1128,3 +1128,23 @@ def test_a_deep_unsolvable_case_costs_plain_backtracking_long_and_propagation_no
         answer = engines.solve(case.puzzle, limit=2)
         assert answer.count == 0 and answer.counters.guesses == 0  # propagation alone says so
         assert _naive_nodes(case.puzzle, 100_000) == 100_000
+
+
+SYNTAX_ERROR = (b'  File "/tmp/ux/class/dave/sudoku", line 3\n    def solve(grid:\n             ^\n'
+                b"SyntaxError: '(' was never closed\n")
+
+
+def test_a_message_class_is_what_went_wrong_never_the_program_s_own_paths_and_lines():
+    """A Python syntax error names a file and a line of the program: neither is the bug's class, and a
+    signature built from them (`'file tmp ux class dave sudoku line #'`) named the student's folder."""
+    from fuzz.oracles import message_class, message_line
+
+    assert message_line(SYNTAX_ERROR) == "SyntaxError: '(' was never closed"
+    assert message_class(result(b"", SYNTAX_ERROR, 1)) == "syntaxerror was never closed"
+    assert message_class(result(b"", b"./alice/sudoku: bad row 3\n", 1)) \
+        == message_class(result(b"", b"/tmp/bob/sudoku: bad row 7\n", 1)) == "bad row #"
+    case = case_of(render(PUZZLE, "grid"), "unique_easy")
+    verdict = judge_solve(case, result(b"", SYNTAX_ERROR, 1))
+    sig = signature("solvable", verdict, result(b"", SYNTAX_ERROR, 1))
+    assert "tmp" not in sig and "dave" not in sig and "line" not in sig
+    assert verdict.failed["answers"].detail == "exit 1 (SyntaxError: '(' was never closed), no grid on stdout"
