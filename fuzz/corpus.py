@@ -44,30 +44,37 @@ def _shown(data: bytes) -> str:
 
 
 def target_key(target: Target) -> str:
-    """A folder name for a target: readable (the program's folder and name, ``alice-sudoku``, as its
-    feedback folder is named), and unique to its program, arguments and format (a short hash of
-    them follows: ``alice-sudoku-6f7ef792``).
+    """A folder name for a target: readable (its program's folder and name, as a class's feedback
+    folders and summary lines name it: ``./alice/sudoku`` is ``alice-sudoku``, by
+    ``sudoku.display.path_slug``), and unique to its program, arguments and format (a short hash
+    of them follows: ``alice-sudoku-6f7ef792``).
 
     A program is known by its full path (``make_target`` resolves the paths in a command), not by the
-    command as typed: two programs both run as ``./sudoku`` from their own folders are two targets.
-    Our own targets (``engine``, ``cli``) are known by name."""
+    command as typed: two programs both run as ``./sudoku`` from their own folders are two targets,
+    and one program typed two ways is one. Our own targets (``engine``, ``cli``) are known by name."""
+    from sudoku.display import path_slug
+
     if not hasattr(target, "argv"):
         return target.name.replace(":", "-")
     if target.name == "cli":  # python -m sudoku, from wherever this harness runs
         return _key(target, "cli", "sudoku")
-    # the script an interpreter runs (node sudoku.js, java Sudoku.java): the last path in the command
-    named = next((arg for arg in reversed(target.argv[1:]) if os.path.isabs(arg)), target.argv[0])
-    return _key(target, target.argv, named)
+    return _key(target, target.argv, path_slug(_program_path(target)))
+
+
+def _program_path(target: Target) -> str:
+    """The program a target runs, by its full path: the script an interpreter runs (node sudoku.js,
+    java Sudoku.java: the last path in the command), else the program."""
+    return next((arg for arg in reversed(target.argv[1:]) if os.path.isabs(arg)), target.argv[0])
 
 
 def target_keys(target: Target) -> list[str]:
     """The folders a target's reproducers are under in a corpus: ``target_key``, then the one a
-    corpus made before 2026-12 used for the same program (its file name alone, ``sudoku-6f7ef792``:
-    the same hash, so the same program, arguments and format) when that differs."""
+    corpus made before 2026-12 used for the same program (the file name of the script or program
+    alone, ``sudoku-6f7ef792``: the same hash, so the same program, arguments and format) when that
+    differs."""
     keys = [target_key(target)]
     if hasattr(target, "argv") and target.name != "cli":
-        named = next((arg for arg in reversed(target.argv[1:]) if os.path.isabs(arg)), target.argv[0])
-        keys.append(_key(target, target.argv, named, parts=1))
+        keys.append(_key(target, target.argv, _file_slug(_program_path(target))))
     return list(dict.fromkeys(keys))
 
 
@@ -77,20 +84,20 @@ def legacy_key(target: Target) -> str | None:
     if not hasattr(target, "argv"):
         return None
     argv = target.argv
-    old = _key(target, target.name, argv[-1] if Path(argv[0]).name.startswith("python") and len(argv) > 1 else argv[0],
-               parts=1)
+    named = argv[-1] if Path(argv[0]).name.startswith("python") and len(argv) > 1 else argv[0]
+    old = _key(target, target.name, _file_slug(named))
     return None if old in target_keys(target) else old
 
 
-def _key(target: Any, identity: Any, named: str, *, parts: int = 2) -> str:
-    """``named``'s slug (its folder's and its own name; ``parts=1``: its own, as older corpora had it)
-    and a short hash of the target's identity."""
-    from sudoku.display import path_slug
+def _file_slug(path: str) -> str:
+    """A path's file name made safe, as corpora before 2026-12 named a target's folder."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(path).name).strip("-.")[:40]
 
+
+def _key(target: Any, identity: Any, slug: str) -> str:
+    """``slug`` (or 'target') and a short hash of the target's identity."""
     text = json.dumps([identity, target.create_args, target.solve_args, target.header])
-    slug = (path_slug(named) if parts == 2 else re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(named).name).strip("-.")[:40]) \
-        or "target"
-    return f"{slug}-{hashlib.sha256(text.encode()).hexdigest()[:8]}"
+    return f"{slug or 'target'}-{hashlib.sha256(text.encode()).hexdigest()[:8]}"
 
 
 def group_id(signature: str) -> str:

@@ -201,7 +201,7 @@ def check_reference(spec: dict[str, Any], side: int, *, mode: str, words: Sequen
 
     reference = target_of_spec(spec, "--reference")
     shown = visible(spec["spec"], newlines=False)
-    if (problem := preflight(reference, side, mode)) is not None:
+    if (problem := preflight(reference, side, mode, answers=False)) is not None:  # answers: judged next
         raise Usage(f"reference {shown} cannot start: {visible(problem, newlines=False)}")
     text = known_good(header=reference.header, side=side)
     # py counts the easy known-good puzzle at once, where the size's compiled counter would first be

@@ -200,7 +200,7 @@ def run_feedback(args: argparse.Namespace) -> int:
     from reports.feedback import write_feedback
     from reports.grades import read_rules
     from reports.load import load_run
-    from sudoku.display import visible
+    from sudoku.display import counted, visible
 
     rules = read_rules(args.rules)  # a bad rule is told before a long run is read
     run = load_run(args.run)
@@ -208,7 +208,7 @@ def run_feedback(args: argparse.Namespace) -> int:
     made = write_feedback(run, out, rules=rules)
     if not args.quiet:
         for one, got, most in made:
-            print(f"{visible(str(out / one.folder), newlines=False)}: {len(one.bugs)} bugs, {got:g} of {most:g} "
+            print(f"{visible(str(out / one.folder), newlines=False)}: {counted(len(one.bugs), 'bug')}, {got:g} of {most:g} "
                   f"points ({visible(one.target, newlines=False)})")
     return OK
 

@@ -919,7 +919,7 @@ def test_programs_typed_alike_in_different_folders_are_different_targets(tmp_pat
     one, other = _programs(tmp_path, "one", "other")
     key = corpus.target_key(make_target("./sudoku", base=str(one)))
     assert key != corpus.target_key(make_target("./sudoku", base=str(other)))
-    assert key.startswith("one-sudoku-")  # its folder and name, as its feedback folder is named
+    assert key.startswith("one-sudoku-")  # its folder and name, as a class's feedback folder is named
     # one program typed two ways is one target
     assert key == corpus.target_key(make_target(str(one / "sudoku"), base=str(other)))
     assert key == corpus.target_key(make_target("one/sudoku", base=str(tmp_path)))
@@ -960,8 +960,8 @@ def test_a_corpus_named_by_file_name_alone_is_still_replayed_and_resumed(tmp_pat
     from fuzz import engine
     from fuzz.targets import make_target
 
-    [folder] = _programs(tmp_path, "alice")
-    target = make_target("./sudoku", base=str(folder))
+    _programs(tmp_path, "alice")
+    target = make_target("./alice/sudoku", base=str(tmp_path))
     new, old = corpus.target_keys(target)
     assert new.startswith("alice-sudoku-") and old.startswith("sudoku-") and new[-8:] == old[-8:]
     shared = tmp_path / "corpus"
@@ -971,7 +971,7 @@ def test_a_corpus_named_by_file_name_alone_is_still_replayed_and_resumed(tmp_pat
     (shared / new).rename(shared / old)
     assert list(corpus.saved_groups(shared, target)) == [sig]
     config = {"corpus": str(shared), "strict": False, "reference": None}
-    spec = {"spec": "./sudoku", "create_args": "create", "solve_args": "solve", "header": False}
+    spec = {"spec": "./alice/sudoku", "create_args": "create", "solve_args": "solve", "header": False}
     count, still = engine.replay_own(config, spec, target, tmp_path / "run")
     assert count == 1 and [one.folder for one in still] == [shared / old / saved.relative_to(shared / new)]
 
