@@ -61,10 +61,11 @@ def target_key(target: Target) -> str:
     return _key(target, target.argv, path_slug(_program_path(target)))
 
 
-def _program_path(target: Target) -> str:
+def _program_path(target: Any) -> str:
     """The program a target runs, by its full path: the script an interpreter runs (node sudoku.js,
     java Sudoku.java: the last path in the command), else the program."""
-    return next((arg for arg in reversed(target.argv[1:]) if os.path.isabs(arg)), target.argv[0])
+    argv: list[str] = target.argv
+    return next((arg for arg in reversed(argv[1:]) if os.path.isabs(arg)), argv[0])
 
 
 def target_keys(target: Target) -> list[str]:

@@ -120,10 +120,9 @@ def solved_any(records: Any) -> bool:
     if not len(records) or "outcome" not in records:
         return False
     passed = records[records["outcome"] == "ok"]
-    solutions = passed["solutions"] if "solutions" in passed else []
-    families = passed["family"].astype(str) if "family" in passed else []
-    return bool((solutions.fillna(0) >= 1).any() if len(solutions) else False) or any(
-        family.startswith("check_") for family in families)
+    if "solutions" in passed and bool((passed["solutions"].fillna(0) >= 1).any()):
+        return True
+    return "family" in passed and any(str(family).startswith("check_") for family in passed["family"])
 
 
 def _said(value: object) -> list[dict[str, object]]:

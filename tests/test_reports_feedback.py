@@ -254,3 +254,14 @@ def test_a_refusal_pays_only_a_program_that_solves_something():
     assert "solved none of the puzzles" in scored[refusing.name].why
     assert all(s.score == s.line.points for name, s in scored.items() if name != refusing.name)
     assert sum(s.score for s in score(rules, [], {})) == 100
+
+
+def test_the_whole_matrix_is_in_the_markdown_and_the_html_on_request(five_run):
+    root, _ = five_run
+    summary = (root / "run" / "summary.md").read_text()
+    assert "| target | status | cases | failed |" in summary and "keeps_givens" in summary.split("## Targets")[1]
+    done = run_reports("show", str(root / "run"), "--html", str(root / "report.html"), "-q")
+    assert done.returncode == 1, done.stderr
+    html = (root / "report.html").read_text().split("<h2>Targets</h2>", 1)[1].split("</table>", 1)[0]
+    assert "<th>keeps_givens</th>" in html and "<th>rejects_malformed</th>" in html
+    assert html.count("cannot start: ") == 2 and html.count("<tr>") == 1 + len(FIVE)
