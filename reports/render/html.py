@@ -192,7 +192,7 @@ def targets_html(rows: object) -> list[str]:
         if row.get("status") == "cannot start":
             cells.append([name, f"cannot start: {row.get('detail', '')}"] + [""] * (len(oracles) + 5))
             continue
-        found = row.get("oracles") if isinstance(row.get("oracles"), dict) else {}
+        found = row["oracles"] if isinstance(row.get("oracles"), dict) else {}
         cells.append([name, row.get("status", "?"), row.get("cases", ""), row.get("failed", ""),
                       *(found.get(o) or "" for o in oracles), row.get("differs") or "", row.get("slips", ""),
                       row.get("bugs", "")])
