@@ -396,7 +396,7 @@ def probe(args: argparse.Namespace) -> int:
                                "header": header, "timeout": args.timeout, "max_output": 1 << 20})
 
     with case_folders():  # what a fuzz command killed outright left is ended first; ours are marked too
-        if (problem := preflight(make("create", "solve", False), 9)) is not None:
+        if (problem := preflight(make("create", "solve", False), 9, answers=False)) is not None:
             raise Usage(f"target {visible(args.target, newlines=False)} cannot start: {problem}")
         finding = find(make)
     for what, outcome in finding.tried:

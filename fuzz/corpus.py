@@ -48,19 +48,39 @@ def _shown(data: bytes) -> str:
 
 
 def target_key(target: Target) -> str:
-    """A folder name for a target: readable (the program's or script's name), and unique to its
-    program, arguments and format.
+    """A folder name for a target: readable (its program's folder and name, as a class's feedback
+    folders and summary lines name it: ``./alice/sudoku`` is ``alice-sudoku``, by
+    ``sudoku.display.path_slug``), and unique to its program, arguments and format (a short hash
+    of them follows: ``alice-sudoku-6f7ef792``).
 
     A program is known by its full path (``make_target`` resolves the paths in a command), not by the
-    command as typed: two programs both run as ``./sudoku`` from their own folders are two targets.
-    Our own targets (``engine``, ``cli``) are known by name."""
+    command as typed: two programs both run as ``./sudoku`` from their own folders are two targets,
+    and one program typed two ways is one. Our own targets (``engine``, ``cli``) are known by name."""
+    from sudoku.display import path_slug
+
     if not hasattr(target, "argv"):
         return target.name.replace(":", "-")
     if target.name == "cli":  # python -m sudoku, from wherever this harness runs
         return _key(target, "cli", "sudoku")
-    # the script an interpreter runs (node sudoku.js, java Sudoku.java): the last path in the command
-    named = next((arg for arg in reversed(target.argv[1:]) if os.path.isabs(arg)), target.argv[0])
-    return _key(target, target.argv, named)
+    return _key(target, target.argv, path_slug(_program_path(target)))
+
+
+def _program_path(target: Any) -> str:
+    """The program a target runs, by its full path: the script an interpreter runs (node sudoku.js,
+    java Sudoku.java: the last path in the command), else the program."""
+    argv: list[str] = target.argv
+    return next((arg for arg in reversed(argv[1:]) if os.path.isabs(arg)), argv[0])
+
+
+def target_keys(target: Target) -> list[str]:
+    """The folders a target's reproducers are under in a corpus: ``target_key``, then the one a
+    corpus made before 2026-12 used for the same program (the file name of the script or program
+    alone, ``sudoku-6f7ef792``: the same hash, so the same program, arguments and format) when that
+    differs."""
+    keys = [target_key(target)]
+    if hasattr(target, "argv") and target.name != "cli":
+        keys.append(_key(target, target.argv, _file_slug(_program_path(target))))
+    return list(dict.fromkeys(keys))
 
 
 def legacy_key(target: Target) -> str | None:
@@ -69,14 +89,20 @@ def legacy_key(target: Target) -> str | None:
     if not hasattr(target, "argv"):
         return None
     argv = target.argv
-    old = _key(target, target.name, argv[-1] if Path(argv[0]).name.startswith("python") and len(argv) > 1 else argv[0])
-    return None if old == target_key(target) else old
+    named = argv[-1] if Path(argv[0]).name.startswith("python") and len(argv) > 1 else argv[0]
+    old = _key(target, target.name, _file_slug(named))
+    return None if old in target_keys(target) else old
 
 
-def _key(target: Any, identity: Any, named: str) -> str:
+def _file_slug(path: str) -> str:
+    """A path's file name made safe, as corpora before 2026-12 named a target's folder."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(path).name).strip("-.")[:40]
+
+
+def _key(target: Any, identity: Any, slug: str) -> str:
+    """``slug`` (or 'target') and a short hash of the target's identity."""
     text = json.dumps([identity, target.create_args, target.solve_args, target.header])
-    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(named).name).strip("-.") or "target"
-    return f"{slug[:40]}-{hashlib.sha256(text.encode()).hexdigest()[:8]}"
+    return f"{slug or 'target'}-{hashlib.sha256(text.encode()).hexdigest()[:8]}"
 
 
 def group_id(signature: str) -> str:
@@ -193,15 +219,21 @@ def merge(folder: str | os.PathLike[str], *, signature: str, cases: int, familie
 def saved_groups(corpus: str | os.PathLike[str], target: Target) -> dict[str, tuple[Path, dict[str, Any], bytes]]:
     """{signature: (folder, meta, input bytes)} of the groups of ``target`` saved in ``corpus``, the
     signatures merged into a reproducer included (what an interrupted triage finished)."""
-    own = Path(corpus) / target_key(target)
     found: dict[str, tuple[Path, dict[str, Any], bytes]] = {}
-    for folder, meta, data in (load(own).entries if own.exists() else []):
+    for folder, meta, data in load_own(corpus, target).entries:
         if "sample_of" in meta:  # saved beside a group's reproducer: not the group's
             continue
         for signature in [meta.get("signature"), *(meta.get("also") or [])]:
             if isinstance(signature, str):
                 found[signature] = (folder, meta, data)
     return found
+
+
+def load_own(corpus: str | os.PathLike[str], target: Target) -> Loaded:
+    """``load`` of the reproducers ``corpus`` keeps of ``target``: under each of its ``target_keys``
+    that is there (an older corpus named the same program's folder by its file name alone)."""
+    found = [load(Path(corpus) / key) for key in target_keys(target) if (Path(corpus) / key).is_dir()]
+    return Loaded([entry for one in found for entry in one.entries], [bad for one in found for bad in one.skipped])
 
 
 Loaded = namedtuple("Loaded", "entries skipped")

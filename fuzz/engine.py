@@ -63,34 +63,56 @@ def target_of_spec(spec: dict[str, Any], where: str = "--target") -> Target:
 
 
 def preflight(target: Target, side: int, mode: str = "solve", *, timing: list[float] | None = None,
-              on_spaced: Callable[[], None] | None = None) -> str | None:
-    """What stops ``target`` from starting at all (a missing program, interpreter or script), in its
-    own words, from one known-good solve and one create; None when it starts. The wall seconds of
-    each call are added to ``timing`` (a list) when one is given: they size the run's chunks.
+              on_spaced: Callable[[], None] | None = None, answers: bool = True,
+              said: list[dict[str, Any]] | None = None) -> str | None:
+    """What stops ``target`` from starting at all, in a line, from one known-good solve and one
+    create; None when it starts. The wall seconds of each call are added to ``timing`` (a list) when
+    one is given: they size the run's chunks.
+
+    A program cannot start when it is missing (its program, interpreter or script), or, with
+    ``answers``, when it prints no grid of the size asked for on stdout to either call, whatever
+    the exit code (a Python file with a syntax error, a stub that prints its usage and exits 2 on
+    every call): every refusal case would then "pass" for a program that never ran. A call that
+    hangs or floods is not counted so (a slow program starts; the run judges its hangs). What the
+    program said to each call is added to ``said`` (``said_of``) when one is given, for its page.
+    ``fuzz probe``, which tries other spellings next, asks for the missing program alone.
 
     ``on_spaced()`` is called for a target that does not solve the known-good puzzle in the classic
     text but does when a space follows every number: it reads only that spelling (a reader that
     takes a number only before a space), and the run tests its solver past it
-    (``fuzz.tasks.case_of``)."""
+    (``fuzz.tasks.case_of``). Check mode (``--mode check``) asks one check of the known-good grid,
+    whose answer is a word, not a grid: only a missing program stops it."""
     from fuzz.cases import known_good
+    from fuzz.read import find_grid
     from fuzz.targets import startup_failure
 
     if not hasattr(target, "argv"):
         return None
     text = known_good(header=target.header, side=side)
-    calls: tuple[Callable[[], Result], ...]
-    calls = (lambda: target.check(text),) if mode == "check" else (lambda: target.solve(text),
-                                                                   lambda: target.create(side=side))
-    for number, call in enumerate(calls):
+    calls: tuple[tuple[str, Callable[[], Result]], ...]
+    calls = (("check", lambda: target.check(text)),) if mode == "check" else (
+        ("solve", lambda: target.solve(text)), ("create", lambda: target.create(side=side)))
+    results: list[tuple[str, Result]] = []
+    spaced = False
+    for name, call in calls:
         result = call()
         if timing is not None:
             timing.append(result.seconds)
         problem = startup_failure(result)
         if problem:
             return problem
-        if number == 0 and mode == "solve" and on_spaced is not None and _reads_only_spaced(target, text, result, side):
-            on_spaced()
-    return None
+        if name == "solve" and (on_spaced is not None or answers) and _reads_only_spaced(target, text, result, side):
+            spaced = True
+            if on_spaced is not None:
+                on_spaced()
+        results.append((name, result))
+    if mode == "check" or not answers or spaced or any(
+            result.timed_out or result.flooded or find_grid(result.stdout, side=side, header=target.header).grid
+            for _, result in results):
+        return None
+    if said is not None:
+        said.extend(said_of(name, result) for name, result in results)
+    return never_answers(results, side)
 
 
 def _reads_only_spaced(target: Target, text: bytes, result: Result, side: int) -> bool:
@@ -107,19 +129,47 @@ def _reads_only_spaced(target: Target, text: bytes, result: Result, side: int) -
     return not judge_solve(case._replace(text=again), answer, side=side, header=target.header).failed
 
 
+MAX_SAID = 2000  # characters of a stream kept of a program that cannot start (its page shows them)
+
+
+def said_of(call: str, result: Result) -> dict[str, Any]:
+    """What a program said to one pre-flight call, as its page shows it: the call, the exit code,
+    stdout and stderr (decoded, cut to MAX_SAID characters)."""
+    def cut(data: bytes) -> str:
+        text = data.decode("utf-8", "backslashreplace")
+        return text if len(text) <= MAX_SAID else text[:MAX_SAID] + f"... ({len(text)} characters)"
+
+    return {"call": call, "exit_code": result.exit_code, "stdout": cut(result.stdout), "stderr": cut(result.stderr)}
+
+
+def never_answers(results: Sequence[tuple[str, Result]], side: int) -> str:
+    """The line that says a program answered no pre-flight call: each call's exit and the line of
+    its own output that says most (``oracles.message_line``), quoted as the program's words."""
+    from fuzz.oracles import message_line
+    from sudoku.display import visible
+
+    calls = " nor from a ".join(f"{name} (exit {result.exit_code})" for name, result in results)
+    line = next((found for _, result in results if (found := message_line(result.stderr, result.stdout))), "")
+    words = f"; it said: {visible(line, newlines=False)!r}" if line else "; it printed nothing"
+    return f"no {side}x{side} grid on stdout from a known-good {calls}{words}"
+
+
 def cannot_start(specs: Sequence[dict[str, Any]], side: int, mode: str = "solve", *,
-                 timing: list[float] | None = None, spaced: set[str] | None = None) -> dict[str, str]:
+                 timing: list[float] | None = None, spaced: set[str] | None = None,
+                 said: dict[str, list[dict[str, Any]]] | None = None) -> dict[str, str]:
     """{target: why} for the targets that cannot start at all: a program that is missing, not
     executable or not on PATH, or one that fails ``preflight``. The targets that read only a space
-    after every number join ``spaced`` (a set) by spec. Of many targets, progress is shown every
-    PROGRESS_S seconds, as the pre-flight of a long list takes minutes."""
+    after every number join ``spaced`` (a set) by spec; what each that answered nothing said goes
+    into ``said`` by spec (``said_of``). Of many targets, progress is shown every PROGRESS_S
+    seconds, as the pre-flight of a long list takes minutes."""
     from fuzz.targets import CannotStart, TargetError, make_target
 
     found: dict[str, str] = {}
     shown = time.monotonic()
     for number, spec in enumerate(specs, 1):
+        output: list[dict[str, Any]] = []
         try:
-            problem = preflight(make_target(**spec), side, mode, timing=timing,
+            problem = preflight(make_target(**spec), side, mode, timing=timing, said=output,
                                 on_spaced=None if spaced is None else partial(spaced.add, spec["spec"]))
         except CannotStart as error:
             problem = str(error)
@@ -127,6 +177,8 @@ def cannot_start(specs: Sequence[dict[str, Any]], side: int, mode: str = "solve"
             raise Usage(str(error)) from None
         if problem:
             found[spec["spec"]] = problem
+        if output and said is not None:
+            said[spec["spec"]] = output
         if time.monotonic() - shown >= PROGRESS_S and number < len(specs):
             shown = time.monotonic()
             print(f"fuzz: pre-flight: {number} of {len(specs)} targets tried, {len(found)} cannot start",
@@ -149,7 +201,7 @@ def check_reference(spec: dict[str, Any], side: int, *, mode: str, words: Sequen
 
     reference = target_of_spec(spec, "--reference")
     shown = visible(spec["spec"], newlines=False)
-    if (problem := preflight(reference, side, mode)) is not None:
+    if (problem := preflight(reference, side, mode, answers=False)) is not None:  # answers: judged next
         raise Usage(f"reference {shown} cannot start: {visible(problem, newlines=False)}")
     text = known_good(header=reference.header, side=side)
     # py counts the easy known-good puzzle at once, where the size's compiled counter would first be
@@ -271,7 +323,7 @@ def replay_own(config: dict[str, Any], spec: dict[str, Any], target: Target,
     from fuzz import corpus as store
 
     own = Path(config["corpus"]) / store.target_key(target)
-    entries = loaded(store.load(own))
+    entries = loaded(store.load_own(config["corpus"], target))
     _note_legacy(Path(config["corpus"]), spec, target, own)
     reference = target_of_spec(config["reference"], "--reference") if config.get("reference") else None
     return len(entries), replay_entries(entries, target, strict=config["strict"], into=run_corpus, quiet=True,
@@ -368,11 +420,13 @@ def prepare(config: dict[str, Any], *, chunk_size: int | None = None) -> dict[st
     side = 9 if config["size"] == "mixed" else int(config["size"])
     timing: list[float] = []
     spaced: set[str] = set()
+    said: dict[str, list[dict[str, Any]]] = {}
     started = time.monotonic()
     if config.get("sanitize"):
-        specs, config["cannot_start"] = _build_phase(config, specs, side, timing, spaced)
+        specs, config["cannot_start"] = _build_phase(config, specs, side, timing, spaced, said)
     else:
-        config["cannot_start"] = cannot_start(specs, side, config["mode"], timing=timing, spaced=spaced)
+        config["cannot_start"] = cannot_start(specs, side, config["mode"], timing=timing, spaced=spaced, said=said)
+    config["cannot_start_said"] = said
     if len(config["cannot_start"]) == len(specs):
         raise Usage("; ".join(f"target {name} cannot start: {why}" for name, why in config["cannot_start"].items()))
     config["spaced_readers"] = sorted(spaced)
@@ -411,7 +465,7 @@ def workers(config: dict[str, Any] | None) -> Any:
 
 
 def _build_phase(config: dict[str, Any], specs: list[dict[str, Any]], side: int, timing: list[float],
-                 spaced: set[str]) -> tuple[list[dict[str, Any]], dict[str, str]]:
+                 spaced: set[str], said: dict[str, list[dict[str, Any]]]) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """Build every target with the sanitizers (``fuzz.build``) and pre-flight the builds: (the
     targets, named by their programs in the run's build folder; {target: why} of those that cannot
     start, a failed build among them). The builds wait in ``config["staging"]`` until the run's
@@ -424,9 +478,11 @@ def _build_phase(config: dict[str, Any], specs: list[dict[str, Any]], side: int,
         raise Usage(str(error)) from None
     built = [(one, staged_one) for one, staged_one in zip(final, staged) if one["spec"] not in failed]
     reads_spaced: set[str] = set()
+    outputs: dict[str, list[dict[str, Any]]] = {}
     early = cannot_start([staged_one for _, staged_one in built], side, config["mode"], timing=timing,
-                         spaced=reads_spaced)
+                         spaced=reads_spaced, said=outputs)
     spaced.update(one["spec"] for one, staged_one in built if staged_one["spec"] in reads_spaced)
+    said.update({one["spec"]: outputs[staged_one["spec"]] for one, staged_one in built if staged_one["spec"] in outputs})
     failed.update({one["spec"]: early[staged_one["spec"]] for one, staged_one in built if staged_one["spec"] in early})
     config.update(targets=final, target=final[0], staging=str(staging))
     if len(failed) == len(final):
@@ -554,16 +610,16 @@ def replay(path: str | Path, target_spec: dict[str, Any] | None, *, strict: bool
                     "case.json and input.txt)")
     target = named or target_of_spec(saved_target(path, entries))
     keys = sorted(cast("set[str]", {meta.get("target_key") for _, meta, _ in entries} - {None}))
-    mine = store.target_key(target)
-    if len(keys) > 1:
-        if mine not in keys:
+    mine = store.target_keys(target)  # its folder's name now, and before names came in
+    if len({key if key not in mine else mine[0] for key in keys}) > 1:
+        if not set(mine) & set(keys):
             raise Usage(f"{path} holds reproducers of {len(keys)} targets ({', '.join(keys)}), none of them "
                         f"{target.name}; name the folder of the one to replay")
-        kept = [entry for entry in entries if entry[1].get("target_key") in (mine, None)]
+        kept = [entry for entry in entries if entry[1].get("target_key") in (*mine, None)]
         print(f"fuzz: {counted(len(entries) - len(kept), 'reproducer')} of other targets under "
               f"{visible(str(path), newlines=False)} not replayed", file=sys.stderr)
         entries = kept
-    elif keys and keys[0] != mine and named is not None:  # asked for: a program against another's bugs
+    elif keys and keys[0] not in mine and named is not None:  # asked for: a program against another's bugs
         print(visible(f"fuzz: note: these reproducers were saved from another program ({keys[0]}, shown by hand "
                       f"as: {entries[0][1].get('run', '?')}); replayed against {target.name} as asked",
                       newlines=False), file=sys.stderr)

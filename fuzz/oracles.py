@@ -212,7 +212,7 @@ def said(stream: bytes, width: int = 80) -> str:
 
 
 def _exit(result: Result) -> str:
-    message = said(result.stderr)
+    message = message_line(result.stderr)
     return f"exit {result.exit_code}" + (f" ({message})" if message else "")
 
 
@@ -512,12 +512,25 @@ def exit_class(result: Result) -> str:
     return "exit 0" if result.exit_code == 0 else "exit non-zero"
 
 
+def message_line(stderr: bytes, stdout: bytes = b"") -> str:
+    """The line of what a call said that says what went wrong, not where: the error a Python
+    traceback or syntax error ends with ("SyntaxError: invalid syntax", not its 'File "...", line
+    3' frame, a place in the program that is no place in its input), else the first line of
+    ``stderr``, else of ``stdout``."""
+    if b"Traceback (most recent call last)" in stderr or _PY_PLACE.search(stderr):
+        error, line = _raised(stderr)
+        if error != "exception":
+            return line
+    return said(stderr) or said(stdout)
+
+
 def message_class(result: Result) -> str:
-    """The class of what a call said: its first line (stderr, else stdout), lower case, numbers and
-    punctuation made alike ("Needs at least 25 numbers" and "format of input is incorrect" are two
-    classes; "row 3 has two 5s" and "row 7 has two 1s" are one)."""
-    text = said(result.stderr) or said(result.stdout)
-    text = re.sub(r"\d+", "#", text.lower())
+    """The class of what a call said (``message_line``): lower case, numbers and punctuation made
+    alike, and the program's paths left out ("Needs at least 25 numbers" and "format of input is
+    incorrect" are two classes; "row 3 has two 5s" and "row 7 has two 1s" are one; "./a/sudoku:
+    bad row" and "/tmp/b/sudoku: bad row" are one)."""
+    words = [word for word in message_line(result.stderr, result.stdout).lower().split() if "/" not in word and "\\" not in word]
+    text = re.sub(r"\d+", "#", " ".join(words))
     return " ".join(re.sub(r"[^a-z#]+", " ", text).split())[:40]
 
 

@@ -60,7 +60,9 @@ def input_lines(one: Any) -> list[str]:
     text = one.text or b""
     if not text:
         return []
-    mark = getattr(one, "mark", None) or mark_in(one.detail)
+    # a bug that knows its place has it in ``mark`` (None: no place in the input is known; the detail
+    # may quote the program's own "line 3"); the detail is read only for what has no such field
+    mark = one.mark if hasattr(one, "mark") else mark_in(one.detail)
     shown = excerpt(text, mark, side=getattr(one, "side", None))
     caption = f"{INDENT}input ({len(text)} bytes" + (f", {shown.where} marked" if shown.where else "") + "):"
     lines = caret_lines(shown)

@@ -36,7 +36,8 @@ def target_rows(config: dict[str, Any], records: Any, saved: Sequence[Saved]) ->
         name = spec["spec"]
         why = config.get("cannot_start", {}).get(name)
         if why:
-            rows.append({"target": name, "status": "cannot start", "detail": why})
+            said = config.get("cannot_start_said", {}).get(name)
+            rows.append({"target": name, "status": "cannot start", "detail": why, **({"said": said} if said else {})})
             continue
         mine = records.filter(pc.equal(records.column("target"), make_target(**spec).name)).select(
             ["outcome", "oracles_failed", "format_slips", "notes"]).to_pylist()
@@ -139,22 +140,49 @@ def matrix(rows: Sequence[dict[str, Any]]) -> list[str]:
     return out + [""]
 
 
-def matrix_table(rows: Sequence[dict[str, Any]]) -> Table:
-    """The targets-by-oracles table for the terminal (``matrix`` is the Markdown one)."""
-    from sudoku.display import Table, marked
+CLASS_WIDTH = 80  # columns a class's one line per target fits, whatever the terminal
+NAME_WIDTH = 36  # a longer name is cut: the bugs keep the rest of the line
 
-    oracles = sorted({oracle for row in rows for oracle in row.get("oracles", {})})
-    table = Table(["target", "status", "cases:", "failed:", *(f"{o}:" for o in oracles), "differs:", "slips:",
-                   "bugs:"])
-    for row in rows:
+
+def class_lines(rows: Sequence[dict[str, Any]], saved: Sequence[Saved], width: int = CLASS_WIDTH) -> list[str]:
+    """A run of several targets in a line each, for the end of the short summary: the target's short
+    name (``sudoku.display.short_name``, as its feedback and corpus folders are named), ok, failed or
+    cannot start, and its bugs in a few words (their own oracles), each line cut to ``width``: a
+    class of thirty reads in a terminal of any width (the matrix, a column per oracle, is in
+    summary.md and ``--md``)."""
+    from fuzz.oracles import oracles_of
+    from sudoku.display import counted, cut, marked, short_name, visible
+
+    if not rows:
+        return []
+    taken: set[str] = set()
+    names = [short_name(row["target"], taken) for row in rows]
+    name_width = min(max(map(len, names), default=0), NAME_WIDTH)
+    out = ["per target (a column per oracle: summary.md, or --md):"]
+    for name, row in zip(names, rows):
         if row["status"] == "cannot start":
-            table.add(row["target"], marked(f"cannot start: {row['detail']}", "bad"), *[""] * (len(oracles) + 5))
+            what, style = f"cannot start: {visible(_why_short(row), newlines=False)}", "bad"
         else:
-            style = "bad" if row["status"] == "failed" else "good"
-            table.add(row["target"], marked(row["status"], style), row["cases"], marked(str(row["failed"]), style),
-                      *(row["oracles"].get(o, 0) or "" for o in oracles), row.get("differs", 0) or "", row["slips"],
-                      row["bugs"])
-    return table
+            own = Counter(oracles_of(one.signature)[0] for one in saved if one.target == row["target"])
+            if own:
+                found = f"{counted(sum(own.values()), 'bug')}: {', '.join(own)}"
+            else:
+                found = counted(row.get("failed", 0), "failed case") if row.get("failed") else "no bug found"
+            what, style = f"{row['status']:<6}  {found}", "bad" if row["status"] == "failed" else "good"
+        out.append(marked(cut(f"  {cut(name, name_width):<{name_width}}  {what}", width), style))
+    return out
+
+
+def _why_short(row: dict[str, Any]) -> str:
+    """Why a target cannot start, in its own words when it answered without a grid (the line of its
+    output that says most: "SyntaxError: ...", "Usage: ..."), else the pre-flight's line (a missing
+    program's)."""
+    from fuzz.oracles import message_line
+
+    for call in row.get("said") or []:
+        if said := message_line(call["stderr"].encode(), call["stdout"].encode()):
+            return said
+    return str(row.get("detail", ""))
 
 
 def shown_input(text: bytes, *, width: int = 400, rows: int = 12) -> str:
@@ -227,10 +255,8 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
         short += [marked(visible(line, newlines=False), "bad") for line in failing[:MAX_STILL_SHOWN]]
         if len(failing) > MAX_STILL_SHOWN:
             short.append(f"... and {len(failing) - MAX_STILL_SHOWN} more still failing (summary.md lists them all)")
-    if several:
-        rows_by_target = manifest.get("fuzz", {}).get("targets") or target_rows(config, records, saved)
-        out += matrix(rows_by_target)
-        short.append(matrix_table(rows_by_target))
+    rows_by_target = (manifest.get("fuzz", {}).get("targets") or target_rows(config, records, saved)) if several else []
+    out += matrix(rows_by_target) if several else []
     found = manifest.get("fuzz", {}).get("differential") or differential(config, records)
     out += differential_lines(found)
     short += [f"differential check: {line}" for line in differential_lines(found, code=visible)]
@@ -280,7 +306,7 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
     where = [f"records: {run_dir.path}/parts, {run_dir.csv_path}",
              f"summary: {run_dir.path}/summary.md (with plots: reports show {run_dir.path} --html report.html)",
              f"corpus: {run_corpus}{_corpus_note(run_corpus, config, untriaged=bool(untriaged))}"]
-    return "\n".join(out + [""] + where), short + where
+    return "\n".join(out + [""] + where), short + where + class_lines(rows_by_target, saved)
 
 
 def _corpus_note(run_corpus: Path, config: dict[str, Any], *, untriaged: bool) -> str:

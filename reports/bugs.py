@@ -4,9 +4,12 @@ exactly as the program got it, the place that failed, what a right answer looks 
 
 Newer runs write every field into the group record (``text``, ``expected``, ``actual``, ``mark``,
 ``families``, ``side``); older ones wrote only the shortened ``input``, so the rest is read from the
-reproducer's folder (``case.json``, ``input.txt``) when it is there, and a missing mark is read from
-the detail ("first at row 4, column 7"). A bug's words (title, cause, help: ``fuzz.wording``) are
-computed by fuzz and read from the record; a record without them shows its signature as its title. A folder that is gone, a link, too big or damaged just
+reproducer's folder (``case.json``, ``input.txt``) when it is there, and the mark of a record that
+has none written (older runs) is read from the detail ("first at row 4, column 7"). A record that
+says it has no mark (``"mark": null``) has none: its detail may quote the program's own words ("line
+3" of its source), which are no place in the input. A bug's words (title, cause, help:
+``fuzz.wording``) are computed by fuzz and read from the record; a record without them shows its
+signature as its title. A folder that is gone, a link, too big or damaged just
 means less is shown: every file is untrusted input.
 """
 
@@ -151,7 +154,8 @@ def bug_of(record: object) -> Bug:
     side = record.get("side", meta.get("side"))
     return Bug(record=record, text=text, expected=expected if isinstance(expected, str) else "",
                actual=_actual(record.get("actual", meta.get("actual"))),
-               mark=_mark(record.get("mark")) or mark_in(record.get("detail")),
+               mark=_mark(record["mark"]) if "mark" in record else _mark(meta.get("mark")) if "mark" in meta
+               else mark_in(record.get("detail")),
                families=[str(f) for f in families] if isinstance(families, list) else [],
                side=side if isinstance(side, int) and not isinstance(side, bool) else None)
 

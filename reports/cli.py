@@ -42,6 +42,25 @@ EXIT_CODES = exit_codes({
                     "version, mode, target), so no timing was compared, and no case failed (--fail-on none: 0)",
     INTERRUPTED: None,
 })
+SHOW_EXAMPLES = """examples:
+  reports show runs/today                          a short summary of a batch or a fuzz run
+  reports show runs/fuzz-1 --html report.html      the same, whole, with plots and each bug's input
+  reports show runs/today --md - > summary.md      the whole Markdown on stdout
+
+"""
+COMPARE_EXAMPLES = """examples:
+  reports compare runs/base runs/head              exit 1 on a regression, 5 when not comparable
+  reports compare runs/base runs/head --fail-on correctness --junit junit.xml --md summary.md
+  reports compare rounds/base rounds/head          directories of rounds, each side read as one run
+
+"""
+EXAMPLES = """examples:
+  reports show runs/today                          one run: counts, failures, timings
+  reports compare runs/base runs/head              a change against its baseline, in CI
+  reports history runs/*                           each metric over commits, where it stepped
+  reports feedback runs/class --out feedback       a class's fuzz run: a page and a grade per student
+
+"""
 EPILOG = EXIT_CODES + """
 A RUN is a run directory (manifest.json, parts/*.parquet) or a directory of run directories (rounds of one
 configuration; --merge-unlike merges any), read as one run; rounds and chunks are resampled as blocks, and
@@ -50,7 +69,11 @@ stdout: a short summary (aligned tables; boxed on a terminal); --md - puts the w
 --json a versioned JSON object (see README). The Markdown is appended to $GITHUB_STEP_SUMMARY when that is set."""
 
 
-HISTORY_EPILOG = """Each metric's median per commit, oldest first (runs ordered by their recorded start time; the
+HISTORY_EPILOG = """examples:
+  reports history runs/*                           every run here, one series per configuration
+  reports history runs/* --md history.md --html history.html
+
+Each metric's median per commit, oldest first (runs ordered by their recorded start time; the
 runs of one commit merged as its rounds), one series per configuration. A step change is named where the
 commits after a point differ from those before by the rule of `compare` (the whole interval past the
 threshold, and past the spread between commits).
@@ -85,8 +108,9 @@ def positive(text: str) -> int:
 
 
 def parser() -> Parser:
-    top = Parser(prog="reports", description="Summaries and regression verdicts of record runs (Parquet).",
-                 epilog=EPILOG)
+    top = Parser(prog="reports", description="Summaries and regression verdicts of record runs (Parquet), and "
+                                             "feedback and grades for a class's fuzz run.",
+                 epilog=EXAMPLES + EPILOG)
     add_version_option(top, "reports")
     commands = top.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
@@ -94,13 +118,13 @@ def parser() -> Parser:
                                description="Summarise one run (a batch or a fuzz run): counts, failures and "
                                            "distinct bugs, timing percentiles, the slowest cases; as text, "
                                            "Markdown, HTML or JSON.",
-                               epilog=EPILOG)
+                               epilog=SHOW_EXAMPLES + EPILOG)
     show.add_argument("run", metavar="RUN", help="run directory")
     compare = commands.add_parser("compare", help="verdict per metric of a current run against a baseline",
                                   description="Compare a current run with a baseline, metric by metric: a "
                                               "regression only when the whole confidence interval of the ratio "
                                               "of medians lies past the threshold; any failed case is one.",
-                                  epilog=EPILOG)
+                                  epilog=COMPARE_EXAMPLES + EPILOG)
     compare.add_argument("base", metavar="BASE", help="baseline run directory")
     compare.add_argument("head", metavar="HEAD", help="current run directory")
     compare.add_argument("--threshold", type=fraction, default=settings.THRESHOLD,
@@ -140,7 +164,16 @@ def parser() -> Parser:
     return top
 
 
-FEEDBACK_EPILOG = exit_codes({OK: "the folders were written (whatever the submissions' bugs)",
+FEEDBACK_EPILOG = """examples:
+  fuzz run -n 300 --targets class.txt --out runs/class       first: the class's run (one program a line)
+  reports feedback runs/class --out feedback                 a folder per student: page, results.json, junit.xml
+  reports feedback runs/class --rules our-course.toml        scored by the course's own rule
+
+A program that cannot start (no grid from a known-good solve nor from a create: a syntax error, a usage
+line on every call) scores 0, its page showing what it printed; a refusal earns points only from a
+program that solved something.
+
+""" + exit_codes({OK: "the folders were written (whatever the submissions' bugs)",
                                USAGE: "an unreadable run or grading rule",
                                IO_ERROR: "an --out that cannot be written",
                                INTERRUPTED: None})
@@ -169,7 +202,7 @@ def run_feedback(args: argparse.Namespace) -> int:
     from reports.feedback import write_feedback
     from reports.grades import read_leaderboard, read_rules
     from reports.load import load_run
-    from sudoku.display import visible
+    from sudoku.display import counted, visible
 
     rules = read_rules(args.rules)  # a bad rule is told before a long run is read
     leaderboard = read_leaderboard(args.rules)
@@ -178,7 +211,7 @@ def run_feedback(args: argparse.Namespace) -> int:
     made = write_feedback(run, out, rules=rules, leaderboard=leaderboard)
     if not args.quiet:
         for one, got, most in made:
-            print(f"{visible(str(out / one.folder), newlines=False)}: {len(one.bugs)} bugs, {got:g} of {most:g} "
+            print(f"{visible(str(out / one.folder), newlines=False)}: {counted(len(one.bugs), 'bug')}, {got:g} of {most:g} "
                   f"points ({visible(one.target, newlines=False)})")
     return OK
 

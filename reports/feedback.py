@@ -16,18 +16,17 @@ target's name or path. ``DIR/index.md`` (for staff, not students) says which fol
 from __future__ import annotations
 
 import os
-import re
 import shlex
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from jobs.schema import FORMAT_SLIPS as SLIPS  # what a format slip means, for a student
 from reports import ReportError, WriteFailed
 from reports.bugs import MAX_READ, Bug, bug_of
-from sudoku.display import counted
+from sudoku.display import counted, short_name
 
 if TYPE_CHECKING:
     from reports.grades import Line, Scored
@@ -50,6 +49,8 @@ class Submission:
     slips: dict[str, int] = field(default_factory=dict)      # slip -> cases
     slip_families: dict[str, list[str]] = field(default_factory=dict)  # slip -> [families]
     notes: dict[str, int] = field(default_factory=dict)      # note -> cases
+    said: list[dict[str, object]] = field(default_factory=list)  # what it printed to the pre-flight (``said_of``)
+    solved: bool = True      # some case asking for an answer (a puzzle to solve, a grid to check) passed
 
     @property
     def started(self) -> bool:
@@ -58,22 +59,9 @@ class Submission:
 
 def folder_name(target: str, taken: set[str]) -> str:
     """A folder for a target: its program's folder and file names (what tells submissions apart in a
-    class: ``alice/sudoku``), made safe, and a number when two are alike."""
-    words = [word for word in _split(target) if "/" in word] or _split(target) or ["target"]
-    parts = [part for part in Path(words[-1]).parts if part not in ("/", ".", "..")][-2:]
-    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", "-".join(parts)).strip("-.")[:60] or "target"
-    name, number = slug, 2
-    while name in taken:
-        name, number = f"{slug}-{number}", number + 1
-    taken.add(name)
-    return name
-
-
-def _split(text: str) -> list[str]:
-    try:
-        return shlex.split(text)
-    except ValueError:
-        return text.split()
+    class: ``alice/sudoku``), made safe, and a number when two are alike (``sudoku.display.short_name``,
+    as ``fuzz`` names it in its summary and corpus)."""
+    return short_name(target, taken)
 
 
 def submissions(run: Run) -> list[Submission]:
@@ -96,6 +84,8 @@ def submissions(run: Run) -> list[Submission]:
         one = Submission(target=name, folder=folder_name(name, taken), status=str(row.get("status", "?")),
                          why=str(row.get("detail", "")), cases=len(mine),
                          failed=int((mine["outcome"] == "failed").sum()) if len(mine) else 0)
+        one.said = _said(row.get("said"))
+        one.solved = solved_any(mine)
         one.bugs = [bug_of(g) for g in groups if g.get("target") == name]
         for slips, family in zip(mine.get("format_slips", []), mine.get("family", [])):
             for slip in (slips or "").split(",") if isinstance(slips, str) else []:
@@ -110,6 +100,55 @@ def submissions(run: Run) -> list[Submission]:
     if not out:
         raise ReportError(f"{run.path}: no targets in the run's manifest")
     return out
+
+
+def solved_any(records: Any) -> bool:
+    """Whether a target's records (a DataFrame) hold a passed case that asked for an answer: a puzzle
+    with a solution, or (``--mode check``) a grid to judge. A refusal is worth points only beside one
+    (``grades.score``)."""
+    if not len(records) or "outcome" not in records:
+        return False
+    passed = records[records["outcome"] == "ok"]
+    if "solutions" in passed and bool((passed["solutions"].fillna(0) >= 1).any()):
+        return True
+    return "family" in passed and any(str(family).startswith("check_") for family in passed["family"])
+
+
+def _said(value: object) -> list[dict[str, object]]:
+    """What a target that could not start printed to each pre-flight call, as the manifest's row
+    holds it (fuzz.engine.said_of): the calls of the right shape, the rest dropped (a manifest is
+    untrusted input)."""
+    calls = value if isinstance(value, list) else []
+    return [{"call": one["call"], "exit_code": one.get("exit_code"), "stdout": one.get("stdout") or "",
+             "stderr": one.get("stderr") or ""} for one in calls[:4]
+            if isinstance(one, dict) and isinstance(one.get("call"), str)
+            and all(isinstance(one.get(key, ""), str) for key in ("stdout", "stderr"))]
+
+
+def _said_title(one: dict[str, object]) -> str:
+    asked = {"solve": "asked to solve a known-good puzzle", "create": "asked to create a puzzle"}
+    return f"{asked.get(str(one['call']), str(one['call']))}: exit {one.get('exit_code', '?')}"
+
+
+def said_md(one: Submission) -> list[str]:
+    """What a program that could not start printed, call by call, as output (code blocks: nothing in
+    them is read as a place in any input)."""
+    from reports.render.md import excerpt_md
+    from reports.text import cell
+
+    lines: list[str] = []
+    for call in one.said:
+        lines += [f"{cell(_said_title(call))}, stdout:", "", excerpt_md(str(call["stdout"])), "", "stderr:", "",
+                  excerpt_md(str(call["stderr"])), ""]
+    return lines
+
+
+def said_html(one: Submission) -> list[str]:
+    """``said_md`` in HTML: each call's stdout and stderr in a ``pre`` block, nothing marked."""
+    from reports.render.html import escape, excerpt_html
+
+    return [f"<p>{escape(_said_title(call))}, stdout:</p>{excerpt_html(str(call['stdout']))[0]}"
+            f"<p>stderr:</p>{excerpt_html(str(call['stderr']))[0]}" for call in one.said]
 
 
 def _reproducer(run_path: str | os.PathLike[str], folder: object) -> Path | None:
@@ -191,7 +230,7 @@ def page_md(one: Submission, scored: Sequence[Scored], run: Run) -> str:
              f"{one.cases} cases, {one.failed} failed, {counted(len(one.bugs), 'distinct bug')}",
              f"- grade: {total:g} of {most:g} points (results.json)", ""]
     if not one.started:
-        lines += ["Your program did not start, so nothing was tested:", "", f"> {cell(one.why)}", ""]
+        lines += ["Your program did not start, so nothing was tested:", "", f"> {cell(one.why)}", ""] + said_md(one)
     if one.bugs:
         lines += [f"## Bugs ({len(one.bugs)})", "",
                   "Each bug is shown once, on the smallest input that shows it. Its files are in `bugs/N/` beside "
@@ -223,7 +262,7 @@ def page_html(one: Submission, scored: Sequence[Scored], run: Run) -> str:
             f"{escape(run.name)}, seed {escape(str(config.get('seed', '?')))}): {one.cases} cases, {one.failed} "
             f"failed, {counted(len(one.bugs), 'distinct bug')}<br/>grade: {total:g} of {most:g} points</p>"]
     if not one.started:
-        body.append(f"<p>Your program did not start, so nothing was tested: {escape(one.why)}</p>")
+        body += [f"<p>Your program did not start, so nothing was tested: {escape(one.why)}</p>", *said_html(one)]
     if one.bugs:
         body += [f"<h2>Bugs ({len(one.bugs)})</h2>",
                  "<p>Each bug on the smallest input that shows it; its files are in <code>bugs/N/</code> beside "
@@ -270,7 +309,7 @@ def write_feedback(run: Run, out: str | os.PathLike[str], *, rules: Sequence[Lin
             make_folders(folder, within=out)
             for number, bug in enumerate(one.bugs, 1):
                 copy_reproducer(run.path, bug, folder / "bugs" / str(number), within=out)
-            scored = grades.score(lines, one.bugs, one.slips, started=one.started)
+            scored = grades.score(lines, one.bugs, one.slips, started=one.started, solved=one.solved)
             page = page_md(one, scored, run)
             board = grades.leaderboard_entries(leaderboard, score=sum(s.score for s in scored), bugs=len(one.bugs),
                                                failed=one.failed) if one.started else []

@@ -9,6 +9,10 @@ A line with ``per_bug`` loses that much per bug counted (down to 0); without, al
 A rule may also ask for Gradescope **leaderboard** columns (``leaderboard = ["score", "bugs"]``,
 ``LEADERBOARD``), so a class can rank by more than the grade.
 
+A line that counts only refusals (``REFUSALS``: rejecting what has no solution or is malformed)
+pays only a program that solved something: a program that refuses everything (a usage line and exit
+2 on every call) rejects every bad input "cleanly" without having done any work.
+
 The rule file comes from the course, so it is read as untrusted input: unknown keys, wrong types and
 negative points are refused with one ``ReportError`` naming the file, the line and the key.
 """
@@ -20,7 +24,7 @@ import os
 import tomllib
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +38,9 @@ DEFAULT_RULES = Path(__file__).resolve().parent / "data" / "grading.toml"
 RESULTS_SCHEMA = Path(__file__).resolve().parent / "data" / "results.schema.json"
 MAX_RULES = 1 << 16  # bytes of a rule file: a few hundred is usual
 ANY = "*"
+REFUSALS = ("rejects_unsolvable", "rejects_malformed")  # the oracles of input a program must refuse
+NOTHING_SOLVED = ("0 points: your program solved none of the puzzles it was given, and rejecting bad input "
+                  "counts only for a program that solves")
 
 
 @dataclass
@@ -54,6 +61,11 @@ class Line:
         own = own_oracle(bug.get("signature", ""))
         return any(name == ANY or own == name or own.startswith(name + ":") or (":" in name and own.startswith(name))
                    for name in self.oracles)
+
+    @property
+    def refusals(self) -> bool:
+        """Whether the line counts refusals only (``REFUSALS``)."""
+        return not self.slips and all(name.split(":")[0] in REFUSALS for name in self.oracles)
 
 
 def own_oracle(signature: object) -> str:
@@ -141,16 +153,18 @@ class Scored:
     score: float
     counted: list[tuple[str, int | None]]  # [(title, number of the bug on the page or None)], what cost points;
     # a bug's title is followed by its lines of why, what to look at and its id
+    why: str = ""  # why it scored nothing when no bug did it (a refusal line of a program that solved nothing)
 
     @property
     def passed(self) -> bool:
-        return not self.counted
+        return not self.counted and not self.why
 
 
 def score(lines: Iterable[Line], bugs: Iterable[Bug], slips: Mapping[str, int], *,
-          started: bool = True) -> list[Scored]:
+          started: bool = True, solved: bool = True) -> list[Scored]:
     """Each line's score for one submission: ``bugs`` its Bugs (in the page's order, numbered from 1),
-    ``slips`` {slip: cases}; a submission that did not start scores 0 on every line."""
+    ``slips`` {slip: cases}; a submission that did not start scores 0 on every line, and one that
+    ``solved`` nothing (no solve case passed) 0 on the refusal lines."""
     left = list(enumerate(bugs, 1))
     out = []
     counted: list[tuple[str, int | None]]
@@ -162,13 +176,14 @@ def score(lines: Iterable[Line], bugs: Iterable[Bug], slips: Mapping[str, int], 
             taken = {n for n, _ in mine}
             left = [(n, bug) for n, bug in left if n not in taken]
             counted = [(_title(bug), n) for n, bug in mine]
-        if not started:
+        why = NOTHING_SOLVED if started and not solved and line.refusals else ""
+        if not started or why:
             value = 0.0
         elif line.per_bug is None:
             value = 0.0 if counted else float(line.points)
         else:
             value = max(0.0, float(line.points) - line.per_bug * len(counted))
-        out.append(Scored(line, value, counted))
+        out.append(Scored(line, value, counted, why))
     return out
 
 
@@ -184,6 +199,8 @@ def _title(bug: Bug) -> str:
 def _output(scored: Scored, started: bool, why: str) -> str:
     if not started:
         return f"Your program did not start, so nothing was tested: {why}"
+    if scored.why:
+        return scored.why + "." + (f"\n{_output(replace(scored, why=''), started, why)}" if scored.counted else "")
     if scored.passed:
         return "Passed: no " + ("format slip." if scored.line.slips else "bug of this kind was found.")
     what = "kind of format slip" if scored.line.slips else "bug"

@@ -36,6 +36,7 @@ import re
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import PurePath
 from typing import Any, NamedTuple, TextIO
 
 from sudoku.colour import STYLES, colour, sgr as _sgr
@@ -106,6 +107,38 @@ class Marked(str):
 def counted(count: int, noun: str, plural: str | None = None) -> str:
     """``count`` and the noun it counts, in the plural unless it is 1: "1 case", "2 cases"."""
     return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
+def path_slug(path: str, width: int = 60) -> str:
+    """A file name for people made from a program's path: its folder's and its own name, joined by
+    '-' and made safe (``alice/sudoku.py`` -> ``alice-sudoku.py``: what tells a class's submissions
+    apart), at most ``width`` characters; '' when nothing is left."""
+    parts = [part for part in PurePath(path).parts if part not in ("/", ".", "..")][-2:]
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", "-".join(parts)).strip("-.")[:width].strip("-.")
+
+
+def short_name(command: str, taken: set[str]) -> str:
+    """A short name for a target, fit for a file name: its program's folder and file (``path_slug``
+    of the last word of ``command`` that is a path: ``alice-sudoku``), else of its last word, and a
+    number when it is in ``taken`` (which it joins): a class's feedback folders, corpus folders and
+    one-line summary name a submission alike."""
+    import shlex
+
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    slug = path_slug(([word for word in words if "/" in word] or words or ["target"])[-1]) or "target"
+    name, number = slug, 2
+    while name in taken:
+        name, number = f"{slug}-{number}", number + 1
+    taken.add(name)
+    return name
+
+
+def cut(text: str, width: int) -> str:
+    """``text`` in at most ``width`` characters: cut, with '...' at its end, when longer."""
+    return text if len(text) <= width else text[: max(0, width - 3)] + "..."
 
 
 def marked(text: str, style: str | None) -> str:

@@ -873,7 +873,7 @@ def test_corpus_save_and_load(tmp_path):
     sig = "keeps_givens:changed on unique (exit 0)"
     folder = save(tmp_path, case, sig, done, seed=4, case=9)
     assert folder.parent == tmp_path / corpus.target_key(Named()) / "keeps_givens"
-    assert folder.parent.parent.name.startswith("fake-")
+    assert folder.parent.parent.name.startswith("bin-fake-")  # the program's folder and name, as in feedback
     assert (folder / "input.txt").read_bytes() == case.text
     assert (folder / "output.txt").read_bytes() == done.stdout
     again = save(tmp_path, case_of("1\n"), sig, done)
@@ -916,7 +916,7 @@ def test_programs_typed_alike_in_different_folders_are_different_targets(tmp_pat
     one, other = _programs(tmp_path, "one", "other")
     key = corpus.target_key(make_target("./sudoku", base=str(one)))
     assert key != corpus.target_key(make_target("./sudoku", base=str(other)))
-    assert key.startswith("sudoku-")
+    assert key.startswith("one-sudoku-")  # its folder and name, as a class's feedback folder is named
     # one program typed two ways is one target
     assert key == corpus.target_key(make_target(str(one / "sudoku"), base=str(other)))
     assert key == corpus.target_key(make_target("one/sudoku", base=str(tmp_path)))
@@ -949,6 +949,28 @@ def test_a_run_leaves_reproducers_under_the_old_key_alone_and_says_how_to_adopt_
     adopt = line.split("keep them with this program: ", 1)[1]
     subprocess.run(adopt, shell=True, check=True)
     assert not (shared / old).exists() and saved.is_dir() and (saved / "case.json").is_file()
+
+
+def test_a_corpus_named_by_file_name_alone_is_still_replayed_and_resumed(tmp_path):
+    """A corpus made before folders were named as feedback names them (``sudoku-6f7ef792``, the same
+    hash) holds the same program's reproducers: the run replays them, triage finds its groups."""
+    from fuzz import engine
+    from fuzz.targets import make_target
+
+    _programs(tmp_path, "alice")
+    target = make_target("./alice/sudoku", base=str(tmp_path))
+    new, old = corpus.target_keys(target)
+    assert new.startswith("alice-sudoku-") and old.startswith("sudoku-") and new[-8:] == old[-8:]
+    shared = tmp_path / "corpus"
+    sig = "answers:wrong on unique (exit 0)"
+    saved = corpus.save(shared, case_of(render(PUZZLE, "grid"), "unique_easy"), signature=sig, oracle="answers",
+                        detail="d", target=target, result=result(b""))
+    (shared / new).rename(shared / old)
+    assert list(corpus.saved_groups(shared, target)) == [sig]
+    config = {"corpus": str(shared), "strict": False, "reference": None}
+    spec = {"spec": "./alice/sudoku", "create_args": "create", "solve_args": "solve", "header": False}
+    count, still = engine.replay_own(config, spec, target, tmp_path / "run")
+    assert count == 1 and [one.folder for one in still] == [shared / old / saved.relative_to(shared / new)]
 
 
 def test_corpus_load_skips_temporaries_and_damage(tmp_path):
@@ -1168,3 +1190,23 @@ def test_what_the_corpus_saves_it_reads_back_at_the_size_limit(tmp_path):
                          oracle="no_timeout", detail="d", target=make_target("engine:py"), result=result())
     loaded = corpus.load(tmp_path)
     assert loaded.skipped == [] and loaded.entries[0][0] == folder and loaded.entries[0][2] == case.text
+
+
+SYNTAX_ERROR = (b'  File "/tmp/ux/class/dave/sudoku", line 3\n    def solve(grid:\n             ^\n'
+                b"SyntaxError: '(' was never closed\n")
+
+
+def test_a_message_class_is_what_went_wrong_never_the_program_s_own_paths_and_lines():
+    """A Python syntax error names a file and a line of the program: neither is the bug's class, and a
+    signature built from them (`'file tmp ux class dave sudoku line #'`) named the student's folder."""
+    from fuzz.oracles import message_class, message_line
+
+    assert message_line(SYNTAX_ERROR) == "SyntaxError: '(' was never closed"
+    assert message_class(result(b"", SYNTAX_ERROR, 1)) == "syntaxerror was never closed"
+    assert message_class(result(b"", b"./alice/sudoku: bad row 3\n", 1)) \
+        == message_class(result(b"", b"/tmp/bob/sudoku: bad row 7\n", 1)) == "bad row #"
+    case = case_of(render(PUZZLE, "grid"), "unique_easy")
+    verdict = judge_solve(case, result(b"", SYNTAX_ERROR, 1))
+    sig = signature("solvable", verdict, result(b"", SYNTAX_ERROR, 1))
+    assert "tmp" not in sig and "dave" not in sig and "line" not in sig
+    assert verdict.failed["answers"].detail == "exit 1 (SyntaxError: '(' was never closed), no grid on stdout"

@@ -459,7 +459,8 @@ def test_replay_tells_two_programs_typed_alike_apart_and_says_what_it_leaves_out
                     detail="d", target=make_target("./sudoku", base=str(tmp_path / name)),
                     result=Result(1, b"", b"", 0.1, False, False))
     both = fuzz("replay", tmp_path / "shared", cwd=tmp_path / "a")
-    assert both.returncode == 2 and "holds reproducers of 2 targets (./sudoku (sudoku-" in both.stderr
+    assert both.returncode == 2 and "holds reproducers of 2 targets (./sudoku (a-sudoku-" in both.stderr
+    assert "./sudoku (b-sudoku-" in both.stderr  # each folder named for the program's folder and file
     mine = fuzz("replay", tmp_path / "shared", "--target", "./sudoku", cwd=tmp_path / "a")
     assert mine.returncode == 0 and "1 reproducer of other targets under" in mine.stderr
     theirs = next(folder for folder in (tmp_path / "shared").iterdir()

@@ -17,7 +17,7 @@ def saved(text, detail="keeps_givens: 1 given(s) changed, first at row 9, column
 
 
 def test_a_grid_is_shown_whole_with_tabs_and_cr_visible_and_the_cell_marked():
-    lines = bug_lines(saved(GRID.encode()), 1)
+    lines = bug_lines(saved(GRID.encode(), mark={"row": 9, "column": 3}), 1)
     assert lines[0].startswith("  1. changed a given of the puzzle in its answer: 3 cases; keeps_givens")
     assert lines[0].endswith("(confirmed in 3 of 3 replays)")
     assert lines[1].startswith("     look at: never overwrite a given")
@@ -29,6 +29,19 @@ def test_a_grid_is_shown_whole_with_tabs_and_cr_visible_and_the_cell_marked():
     assert lines[10] == "       0\\t0\\t5\\t0\\t0\\t0\\t0\\t0\\t0"
     assert lines[11] == "             ^ row 9, column 3"  # under the 5
     assert lines[-1] == "     replay: " + REPLAY and len(lines) == 13
+
+
+def test_a_place_the_program_names_in_its_own_words_is_never_marked_in_the_input():
+    """A Python syntax error says 'line 3' of the program's source: a bug that knows no place in the
+    input (``mark`` None) marks none, whatever its detail quotes; only a record without a mark
+    field (older runs) has its place read from the detail."""
+    from types import SimpleNamespace
+
+    quoted = "answers: exit 1 (  File \"/tmp/x/sudoku.py\", line 3), no grid on stdout"
+    lines = bug_lines(saved(GRID.encode(), detail=quoted), 1)
+    assert lines[1] == "     input (163 bytes):" and not any("^" in line for line in lines)
+    old = SimpleNamespace(**{k: v for k, v in saved(GRID.encode())._asdict().items() if k != "mark"})
+    assert "row 9, column 3 marked" in bug_lines(old, 1)[1]
 
 
 def test_control_bytes_never_reach_the_terminal_raw():

@@ -130,3 +130,16 @@ def test_the_terminal_summary_gives_a_bug_s_detail_families_and_other_signatures
     assert "     seen on: multiple, unique_hard, whitespace_tabs" in blocks
     assert ("     id: keeps_givens:changed on whitespace_tabs (exit 0) (also met as: keeps_givens:changed on full "
             "(exit 0))") in blocks
+
+
+
+def test_a_record_that_knows_no_place_is_not_marked_by_the_program_s_words_in_its_detail():
+    """'line 3' of a program's own source, quoted in the detail, is no place in the input; only a
+    record written before marks were (no "mark" field) has its place read from the detail."""
+    from reports.bugs import bug_of
+
+    detail = 'answers: exit 1 (  File "/tmp/x/sudoku.py", line 3), no grid on stdout'
+    record = {"signature": "answers:exit on solvable (exit non-zero)", "detail": detail, "text": "1 2\n3 4\n",
+              "expected": "", "actual": {}}
+    assert bug_of({**record, "mark": None}).mark is None
+    assert bug_of(record).mark == {"line": 3}  # an old record: the detail is all there is

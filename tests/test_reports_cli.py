@@ -163,6 +163,17 @@ def test_help_documents_the_exit_codes():
     assert result.returncode == 0 and "exit codes:\n  0    success: no regression" in result.stdout
 
 
+@pytest.mark.parametrize("command", [(), ("show",), ("compare",), ("history",), ("feedback",)])
+def test_help_of_reports_and_each_subcommand_gives_examples(command):
+    """Course staff and CI writers start from an example: each help has a few, each a real command line."""
+    result = run_reports(*command, "--help")
+    examples = result.stdout.split("examples:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert result.returncode == 0 and len(examples) >= 2
+    assert all(line.startswith(("  reports ", "  fuzz run ")) for line in examples), examples
+    if command:
+        assert any(line.startswith(f"  reports {command[0]} ") for line in examples)
+
+
 @pytest.mark.slow
 def test_compare_real_runs_of_the_runner(tmp_path):
     """Two real ``jobs run`` runs of the same code: no failure, every metric judged."""

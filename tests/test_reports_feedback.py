@@ -184,3 +184,84 @@ def test_an_out_that_cannot_be_written_is_one_line_and_exit_3(class_run, tmp_pat
     done = run_reports("feedback", str(class_run[0] / "run"), "--out", str(blocker / "feedback"))
     assert done.returncode == 3 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert done.stderr.startswith(f"reports: {blocker / 'feedback'}") and "cannot write" in done.stderr
+
+
+# --- the gate: a program that never answers is graded 0, whatever it refuses -------------------------
+
+FIVE = ("correct", "changes_given", "rejects_with_exit_0", "syntax_error", "usage_only")
+
+
+@pytest.fixture(scope="module")
+def five_run(tmp_path_factory):
+    root = tmp_path_factory.mktemp("five")
+    listed = root / "class.txt"
+    listed.write_text("# a class of five\n" + "".join(f"{spec(name)}\n" for name in FIVE))
+    seed = seed_where(16, lambda cases: {"malformed_letter", "unique_easy"} <= {case.family for case in cases})
+    done = fuzz("run", "-n", 16, "--no-shrink", "--seed", seed, "--workers", 2, "--timeout", 10, "--out", root / "run",
+                "--corpus", root / "corpus", "--targets", listed, "--no-progress", cwd=root, timeout=600)
+    assert done.returncode == 1, done.stderr[-2000:]
+    out = run_reports("feedback", str(root / "run"), "--out", str(root / "feedback"))
+    assert out.returncode == 0, out.stderr
+    return root, done
+
+
+def test_a_syntax_error_and_a_usage_stub_cannot_start_score_0_and_the_correct_one_scores_highest(five_run):
+    root, _ = five_run
+    scores = {name: json.loads((root / "feedback" / f"fake_targets-{name}.py" / "results.json").read_text())["score"]
+              for name in FIVE}
+    assert scores["syntax_error"] == scores["usage_only"] == 0
+    assert scores["correct"] == 100 and all(scores[name] < 100 for name in FIVE[1:]), scores
+    rows = {row["target"]: row for row in json.loads((root / "run" / "manifest.json").read_text())["fuzz"]["targets"]}
+    assert [rows[spec(name)]["status"] for name in FIVE] == ["ok", "failed", "failed", "cannot start", "cannot start"]
+
+
+@pytest.mark.parametrize("name, said", [("syntax_error", "SyntaxError: '(' was never closed"),
+                                        ("usage_only", "Usage: ./sudoku create|solve")])
+def test_a_page_of_a_program_that_cannot_start_says_why_with_its_own_output_as_output(five_run, name, said):
+    root, _ = five_run
+    folder = root / "feedback" / f"fake_targets-{name}.py"
+    page = (folder / "feedback.md").read_text()
+    assert "Your program did not start" in page and "no 9x9 grid on stdout from a known-good solve" in page
+    assert said in page and "asked to create a puzzle: exit" in page
+    assert "marked" not in page and "^" not in page.replace("    ^\n", "")  # its output is shown, nothing in it marked
+    if name == "syntax_error":  # its own "line 3" is inside the stderr block, never a place in an input
+        block = page.split("stderr:", 1)[1]
+        assert 'syntax_error.py", line 3' in block.split("```")[1]
+    html = (folder / "feedback.html").read_text()
+    assert "<mark" not in html and said.replace("'", "&#x27;") in html
+    results = json.loads((folder / "results.json").read_text())
+    assert all(test["score"] == 0 and said in test["output"] for test in results["tests"])
+
+
+def test_the_class_ends_with_a_line_per_target_in_80_columns(five_run):
+    _, done = five_run
+    lines = done.stdout.splitlines()
+    start = lines.index("per target (a column per oracle: summary.md, or --md):")
+    mine = lines[start + 1:]
+    assert len(mine) == len(FIVE) and all(len(line) <= 80 for line in lines[start:]), mine
+    assert [line.split()[0] for line in mine] == [f"fake_targets-{name}.py" for name in FIVE]
+    assert mine[0].split()[1:] == ["ok", "no", "bug", "found"] and "1 bug: keeps_givens" in mine[1]
+    assert "cannot start: SyntaxError: '(' was" in mine[3] and "cannot start: Usage: ./sudoku" in mine[4]
+    assert "keeps_givens |" not in done.stdout  # no matrix
+
+
+def test_a_refusal_pays_only_a_program_that_solves_something():
+    rules = read_rules()
+    refusing = next(line for line in rules if line.refusals)
+    assert [line.name for line in rules if line.refusals] == [refusing.name]
+    scored = {s.line.name: s for s in score(rules, [], {}, solved=False)}
+    assert scored[refusing.name].score == 0 and not scored[refusing.name].passed
+    assert "solved none of the puzzles" in scored[refusing.name].why
+    assert all(s.score == s.line.points for name, s in scored.items() if name != refusing.name)
+    assert sum(s.score for s in score(rules, [], {})) == 100
+
+
+def test_the_whole_matrix_is_in_the_markdown_and_the_html_on_request(five_run):
+    root, _ = five_run
+    summary = (root / "run" / "summary.md").read_text()
+    assert "| target | status | cases | failed |" in summary and "keeps_givens" in summary.split("## Targets")[1]
+    done = run_reports("show", str(root / "run"), "--html", str(root / "report.html"), "-q")
+    assert done.returncode == 1, done.stderr
+    html = (root / "report.html").read_text().split("<h2>Targets</h2>", 1)[1].split("</table>", 1)[0]
+    assert "<th>keeps_givens</th>" in html and "<th>rejects_malformed</th>" in html
+    assert html.count("cannot start: ") == 2 and html.count("<tr>") == 1 + len(FIVE)

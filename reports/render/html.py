@@ -178,6 +178,30 @@ def timings_html(timings: Sequence[Timing]) -> list[str]:
     return body + ["</div>"]
 
 
+def targets_html(rows: object) -> list[str]:
+    """A fuzz run's matrix of several targets (the manifest's ``fuzz.targets`` rows): a row per target
+    with its status, cases, failing cases per oracle, differs, format slips and bugs, scrolling
+    sideways on a narrow screen; a target that cannot start says why. Nothing for one target."""
+    given = [row for row in rows if isinstance(row, dict) and isinstance(row.get("target"), str)] \
+        if isinstance(rows, list) else []
+    if len(given) < 2:
+        return []
+    oracles = sorted({str(o) for row in given if isinstance(row.get("oracles"), dict) for o in row["oracles"]})
+    cells = []
+    for row in given:
+        name = (f"<code>{escape(row['target'])}</code>",)
+        if row.get("status") == "cannot start":
+            cells.append([name, f"cannot start: {row.get('detail', '')}"] + [""] * (len(oracles) + 5))
+            continue
+        found = row["oracles"] if isinstance(row.get("oracles"), dict) else {}
+        cells.append([name, row.get("status", "?"), row.get("cases", ""), row.get("failed", ""),
+                      *(found.get(o) or "" for o in oracles), row.get("differs") or "", row.get("slips", ""),
+                      row.get("bugs", "")])
+    headers = ["target", "status", "cases", "failed", *oracles, "differs", "format slips", "bugs"]
+    return ["<h2>Targets</h2>", '<div style="overflow-x:auto">'
+            + table(headers, cells, numeric=range(2, len(headers))) + "</div>"]
+
+
 def summary_html(summary: Summary) -> str:
     run = summary.run
     title = f"Run {run.name}"
@@ -185,6 +209,7 @@ def summary_html(summary: Summary) -> str:
             f"<p>{describe_run(run)}; status {escape(str(run.manifest.get('status', '?')))}; cases: "
             + escape(", ".join(f"{k} {v}" for k, v in summary.counts.items()) or "none") + "</p>"]
     body += [f'<p class="warning">{escape(note)}</p>' for note in run.notes]
+    body += targets_html((run.manifest.get("fuzz") or {}).get("targets"))
     if summary.bugs:
         body += bugs_html(summary.bugs)
     if summary.by_oracle:
