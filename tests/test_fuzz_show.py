@@ -39,9 +39,9 @@ def test_a_place_the_program_names_in_its_own_words_is_never_marked_in_the_input
 
     quoted = "answers: exit 1 (  File \"/tmp/x/sudoku.py\", line 3), no grid on stdout"
     lines = bug_lines(saved(GRID.encode(), detail=quoted), 1)
-    assert lines[1] == "     input (163 bytes):" and not any("^" in line for line in lines)
+    assert "     input (163 bytes):" in lines and not any("^" in line for line in lines)
     old = SimpleNamespace(**{k: v for k, v in saved(GRID.encode())._asdict().items() if k != "mark"})
-    assert "row 9, column 3 marked" in bug_lines(old, 1)[1]
+    assert any("row 9, column 3 marked" in line for line in bug_lines(old, 1))
 
 
 def test_control_bytes_never_reach_the_terminal_raw():
