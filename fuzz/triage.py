@@ -15,16 +15,25 @@ will cost, is spent. Each group is saved to the corpus as soon as it is done, so
 triage keeps the groups finished, and a resumed one does only the others. Two groups whose shrunk
 reproducers are the same bytes are one bug: the second is merged into the first's folder.
 
-A hang computing (CPU spent to the limit) is looked at once more with ``LONGER`` times the limit, and
-its detail says whether it then answered (a slow solver) or not (one that never ends, or slower):
-both fail the limit, but a student fixing the one needs to know it is not the other.
+A hang computing (CPU spent to the limit) is looked at once more with ``LONGER`` times the limit
+before it is shrunk (``_pick_endless``): a member that answers then is **slow**, a finding of its own
+and never a hang (``STATUSES``); a hang's reproducer is a member that did not answer (endless), tried
+among up to ``MAX_LOOKS`` members of the group, one of each family first, as time allows; a shrunk
+hang that answers given more time gives way to the input as found. A group with no endless member
+is saved as slow, unshrunk and not replayed (the look with more time is its proof). A failure seen
+once and never again in its replays is **unconfirmed**, not a bug. The looks count in the group's
+time. Each group tells how it goes (``report``: stage, tries, size, seconds left) for the progress
+line of the run.
 """
 
 import copy
+import json
+import os
 import shlex
+import tempfile
 import time
 from collections import namedtuple
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -42,16 +51,19 @@ from jobs import backends
 CONFIRMATIONS = 3
 MIN_GROUP_S = 2.0
 LONGER = 4  # a hang computing's reproducer is run once more with this many times the CPU limit
+MAX_LOOKS = 3  # members of a hang computing's group looked at with more time, for one that never ends
+STATUSES = ("bug", "slow", "unconfirmed")  # what a saved group is; an old record without one is a bug
 
 Group = namedtuple("Group", "signature cases representative family calls_failed side text families seconds others "
-                           "samples", defaults=((), ()))
+                           "samples hangs", defaults=((), (), ()))
 Group.__doc__ = """Failing cases of one signature: how many, the one that stands for them (its case
 index, family and recorded text for a round trip), the failed create calls among them, its grid side,
 the families the bug showed on, the representative's call time in seconds, the other signatures of
 the bug, and ``samples``: (family, case) of the first case of each other kind of malformed text
-accepted alike (``MAX_SAMPLES``), each saved beside the reproducer."""
+accepted alike (``MAX_SAMPLES``), each saved beside the reproducer, and ``hangs``: for a hang
+computing, the case indices of other members to look at with more time (``_pick_endless``)."""
 Saved = namedtuple("Saved", "signature cases case folder detail confirmed flaky intermittent replay text target "
-                            "families also side expected actual mark note samples", defaults=((),))
+                            "families also side expected actual mark note samples status", defaults=((), "bug"))
 Saved.__doc__ = """One bug: its signature, how many cases showed it, the case that stands for it, the
 reproducer's folder, the failure's detail, replays that failed the same way (of CONFIRMATIONS),
 whether it is flaky, 'k of m creates' for a create bug that shows only sometimes, the command that
@@ -59,7 +71,8 @@ replays it, the reproducer's input (bytes), the target's spec, the families it s
 signatures merged into it (same reproducer), the grid side, what a right answer is, what the
 target did ({exit_code, stdout, stderr, wall_s, cpu_s}), the cell or line the failure is about
 ({"row", "column"} or {"line"}, 1-based; None), a note on its shrinking (None when shrunk
-in full), and the folders of its samples (other kinds of malformed text it accepts alike)."""
+in full), the folders of its samples (other kinds of malformed text it accepts alike), and its
+``status`` (``STATUSES``: a bug, a slow answer, or a failure not seen again)."""
 
 
 def groups(records: Any) -> list[Group]:
@@ -85,11 +98,13 @@ def groups(records: Any) -> list[Group]:
             signature, chosen = min(plain, key=lambda m: m[1]["case"])
         others = tuple(sorted({one for one, _ in members} - {signature}))  # one bug, met as these too
         samples = _samples(signature, chosen, members)
+        hangs = _hangs(signature, chosen, plain)
         members = [row for _, row in members]
         out.append(Group(signature, len(members), chosen["case"], chosen["family"],
                          sum(row["calls_failed"] or 0 for row in members), chosen["size"] or 9,
                          chosen["input_text"] if chosen["family"] == "roundtrip" else None,
-                         sorted({row["family"] for row in members}), chosen["target_s"] or 0.0, others, samples))
+                         sorted({row["family"] for row in members}), chosen["target_s"] or 0.0, others, samples,
+                         hangs))
     return sorted(out, key=lambda group: (-group.cases, group.signature))
 
 
@@ -109,6 +124,29 @@ def _samples(signature: str, chosen: dict[str, Any], members: list[tuple[str, di
             first[row["family"]] = min(first.get(row["family"], row["case"]), row["case"])
     return tuple(sorted(first.items(), key=lambda item: item[1])[:MAX_SAMPLES])
 MAX_SAMPLES = 6  # other kinds of malformed text saved beside a refusal's reproducer
+
+
+def _hangs(signature: str, chosen: dict[str, Any], members: list[tuple[str, dict[str, Any]]]) -> tuple[int, ...]:
+    """For a hang computing on solve cases, other members to look at with more time when ``chosen``
+    answers then (slow): one of each other family first (a solver lost on one kind of puzzle and
+    slow on another fails alike at the limit), then the slowest; at most MAX_LOOKS - 1."""
+    if not hang_computing(signature) or chosen["family"] in ("create", "roundtrip"):
+        return ()
+    rest = sorted((row for one, row in members if one == signature and row["case"] != chosen["case"]
+                   and row["family"] not in ("create", "roundtrip")),
+                  key=lambda row: (-(row["target_s"] or 0.0), row["case"]))
+    seen, first = {chosen["family"]}, []
+    for row in rest:
+        if row["family"] not in seen:
+            seen.add(row["family"])
+            first.append(row)
+    ordered = first + [row for row in rest if row not in first]
+    return tuple(row["case"] for row in ordered[:MAX_LOOKS - 1])
+
+
+def hang_computing(signature: str) -> bool:
+    """Whether a signature is a hang computing (CPU spent to the limit): one to look at with more time."""
+    return signature.endswith("(hang computing)")
 HARD_TO_READ = ("malformed_binary", "malformed_empty_input", "malformed_huge_line")  # stand for a bug last
 
 
@@ -211,19 +249,31 @@ def _confirm(signature: str, case: Case, target: Target,
     return hits, shown
 
 
+Report = Callable[[str, int, int], None]
+"""How a group's triage tells its progress: ``report(stage, tries, size in bytes)``."""
+
+
 def triage_group(group: Group, config: dict[str, Any], target: Target, *, shrink_it: bool = True,
-                 seconds: float | None = None, saved: Case | None = None) -> tuple[Any, ...]:
+                 seconds: float | None = None, saved: Case | None = None,
+                 report: Report | None = None) -> tuple[Any, ...]:
     """(case to save, replays confirmed, verdict, result, a note on shrinking or None, the samples that
-    fail alike: ``_sampled``) for one group,
+    fail alike: ``_sampled``, its status: one of ``STATUSES``) for one group,
     in about ``seconds`` (None: the shrinker's own bounds). ``saved``: the reproducer of this bug that
     the replay phase found still failing; when it fails the same way every time it stands for the bug
-    (it was shrunk when saved), so the run shows the input its corpus holds, not a second one."""
+    (it was shrunk when saved), so the run shows the input its corpus holds, not a second one.
+    ``report`` is told each stage, try and size."""
+    tell = report or (lambda stage, tries, size: None)
+    until = None if seconds is None else time.monotonic() + seconds
     if hasattr(target, "pick"):
         target = target.pick(group.representative, group.side)  # the engine that met the case
+    computing = hang_computing(group.signature) and hasattr(target, "timeout")
     if saved is not None:
+        tell("confirming", 0, len(saved.text))
         hits, shown = _confirm(group.signature, saved, target, config)
-        if hits == CONFIRMATIONS:
-            return (*_confirmed(group, saved, hits, shown, target, None), _sampled(group, config, target))
+        look = look_longer(saved, target) if computing and hits == CONFIRMATIONS else None
+        if hits == CONFIRMATIONS and (look is None or look.timed_out):
+            return (*_confirmed(group, saved, hits, shown, target, None, look), _sampled(group, config, target),
+                    "bug")
     if group.family == "create" or (group.family == "roundtrip" and not group.text):
         case = create_case(side=group.side)
     elif group.family == "roundtrip":  # the solve half: the create output it was given, as recorded
@@ -231,29 +281,86 @@ def triage_group(group: Group, config: dict[str, Any], target: Target, *, shrink
     else:
         case = case_of(config, group.representative // config.get("stride", 1), header=target.header,
                        spaced=reads_spaced(config, config["target"]))
+    look = None
+    if computing:
+        tell("looking again with more CPU", 0, len(case.text))
+        case, look = _pick_endless(group, case, config, target, until)
+        if is_slow(look, target):  # no member endless, one slow
+            tell("confirming", 0, len(case.text))
+            _, verdict, result = _same(group.signature, case, target, config)
+            words = _second_look_words(look, target)
+            failed = dict(verdict.failed)
+            hang = failed.get("no_timeout")
+            if hang is not None:
+                failed["no_timeout"] = hang._replace(detail=hang.detail + words)
+            return (case, 0, verdict._replace(failed=failed), look, "not shrunk: slow, not a hang", [], "slow")
     small, note = case, None
     if _format_alone(group.signature):
         note = "not shrunk: a format slip shows on any input"  # shrinking one took 17 s and meant nothing
     elif shrink_it and case.command == "solve" and case.family != "roundtrip":  # a round trip's input is the
         # target's own output, verbatim: a smaller text would show another bug
-        left = None if seconds is None else 0.8 * seconds - CONFIRMATIONS * max(group.seconds, 0.01)
+        cost = CONFIRMATIONS * max(group.seconds, 0.01) + (LONGER * target.timeout if computing else 0.0)
+        left = None if until is None else 0.8 * (until - time.monotonic()) - cost
         if left is not None and left <= 0:
             note = f"not shrunk: confirming alone takes its share of the time ({seconds:.0f}s)"
         else:
             options = {} if left is None else {"max_seconds": left}
-            small, stopped = shrink(case, oracles_of(group.signature),
-                                    lambda candidate: _same(group.signature, candidate, target, config)[0],
-                                    header=target.header, **options)
+            tries = [0]
+
+            def same(candidate: Case) -> bool:
+                tries[0] += 1
+                tell("shrinking", tries[0], len(candidate.text))
+                return _same(group.signature, candidate, target, config)[0]
+
+            small, stopped = shrink(case, oracles_of(group.signature), same, header=target.header, **options)
             if stopped == "time" and left is not None:  # the reproducer says so
                 note = f"shrinking stopped at its share of the run's time ({left:.0f}s): a smaller input may fail too"
             elif stopped:
                 note = f"shrinking stopped at its {stopped} limit: a smaller input may fail too"
+            if computing and small is not case and look is not None and look.timed_out:
+                tell("looking again with more CPU", tries[0], len(small.text))
+                again = look_longer(small, target)
+                if again is not None and not again.timed_out:  # the smaller input is slow, not endless
+                    small, note = case, "not shrunk: a smaller input answered given more CPU (slow, not this hang)"
+                else:
+                    look = again
+    tell("confirming", 0, len(small.text))
     hits, shown = _confirm(group.signature, small, target, config)
     if hits < CONFIRMATIONS and small is not case:
         steady, steady_shown = _confirm(group.signature, case, target, config)
         if steady > hits:
             small, hits, shown = case, steady, steady_shown
-    return (*_confirmed(group, small, hits, shown, target, note), _sampled(group, config, target))
+    return (*_confirmed(group, small, hits, shown, target, note, look), _sampled(group, config, target),
+            _status(group, hits))
+
+
+def _status(group: Group, hits: int) -> str:
+    """'unconfirmed' for a failure seen once in the run and never in its replays, else 'bug'."""
+    once = group.cases == 1 and (group.family != "create" or group.calls_failed <= 1)
+    return "unconfirmed" if hits == 0 and once else "bug"
+
+
+def _pick_endless(group: Group, case: Case, config: dict[str, Any], target: Target,
+                  until: float | None) -> tuple[Case, Result]:
+    """(the member to stand for a hang computing, its look with LONGER times the limit): the first of
+    ``case`` and the group's ``hangs`` that does not answer then (endless); when none does, the first
+    that answered over the limit (slow), else ``case``. Another member is looked at only while the
+    group's time (``until``) allows a look."""
+    best = (case, cast("Result", look_longer(case, target)))
+    for index in group.hangs:
+        if best[1].timed_out or (until is not None and time.monotonic() + LONGER * target.timeout > until):
+            break
+        other = case_of(config, index // config.get("stride", 1), header=target.header,
+                        spaced=reads_spaced(config, config["target"]))
+        look = cast("Result", look_longer(other, target))
+        if look.timed_out or (is_slow(look, target) and not is_slow(best[1], target)):
+            best = (other, look)
+    return best
+
+
+def is_slow(look: Result, target: Target) -> bool:
+    """Whether a look with more time answered, after more than the limit: a slow call, not a hang."""
+    return not look.timed_out and look.cpu_seconds > target.timeout
 
 
 def _sampled(group: Group, config: dict[str, Any], target: Target) -> list[tuple[str, Case, Result]]:
@@ -269,33 +376,43 @@ def _sampled(group: Group, config: dict[str, Any], target: Target) -> list[tuple
 
 
 def _confirmed(group: Group, case: Case, hits: int, shown: tuple[Verdict, Result] | None, target: Target,
-               note: str | None) -> tuple[Case, int, Verdict, Result, str | None]:
+               note: str | None, look: Result | None = None) -> tuple[Case, int, Verdict, Result, str | None]:
     """``triage_group``'s answer for the reproducer ``case`` once confirmed: a hang computing's detail
-    says what a second look with more time found."""
+    says what its ``look`` with more time found."""
     verdict, result = cast("tuple[Verdict, Result]", shown)  # the last replay's when none failed
     hang = verdict.failed.get("no_timeout")
-    if hang is not None and group.signature.endswith("(hang computing)"):
-        verdict.failed["no_timeout"] = hang._replace(detail=hang.detail + _second_look(case, target))
+    if hang is not None and look is not None:
+        verdict.failed["no_timeout"] = hang._replace(detail=hang.detail + _second_look_words(look, target))
     return case, hits, verdict, result, note
 
 
-def _second_look(case: Case, target: Target) -> str:
-    """What the reproducer of a hang computing does given LONGER times its CPU limit, once: a solver
-    that is slow (it answers) or one that never ends. Both fail the limit; the fix is not the same."""
+def look_longer(case: Case, target: Target) -> Result | None:
+    """What ``case`` does given LONGER times the target's CPU limit, once (None: a target with no
+    limit to stretch, as our engines)."""
     if not hasattr(target, "timeout"):
-        return ""
+        return None
     longer = copy.copy(target)
     longer.timeout = target.timeout * LONGER
     if case.command == "create":
-        result = longer.create(case.side)
-    else:
-        result = longer.check(case.text) if case.command == "check" else longer.solve(case.text)
-    given = f"; given {longer.timeout:g}s of CPU once more:"
-    if result.timed_out:
+        return longer.create(case.side)
+    return longer.check(case.text) if case.command == "check" else longer.solve(case.text)
+
+
+def _second_look_words(look: Result, target: Target) -> str:
+    """The detail's words for a ``look``: a solver that is slow (it answers) or one that never ends.
+    Both fail the limit; the fix is not the same."""
+    given = f"; given {target.timeout * LONGER:g}s of CPU once more:"
+    if look.timed_out:
         return f"{given} no answer either (endless, or slower than that)"
-    if result.cpu_seconds > target.timeout:
-        return f"{given} answered after {result.cpu_seconds:.1f}s (slow, not endless)"
-    return f"{given} answered after {result.cpu_seconds:.1f}s this time (its time on this input varies: a random search?)"
+    if look.cpu_seconds > target.timeout:
+        return f"{given} answered after {look.cpu_seconds:.1f}s (slow, not endless)"
+    return f"{given} answered after {look.cpu_seconds:.1f}s this time (its time on this input varies: a random search?)"
+
+
+def _second_look(case: Case, target: Target) -> str:
+    """The detail's words for a look at ``case`` with more time ('' for a target with no limit)."""
+    look = look_longer(case, target)
+    return "" if look is None else _second_look_words(look, target)
 
 
 def triage_task(spec: dict[str, Any]) -> tuple[Any, ...]:
@@ -307,18 +424,80 @@ def triage_task(spec: dict[str, Any]) -> tuple[Any, ...]:
             saved = from_text(**spec["saved"])
         except CountUnknown:  # our engine cannot count it in time: shrink the run's own case instead
             pass
-    return triage_group(Group(**spec["group"]), spec["config"], target_of(spec["config"]["target"]),
-                        shrink_it=spec["shrink"], seconds=spec.get("seconds"), saved=saved)
+    group = Group(**spec["group"])
+    watch = None
+    if spec.get("watch"):
+        seconds = spec.get("seconds")
+        watch = _Watch(Path(spec["watch"]) / f"{spec['chunk']}.json", group.signature,
+                       None if seconds is None else time.time() + seconds, spec.get("tell"))
+    return triage_group(group, spec["config"], target_of(spec["config"]["target"]),
+                        shrink_it=spec["shrink"], seconds=spec.get("seconds"), saved=saved, report=watch)
+
+
+class _Watch:
+    """A group's ``report`` of its progress: written to a small JSON file (at each new stage and at
+    most once a second) that the triage reads on its heartbeat, and given to ``tell`` too when the
+    group runs in the triage's own process (one worker: no heartbeat there)."""
+
+    def __init__(self, path: Path, signature: str, until: float | None,
+                 tell: Callable[[dict[str, Any]], None] | None = None) -> None:
+        self.path, self.signature, self.until, self.tell = path, signature, until, tell
+        self.stage, self.written = "", 0.0
+
+    def __call__(self, stage: str, tries: int, size: int) -> None:
+        now = time.time()
+        if stage == self.stage and now - self.written < 1.0:
+            return
+        self.stage, self.written = stage, now
+        state = {"signature": self.signature, "stage": stage, "tries": tries, "size": size, "until": self.until}
+        try:
+            temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+            temporary.write_text(json.dumps(state))
+            os.replace(temporary, self.path)
+        except OSError:  # progress only: the triage goes on unwatched
+            pass
+        if self.tell:
+            self.tell(state)
+
+
+def _watched(folder: Path, done: Iterable[int]) -> list[dict[str, Any]]:
+    """The last progress of each group still being triaged (``_Watch``'s files in ``folder``)."""
+    finished = {f"{number}.json" for number in done}
+    found = []
+    for path in sorted(folder.glob("*.json")):
+        if path.name in finished:
+            continue
+        try:
+            state = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue
+        if isinstance(state, dict):
+            found.append(state)
+    return found
+
+
+def busy_line(state: dict[str, Any]) -> str:
+    """A group's progress for people: 'SIGNATURE: shrinking, 14 tries, 163 bytes, 23s left'."""
+    parts = [str(state.get("stage", "?"))]
+    if state.get("tries"):
+        parts.append(f"{state['tries']} tries")
+    parts.append(f"{state.get('size', 0)} bytes")
+    until = state.get("until")
+    if isinstance(until, (int, float)):
+        parts.append(f"{max(0.0, until - time.time()):.0f}s left")
+    return f"{state.get('signature', '?')}: {', '.join(parts)}"
 
 
 def triage(records: Any, config: dict[str, Any], target: Target, corpora: Sequence[str | Path], *,
-           shrink_them: bool = True, progress: Callable[[int, int], None] | None = None,
+           shrink_them: bool = True, progress: Callable[[int, int, list[dict[str, Any]]], None] | None = None,
            seconds: float | None = None) -> list[Saved]:
     """Group, shrink, confirm and save every distinct bug of a run; a list of Saved, largest group first.
 
     ``corpora`` are the folders to save into (the run's own first: groups already saved there by an
-    interrupted triage are not done again); ``progress(done, total)`` is called as groups finish;
-    ``seconds`` bounds the time (see the module docstring). Saving happens here, in one process.
+    interrupted triage are not done again); ``progress(done, total, busy)`` is called as groups
+    finish and every ``WATCH_S`` seconds between, ``busy`` the progress of each group at work
+    (``busy_line`` says one); ``seconds`` bounds the time (see the module docstring). Saving happens
+    here, in one process.
     """
     found = groups(records)
     if not found:
@@ -334,22 +513,34 @@ def triage(records: Any, config: dict[str, Any], target: Target, corpora: Sequen
     replayed = {signature: _replayed_case(meta, data) for signature, (_, meta, data) in earlier.items()
                 if "replayed_from" in meta}
     if progress and book.numbers:
-        progress(len(book.numbers), len(found))
+        progress(len(book.numbers), len(found), [])
     if todo:
         workers = max(1, min(config["workers"], len(todo)))
         rounds = -(-len(todo) // workers)  # groups run ``workers`` at a time: each round gets its share
         each = None if seconds is None else max(MIN_GROUP_S, seconds / rounds)
-        specs = [{"chunk": number, "group": group._asdict(), "config": config, "shrink": shrink_them,
-                  "seconds": each, "saved": replayed.get(group.signature)} for number, group in todo]
-        options: dict[str, Any] = {"workers": workers}
-        if config["backend"] == "dask":
-            options["scheduler"] = config.get("scheduler")
-        for spec, outcome in backends.BACKENDS[config["backend"]](triage_task, specs, **options):
-            spec = cast("dict[str, Any]", spec)  # no heartbeat asked: never None
-            book.save(spec["chunk"], found[spec["chunk"]], *outcome)
-            if progress:
-                progress(len(book.numbers), len(found))
+        with tempfile.TemporaryDirectory(prefix="fuzz-triage-") as watch:
+            def tell(state: dict[str, Any]) -> None:  # one worker: the group runs here, unpolled
+                if progress:
+                    progress(len(book.numbers), len(found), [state])
+
+            specs = [{"chunk": number, "group": group._asdict(), "config": config, "shrink": shrink_them,
+                      "seconds": each, "saved": replayed.get(group.signature), "watch": watch,
+                      **({"tell": tell} if workers == 1 and config["backend"] == "local" else {})} for number, group in todo]
+            options: dict[str, Any] = {"workers": workers, "heartbeat": WATCH_S}
+            if config["backend"] == "dask":
+                options["scheduler"] = config.get("scheduler")
+            for spec, outcome in backends.BACKENDS[config["backend"]](triage_task, specs, **options):
+                if spec is None:  # the heartbeat: groups still at work
+                    if progress:
+                        progress(len(book.numbers), len(found), _watched(Path(watch), book.numbers))
+                    continue
+                book.save(spec["chunk"], found[spec["chunk"]], *outcome)
+                if progress:
+                    progress(len(book.numbers), len(found), _watched(Path(watch), book.numbers))
     return book.bugs()
+
+
+WATCH_S = 2.0  # seconds between looks at the groups' progress while none finishes
 
 
 def _replayed_case(meta: dict[str, Any], data: bytes) -> dict[str, Any] | None:
@@ -379,9 +570,10 @@ class _Book:
             self.by_input[(meta.get("command"), text)] = folder
 
     def save(self, number: int, group: Group, case: Case, hits: int, verdict: Verdict, result: Result,
-             note: str | None, samples: Sequence[tuple[str, Case, Result]] = ()) -> None:
+             note: str | None, samples: Sequence[tuple[str, Case, Result]] = (), status: str = "bug") -> None:
         key = (case.command, case.text)
-        if case.command == "solve" and key in self.by_input:  # the same reproducer: the same bug
+        if case.command == "solve" and key in self.by_input and self.by_folder[self.by_input[key]].status == status:
+            # the same reproducer: the same bug
             folder = self.by_input[key]
             one = self.by_folder[folder]
             merged = one._replace(cases=one.cases + group.cases, also=one.also + [group.signature, *group.others],
@@ -398,8 +590,9 @@ class _Book:
         intermittent = (f"{group.calls_failed} of {self.creates} creates"
                         if group.family == "create" and group.calls_failed < self.creates else None)
         mark = _mark(case, verdict, oracle)
-        extra = {"cases": group.cases, "seed": self.config["seed"], "case": group.representative,
-                 "confirmed": f"{hits} of {CONFIRMATIONS} replays", "hits": hits, "flaky": hits < CONFIRMATIONS,
+        flaky = status == "bug" and hits < CONFIRMATIONS
+        extra = {"cases": group.cases, "seed": self.config["seed"], "case": group.representative, "status": status,
+                 "confirmed": f"{hits} of {CONFIRMATIONS} replays", "hits": hits, "flaky": flaky,
                  "intermittent": intermittent, "families": group.families, "also": list(group.others), "mark": mark,
                  "shrink_note": note}
         folders: list[Path] = []
@@ -423,11 +616,11 @@ class _Book:
         self.numbers[number] = folder
         self.by_input[key] = folder
         self.by_folder[folder] = Saved(
-            group.signature, group.cases, group.representative, folder, detail, hits, hits < CONFIRMATIONS,
+            group.signature, group.cases, group.representative, folder, detail, hits, flaky,
             intermittent, replay_command(folder, self.config["target"], self.config.get("reference"),
                                            strict=bool(self.config.get("strict"))), case.text,
             self.config["target"]["spec"], group.families, list(group.others), case.side, store.expected_of(case),
-            store.actual_of(result), mark, note, tuple(beside))
+            store.actual_of(result), mark, note, tuple(beside), status)
 
     def bugs(self) -> list[Saved]:
         """The Saved bugs, largest group first, each once."""
@@ -459,4 +652,11 @@ def _saved_from(folder: Path, meta: dict[str, Any], text: bytes, spec: str) -> S
                  field("hits", int, CONFIRMATIONS), bool(meta.get("flaky")), field("intermittent", str, None),
                  field("replay", str, ""), text, spec, strings("families") or [meta["family"]], strings("also"),
                  meta["side"], field("expected", str, ""), field("actual", dict, {}), field("mark", dict, None),
-                 field("shrink_note", str, None))
+                 field("shrink_note", str, None), (), status_of(meta))
+
+
+def status_of(record: dict[str, Any]) -> str:
+    """A saved group's status (``STATUSES``) from its case.json or manifest record; one written before
+    there were statuses, or a value not known, is a bug."""
+    status = record.get("status")
+    return status if status in STATUSES else "bug"
