@@ -184,7 +184,7 @@ def _parser() -> Parser:
 
 def _json_option(parser: argparse.ArgumentParser, schema: str, what: str) -> None:
     parser.add_argument("--json", action="store_true",
-                        help=f"stdout: one JSON object (schema {schema}, version 1): {what}")
+                        help=f"stdout: one JSON object (schema {schema}, version 2): {what}")
 
 
 def _target_spec(args: argparse.Namespace, spec: str | None = None) -> dict[str, Any]:

@@ -553,7 +553,7 @@ def fails(outcome: Outcome) -> bool:
     from fuzz.triage import status_of
 
     config, manifest = outcome.manifest["config"], outcome.manifest
-    counted = {"bug"} | {"slow"} * bool(config.get("fail_slow")) | {"unconfirmed"} * bool(config.get("fail_unconfirmed"))
+    counted = {"bug"} | {status for status in ("slow", "unconfirmed") if config.get(f"fail_{status}")}
     found = {status_of(record) for record in manifest.get("fuzz", {}).get("groups", [])}
     untriaged = manifest["totals"]["failed"] and "fuzz" not in manifest
     slow_still = bool(config.get("fail_slow")) and len(real_failures(outcome.still)) < len(outcome.still)

@@ -175,7 +175,7 @@ def run_feedback(args: argparse.Namespace) -> int:
     made = write_feedback(run, out, rules=rules)
     if not args.quiet:
         for one, got, most in made:
-            print(f"{visible(str(out / one.folder), newlines=False)}: {len(one.bugs)} bugs, {got:g} of {most:g} "
+            print(f"{visible(str(out / one.folder), newlines=False)}: {len(one.real_bugs)} bugs, {got:g} of {most:g} "
                   f"points ({visible(one.target, newlines=False)})")
     return OK
 
