@@ -272,12 +272,12 @@ def replay_entries(entries: Sequence[tuple[Path, dict[str, Any], bytes]], target
 def _slow_now(case: Case, target: Target) -> str | None:
     """How a hang computing answered given more CPU (``triage._look``), or None when it did not: a
     slow call is replayed as slow, not as a failure."""
-    from fuzz.triage import is_slow, look_longer
+    from fuzz.triage import is_slow, limit_of, look_longer
 
     look = look_longer(case, target)
     if look is None or not is_slow(look, target):
         return None
-    return f"answered after {look.cpu_seconds:.1f}s of CPU, over the {target.timeout:g}s limit"
+    return f"answered after {look.cpu_seconds:.1f}s of CPU, over the {limit_of(target):g}s limit"
 
 
 def _flaky_when_saved(meta: dict[str, Any]) -> str:

@@ -299,7 +299,7 @@ def triage_group(group: Group, config: dict[str, Any], target: Target, *, shrink
         note = "not shrunk: a format slip shows on any input"  # shrinking one took 17 s and meant nothing
     elif shrink_it and case.command == "solve" and case.family != "roundtrip":  # a round trip's input is the
         # target's own output, verbatim: a smaller text would show another bug
-        cost = CONFIRMATIONS * max(group.seconds, 0.01) + (LONGER * target.timeout if computing else 0.0)
+        cost = CONFIRMATIONS * max(group.seconds, 0.01) + (LONGER * limit_of(target) if computing else 0.0)
         left = None if until is None else 0.8 * (until - time.monotonic()) - cost
         if left is not None and left <= 0:
             note = f"not shrunk: confirming alone takes its share of the time ({seconds:.0f}s)"
@@ -348,7 +348,7 @@ def _pick_endless(group: Group, case: Case, config: dict[str, Any], target: Targ
     group's time (``until``) allows a look."""
     best = (case, cast("Result", look_longer(case, target)))
     for index in group.hangs:
-        if best[1].timed_out or (until is not None and time.monotonic() + LONGER * target.timeout > until):
+        if best[1].timed_out or (until is not None and time.monotonic() + LONGER * limit_of(target) > until):
             break
         other = case_of(config, index // config.get("stride", 1), header=target.header,
                         spaced=reads_spaced(config, config["target"]))
@@ -360,7 +360,12 @@ def _pick_endless(group: Group, case: Case, config: dict[str, Any], target: Targ
 
 def is_slow(look: Result, target: Target) -> bool:
     """Whether a look with more time answered, after more than the limit: a slow call, not a hang."""
-    return not look.timed_out and look.cpu_seconds > target.timeout
+    return not look.timed_out and look.cpu_seconds > limit_of(target)
+
+
+def limit_of(target: Target) -> float:
+    """A target's CPU limit in seconds (0 for our engines, which have none to stretch)."""
+    return float(getattr(target, "timeout", 0.0) or 0.0)
 
 
 def _sampled(group: Group, config: dict[str, Any], target: Target) -> list[tuple[str, Case, Result]]:
@@ -401,10 +406,10 @@ def look_longer(case: Case, target: Target) -> Result | None:
 def _second_look_words(look: Result, target: Target) -> str:
     """The detail's words for a ``look``: a solver that is slow (it answers) or one that never ends.
     Both fail the limit; the fix is not the same."""
-    given = f"; given {target.timeout * LONGER:g}s of CPU once more:"
+    given = f"; given {limit_of(target) * LONGER:g}s of CPU once more:"
     if look.timed_out:
         return f"{given} no answer either (endless, or slower than that)"
-    if look.cpu_seconds > target.timeout:
+    if is_slow(look, target):
         return f"{given} answered after {look.cpu_seconds:.1f}s (slow, not endless)"
     return f"{given} answered after {look.cpu_seconds:.1f}s this time (its time on this input varies: a random search?)"
 
