@@ -190,7 +190,7 @@ def saved_groups(corpus: str | os.PathLike[str], target: Target) -> dict[str, tu
     own = Path(corpus) / target_key(target)
     found: dict[str, tuple[Path, dict[str, Any], bytes]] = {}
     for folder, meta, data in (load(own).entries if own.exists() else []):
-        if "sample_of" in meta:  # saved beside a group's reproducer: not the group's
+        if "sample_of" in meta or "slow_of" in meta:  # saved beside a group's reproducer: not the group's
             continue
         for signature in [meta.get("signature"), *(meta.get("also") or [])]:
             if isinstance(signature, str):

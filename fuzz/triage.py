@@ -257,7 +257,8 @@ def triage_group(group: Group, config: dict[str, Any], target: Target, *, shrink
                  seconds: float | None = None, saved: Case | None = None,
                  report: Report | None = None) -> tuple[Any, ...]:
     """(case to save, replays confirmed, verdict, result, a note on shrinking or None, the samples that
-    fail alike: ``_sampled``, its status: one of ``STATUSES``) for one group,
+    fail alike: ``_sampled``, its status: one of ``STATUSES``, and for a hang the members that were only
+    slow: [(case, its look with more time)]) for one group,
     in about ``seconds`` (None: the shrinker's own bounds). ``saved``: the reproducer of this bug that
     the replay phase found still failing; when it fails the same way every time it stands for the bug
     (it was shrunk when saved), so the run shows the input its corpus holds, not a second one.
@@ -273,7 +274,7 @@ def triage_group(group: Group, config: dict[str, Any], target: Target, *, shrink
         look = look_longer(saved, target) if computing and hits == CONFIRMATIONS else None
         if hits == CONFIRMATIONS and (look is None or look.timed_out):
             return (*_confirmed(group, saved, hits, shown, target, None, look), _sampled(group, config, target),
-                    "bug")
+                    "bug", [])
     if group.family == "create" or (group.family == "roundtrip" and not group.text):
         case = create_case(side=group.side)
     elif group.family == "roundtrip":  # the solve half: the create output it was given, as recorded
@@ -281,10 +282,10 @@ def triage_group(group: Group, config: dict[str, Any], target: Target, *, shrink
     else:
         case = case_of(config, group.representative // config.get("stride", 1), header=target.header,
                        spaced=reads_spaced(config, config["target"]))
-    look = None
+    look, slow = None, []
     if computing:
         tell("looking again with more CPU", 0, len(case.text))
-        case, look = _pick_endless(group, case, config, target, until)
+        case, look, slow = _pick_endless(group, case, config, target, until)
         if is_slow(look, target):  # no member endless, one slow
             tell("confirming", 0, len(case.text))
             _, verdict, result = _same(group.signature, case, target, config)
@@ -293,7 +294,7 @@ def triage_group(group: Group, config: dict[str, Any], target: Target, *, shrink
             hang = failed.get("no_timeout")
             if hang is not None:
                 failed["no_timeout"] = hang._replace(detail=hang.detail + words)
-            return (case, 0, verdict._replace(failed=failed), look, "not shrunk: slow, not a hang", [], "slow")
+            return (case, 0, verdict._replace(failed=failed), look, "not shrunk: slow, not a hang", [], "slow", [])
     small, note = case, None
     if _format_alone(group.signature):
         note = "not shrunk: a format slip shows on any input"  # shrinking one took 17 s and meant nothing
@@ -331,7 +332,7 @@ def triage_group(group: Group, config: dict[str, Any], target: Target, *, shrink
         if steady > hits:
             small, hits, shown = case, steady, steady_shown
     return (*_confirmed(group, small, hits, shown, target, note, look), _sampled(group, config, target),
-            _status(group, hits))
+            _status(group, hits), slow)
 
 
 def _status(group: Group, hits: int) -> str:
@@ -341,21 +342,23 @@ def _status(group: Group, hits: int) -> str:
 
 
 def _pick_endless(group: Group, case: Case, config: dict[str, Any], target: Target,
-                  until: float | None) -> tuple[Case, Result]:
-    """(the member to stand for a hang computing, its look with LONGER times the limit): the first of
-    ``case`` and the group's ``hangs`` that does not answer then (endless); when none does, the first
-    that answered over the limit (slow), else ``case``. Another member is looked at only while the
-    group's time (``until``) allows a look."""
-    best = (case, cast("Result", look_longer(case, target)))
+                  until: float | None) -> tuple[Case, Result, list[tuple[Case, Result]]]:
+    """(the member to stand for a hang computing, its look with LONGER times the limit, the members
+    looked at that were only slow when one is endless): the first of ``case`` and the group's
+    ``hangs`` that does not answer then (endless); when none does, the first that answered over the
+    limit (slow), else ``case``. Another member is looked at only while the group's time (``until``)
+    allows a look."""
+    looked = [(case, cast("Result", look_longer(case, target)))]
     for index in group.hangs:
-        if best[1].timed_out or (until is not None and time.monotonic() + LONGER * limit_of(target) > until):
+        if looked[-1][1].timed_out or (until is not None and time.monotonic() + LONGER * limit_of(target) > until):
             break
         other = case_of(config, index // config.get("stride", 1), header=target.header,
                         spaced=reads_spaced(config, config["target"]))
-        look = cast("Result", look_longer(other, target))
-        if look.timed_out or (is_slow(look, target) and not is_slow(best[1], target)):
-            best = (other, look)
-    return best
+        looked.append((other, cast("Result", look_longer(other, target))))
+    slow = [one for one in looked if is_slow(one[1], target)]
+    if looked[-1][1].timed_out:
+        return (*looked[-1], slow)
+    return (*(slow or looked)[0], [])
 
 
 def is_slow(look: Result, target: Target) -> bool:
@@ -546,6 +549,7 @@ def triage(records: Any, config: dict[str, Any], target: Target, corpora: Sequen
 
 
 WATCH_S = 2.0  # seconds between looks at the groups' progress while none finishes
+SLOW_APART = " (its slow members)"  # what a hang's slow members' folder is named by, after the signature
 
 
 def _replayed_case(meta: dict[str, Any], data: bytes) -> dict[str, Any] | None:
@@ -575,7 +579,11 @@ class _Book:
             self.by_input[(meta.get("command"), text)] = folder
 
     def save(self, number: int, group: Group, case: Case, hits: int, verdict: Verdict, result: Result,
-             note: str | None, samples: Sequence[tuple[str, Case, Result]] = (), status: str = "bug") -> None:
+             note: str | None, samples: Sequence[tuple[str, Case, Result]] = (), status: str = "bug",
+             slow: Sequence[tuple[Case, Result]] = ()) -> None:
+        if slow:  # a hang's members that answered given more time: a slow finding apart, not this bug's cases
+            self._slow_apart(group, slow)
+            group = group._replace(cases=max(1, group.cases - len(slow)))
         key = (case.command, case.text)
         if case.command == "solve" and key in self.by_input and self.by_folder[self.by_input[key]].status == status:
             # the same reproducer: the same bug
@@ -626,6 +634,30 @@ class _Book:
                                            strict=bool(self.config.get("strict"))), case.text,
             self.config["target"]["spec"], group.families, list(group.others), case.side, store.expected_of(case),
             store.actual_of(result), mark, note, tuple(beside), status)
+
+    def _slow_apart(self, group: Group, slow: Sequence[tuple[Case, Result]]) -> None:
+        """The members of a hang's group that answered given more time, saved as one slow finding of
+        their own (the first its reproducer), in a folder beside the hang's (``SLOW_APART``)."""
+        case, look = slow[0]
+        oracle, signature = oracles_of(group.signature)[0], group.signature
+        detail = f"no_timeout: no answer after {limit_of(self.target):g}s of CPU{_second_look_words(look, self.target)}"
+        families = sorted({one.family for one, _ in slow})
+        note = "not shrunk: slow, not a hang"
+        extra = {"cases": len(slow), "seed": self.config["seed"], "status": "slow", "slow_of": signature,
+                 "confirmed": f"0 of {CONFIRMATIONS} replays", "hits": 0, "flaky": False, "families": families,
+                 "shrink_note": note}
+        folders = []
+        for root in self.corpora:
+            folder = store.folder_for(root, self.target, oracle, signature + SLOW_APART)
+            extra["replay"] = replay_command(folder, self.config["target"], self.config.get("reference"),
+                                             strict=bool(self.config.get("strict")))
+            folders.append(store.save(root, case, signature=signature, oracle=oracle, detail=detail,
+                                      target=self.target, result=look, extra=extra, folder=folder))
+        self.by_folder[folders[0]] = Saved(
+            signature, len(slow), None, folders[0], detail, 0, False, None,
+            replay_command(folders[0], self.config["target"], self.config.get("reference"),
+                           strict=bool(self.config.get("strict"))), case.text, self.config["target"]["spec"],
+            families, [], case.side, store.expected_of(case), store.actual_of(look), None, note, (), "slow")
 
     def bugs(self) -> list[Saved]:
         """The Saved bugs, largest group first, each once."""

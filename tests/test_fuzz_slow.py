@@ -73,13 +73,14 @@ def test_a_hang_is_saved_by_a_member_that_never_ends_and_a_slow_group_by_its_slo
     config = {"target": {"spec": "fake"}}
     sparse = from_text("multiple", "solve", PUZZLE.replace(b"1", b"0"))
     looks(monkeypatch, {sparse.text: 6.1, PUZZLE: 5.0, empty: None})
-    chosen, look = triage_module._pick_endless(group(hangs=(3, 1)), sparse, config, Limited(), None)
+    chosen, look, slow = triage_module._pick_endless(group(hangs=(3, 1)), sparse, config, Limited(), None)
     assert chosen.text == empty and look.timed_out  # the real hang, though the first one looked at was slow
+    assert [(case, look.cpu_seconds) for case, look in slow] == [(sparse, 6.1)]  # reported as slow, apart
     looks(monkeypatch, {sparse.text: 0.1, PUZZLE: 5.0, empty: 7.0})
-    chosen, look = triage_module._pick_endless(group(hangs=(3, 1)), sparse, config, Limited(), None)
-    assert chosen.text == empty and triage_module.is_slow(look, Limited())  # none endless: the first slow one
+    chosen, look, slow = triage_module._pick_endless(group(hangs=(3, 1)), sparse, config, Limited(), None)
+    assert chosen.text == empty and triage_module.is_slow(look, Limited()) and slow == []  # none endless: slow
     looks(monkeypatch, {sparse.text: 6.1, empty: None})
-    chosen, _ = triage_module._pick_endless(group(hangs=(3,)), sparse, config, Limited(), until=0.0)
+    chosen, _, _ = triage_module._pick_endless(group(hangs=(3,)), sparse, config, Limited(), until=0.0)
     assert chosen is sparse  # no time left for a second look: the group is judged by the first
 
 
@@ -159,3 +160,27 @@ def test_a_hang_group_mixing_a_real_hang_with_slow_cases_saves_the_real_hang(tmp
     (hang,) = [one for one in data["bugs"] if one["signature"] == HANG]
     assert set(hang["input"].split()) == {"0"}, hang  # the empty grid, never a slow sparse one
     assert "no answer either (endless" in hang["detail"]
+
+
+def test_a_hangs_members_that_were_only_slow_are_saved_apart_as_one_slow_finding(tmp_path):
+    from fuzz.corpus import saved_groups
+    from fuzz.oracles import Failure, Verdict
+    from fuzz.targets import make_target
+    from fuzz.triage import _Book
+
+    target = make_target(spec("hangs_empty_slow_sparse"), timeout=2.0)
+    config = {"seed": 1, "target": {"spec": spec("hangs_empty_slow_sparse"), "timeout": 2.0}}
+    book = _Book(config, target, [tmp_path / "run"], creates=0)
+    empty = from_text("empty", "solve", b"0 0 0 0 0 0 0 0 0\n" * 9)
+    sparse = from_text("multiple", "solve", PUZZLE)
+    hang = Failure("no answer after 2s of CPU; given 8s of CPU once more: no answer either", "hang computing")
+    endless = Result(-9, b"", b"", 3.0, True, False, 2.0, limit=2.0, hang="cpu")
+    answered = Result(0, b"1 2 3\n", b"", 7.0, False, False, 6.1, limit=8.0)
+    book.save(0, group(cases=3, families=["empty", "multiple"]), empty, 3,
+              Verdict({"no_timeout": hang}, [], [], None, 1, 1, 0), endless, None, [], "bug", [(sparse, answered)])
+    bug, slow = sorted(book.bugs(), key=lambda one: one.status)
+    assert (bug.status, bug.cases, bug.text) == ("bug", 2, empty.text)
+    assert (slow.status, slow.cases, slow.text, slow.families) == ("slow", 1, PUZZLE, ["multiple"])
+    assert slow.detail == ("no_timeout: no answer after 2s of CPU; given 8s of CPU once more: answered after 6.1s "
+                           "(slow, not endless)") and slow.folder != bug.folder and "--timeout 2" in slow.replay
+    assert [folder for folder, _, _ in saved_groups(tmp_path / "run", target).values()] == [bug.folder]
