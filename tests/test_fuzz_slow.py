@@ -17,6 +17,7 @@ from jobs.schema import table
 from reports.bugs import bug_of, by_status
 from reports.grades import Line, score
 from sudoku import create, render
+from test_reports_helpers import run_reports
 
 HANG = "no_timeout:hang on solvable (hang computing)"
 PUZZLE = render(create(3, seed=11), "grid").encode()
@@ -140,6 +141,13 @@ def test_a_correct_program_slow_on_sparse_puzzles_has_slow_answers_and_no_bug(tm
     assert "0 distinct bugs" in summary and "slow answer" in summary and "FLAKY" not in summary
     manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
     assert {one["status"] for one in manifest["fuzz"]["groups"]} == {"slow"}
+    shown = run_reports("show", str(tmp_path / "run"), "--json")
+    report = json.loads(shown.stdout)  # the slow cases are no regression of the run
+    assert shown.returncode == 0 and report["failed"] == 0 and {bug["status"] for bug in report["bugs"]} == {"slow"}
+    assert run_reports("feedback", str(tmp_path / "run"), "--out", str(tmp_path / "feedback")).returncode == 0
+    (page,) = (tmp_path / "feedback").glob("*/feedback.md")
+    assert "No bug found" in page.read_text() and "## Slow answers (not bugs)" in page.read_text()
+    assert json.loads(page.with_name("results.json").read_text())["score"] == 100
     again = fuzz("replay", data["slow"][0]["reproducer"], "--target", spec("slow_sparse"), "--timeout", 2,
                  cwd=tmp_path, timeout=300)
     assert again.returncode == 0 and "slow (not a failure): answered after 6." in again.stderr, again.stderr
