@@ -52,6 +52,8 @@ not a failure (``real_failures``)."""
 def real_failures(still: Sequence[Still]) -> list[Still]:
     """The reproducers of ``still`` that fail (not those only slow)."""
     return [one for one in still if one.slow is None]
+
+
 Outcome = namedtuple("Outcome", "manifest records saved replayed still run_dir run_corpus phases")
 Outcome.__doc__ = """What a run came to: its manifest and records, the bugs saved (``triage.Saved``), the
 saved reproducers replayed and those that still fail, where it is, and each phase's seconds."""
@@ -270,7 +272,7 @@ def replay_entries(entries: Sequence[tuple[Path, dict[str, Any], bytes]], target
 
 
 def _slow_now(case: Case, target: Target) -> str | None:
-    """How a hang computing answered given more CPU (``triage._look``), or None when it did not: a
+    """How a hang computing answered given more CPU (``triage.look_longer``), or None when it did not: a
     slow call is replayed as slow, not as a failure."""
     from fuzz.triage import is_slow, limit_of, look_longer
 
@@ -535,7 +537,8 @@ def run(config: dict[str, Any] | None = None, *, resume: str | Path | None = Non
             manifest.update(status="interrupted", reason="interrupted while shrinking and confirming")
         phases["shrinking and confirming"] = time.monotonic() - start
         manifest["fuzz"] = {"groups": [summary.group_record(one) for one in saved], "replayed": replayed,
-                            "replayed_still_fail": len(real_failures(still)), "replay_s": phases["replaying saved reproducers"],
+                            "replayed_still_fail": len(real_failures(still)),
+                            "replay_s": phases["replaying saved reproducers"],
                             "triage_s": phases["shrinking and confirming"],
                             "targets": summary.target_rows(config, records, saved),
                             "differential": summary.differential(config, records)}
@@ -557,7 +560,8 @@ def fails(outcome: Outcome) -> bool:
     found = {status_of(record) for record in manifest.get("fuzz", {}).get("groups", [])}
     untriaged = manifest["totals"]["failed"] and "fuzz" not in manifest
     slow_still = bool(config.get("fail_slow")) and len(real_failures(outcome.still)) < len(outcome.still)
-    return bool(found & counted or untriaged or real_failures(outcome.still) or slow_still or config.get("cannot_start"))
+    return bool(found & counted or untriaged or real_failures(outcome.still) or slow_still
+                or config.get("cannot_start"))
 
 
 def _arrow_from_python() -> None:
