@@ -348,7 +348,8 @@ def triage_phase(records: Any, config: dict[str, Any], target: Target, run_corpu
     about ``seconds``), with a progress bar on a terminal and log lines otherwise."""
     import logging
 
-    from fuzz.triage import busy_line, groups, triage
+    from fuzz.triage import groups, triage
+    from fuzz.watch import busy_line
 
     total = len(groups(records))
     if not total:

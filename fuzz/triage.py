@@ -22,18 +22,17 @@ among up to ``MAX_LOOKS`` members of the group, one of each family first, as tim
 hang that answers given more time gives way to the input as found. A group with no endless member
 is saved as slow, unshrunk and not replayed (the look with more time is its proof). A failure seen
 once and never again in its replays is **unconfirmed**, not a bug. The looks count in the group's
-time. Each group tells how it goes (``report``: stage, tries, size, seconds left) for the progress
-line of the run.
+time; the members of a hang's group that were only slow are saved apart, as one slow finding. Each
+group tells how it goes (``report``: stage, tries, size, seconds left) for the progress line of the
+run (``fuzz.watch``).
 """
 
 import copy
-import json
-import os
 import shlex
 import tempfile
 import time
 from collections import namedtuple
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -46,6 +45,7 @@ from fuzz.reference import answer, asks
 from fuzz.shrink import shrink
 from fuzz.targets import Result, Target
 from fuzz.tasks import case_of, reads_spaced, run_case, signature_of, target_of
+from fuzz.watch import WATCH_S, Watch, watched
 from jobs import backends
 
 CONFIRMATIONS = 3
@@ -282,7 +282,8 @@ def triage_group(group: Group, config: dict[str, Any], target: Target, *, shrink
     else:
         case = case_of(config, group.representative // config.get("stride", 1), header=target.header,
                        spaced=reads_spaced(config, config["target"]))
-    look, slow = None, []
+    look: Result | None = None
+    slow: list[tuple[Case, Result]] = []  # members of a hang's group that were only slow
     if computing:
         tell("looking again with more CPU", 0, len(case.text))
         case, look, slow = _pick_endless(group, case, config, target, until)
@@ -436,64 +437,10 @@ def triage_task(spec: dict[str, Any]) -> tuple[Any, ...]:
     watch = None
     if spec.get("watch"):
         seconds = spec.get("seconds")
-        watch = _Watch(Path(spec["watch"]) / f"{spec['chunk']}.json", group.signature,
+        watch = Watch(Path(spec["watch"]) / f"{spec['chunk']}.json", group.signature,
                        None if seconds is None else time.time() + seconds, spec.get("tell"))
     return triage_group(group, spec["config"], target_of(spec["config"]["target"]),
                         shrink_it=spec["shrink"], seconds=spec.get("seconds"), saved=saved, report=watch)
-
-
-class _Watch:
-    """A group's ``report`` of its progress: written to a small JSON file (at each new stage and at
-    most once a second) that the triage reads on its heartbeat, and given to ``tell`` too when the
-    group runs in the triage's own process (one worker: no heartbeat there)."""
-
-    def __init__(self, path: Path, signature: str, until: float | None,
-                 tell: Callable[[dict[str, Any]], None] | None = None) -> None:
-        self.path, self.signature, self.until, self.tell = path, signature, until, tell
-        self.stage, self.written = "", 0.0
-
-    def __call__(self, stage: str, tries: int, size: int) -> None:
-        now = time.time()
-        if stage == self.stage and now - self.written < 1.0:
-            return
-        self.stage, self.written = stage, now
-        state = {"signature": self.signature, "stage": stage, "tries": tries, "size": size, "until": self.until}
-        try:
-            temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-            temporary.write_text(json.dumps(state))
-            os.replace(temporary, self.path)
-        except OSError:  # progress only: the triage goes on unwatched
-            pass
-        if self.tell:
-            self.tell(state)
-
-
-def _watched(folder: Path, done: Iterable[int]) -> list[dict[str, Any]]:
-    """The last progress of each group still being triaged (``_Watch``'s files in ``folder``)."""
-    finished = {f"{number}.json" for number in done}
-    found = []
-    for path in sorted(folder.glob("*.json")):
-        if path.name in finished:
-            continue
-        try:
-            state = json.loads(path.read_text())
-        except (OSError, ValueError):
-            continue
-        if isinstance(state, dict):
-            found.append(state)
-    return found
-
-
-def busy_line(state: dict[str, Any]) -> str:
-    """A group's progress for people: 'SIGNATURE: shrinking, 14 tries, 163 bytes, 23s left'."""
-    parts = [str(state.get("stage", "?"))]
-    if state.get("tries"):
-        parts.append(f"{state['tries']} tries")
-    parts.append(f"{state.get('size', 0)} bytes")
-    until = state.get("until")
-    if isinstance(until, (int, float)):
-        parts.append(f"{max(0.0, until - time.time()):.0f}s left")
-    return f"{state.get('signature', '?')}: {', '.join(parts)}"
 
 
 def triage(records: Any, config: dict[str, Any], target: Target, corpora: Sequence[str | Path], *,
@@ -504,7 +451,7 @@ def triage(records: Any, config: dict[str, Any], target: Target, corpora: Sequen
     ``corpora`` are the folders to save into (the run's own first: groups already saved there by an
     interrupted triage are not done again); ``progress(done, total, busy)`` is called as groups
     finish and every ``WATCH_S`` seconds between, ``busy`` the progress of each group at work
-    (``busy_line`` says one); ``seconds`` bounds the time (see the module docstring). Saving happens
+    (``fuzz.watch.busy_line`` says one); ``seconds`` bounds the time (see the module docstring). Saving happens
     here, in one process.
     """
     found = groups(records)
@@ -540,15 +487,14 @@ def triage(records: Any, config: dict[str, Any], target: Target, corpora: Sequen
             for spec, outcome in backends.BACKENDS[config["backend"]](triage_task, specs, **options):
                 if spec is None:  # the heartbeat: groups still at work
                     if progress:
-                        progress(len(book.numbers), len(found), _watched(Path(watch), book.numbers))
+                        progress(len(book.numbers), len(found), watched(Path(watch), book.numbers))
                     continue
                 book.save(spec["chunk"], found[spec["chunk"]], *outcome)
                 if progress:
-                    progress(len(book.numbers), len(found), _watched(Path(watch), book.numbers))
+                    progress(len(book.numbers), len(found), watched(Path(watch), book.numbers))
     return book.bugs()
 
 
-WATCH_S = 2.0  # seconds between looks at the groups' progress while none finishes
 SLOW_APART = " (its slow members)"  # what a hang's slow members' folder is named by, after the signature
 
 

@@ -12,7 +12,8 @@ from fake_targets import fuzz, seed_where, spec
 from fuzz import engine, triage as triage_module
 from fuzz.cases import from_text
 from fuzz.targets import Result
-from fuzz.triage import Group, _status, busy_line, groups, status_of
+from fuzz.triage import Group, _status, groups, status_of
+from fuzz.watch import Watch, busy_line, watched
 from jobs.schema import table
 from reports.bugs import bug_of, by_status
 from reports.grades import Line, score
@@ -117,13 +118,13 @@ def test_reports_count_a_slow_answer_only_on_a_grading_line_that_asks_for_it():
 
 def test_a_group_at_work_is_shown_with_its_stage_tries_size_and_time_left(tmp_path):
     told = []
-    watch = triage_module._Watch(tmp_path / "4.json", HANG, None, told.append)
+    watch = Watch(tmp_path / "4.json", HANG, None, told.append)
     watch("shrinking", 14, 163)
     watch("shrinking", 15, 150)  # within the second: not written again
     assert [state["tries"] for state in told] == [14]
-    (state,) = triage_module._watched(tmp_path, done=[1, 2])
+    (state,) = watched(tmp_path, done=[1, 2])
     assert busy_line(state) == f"{HANG}: shrinking, 14 tries, 163 bytes"
-    assert triage_module._watched(tmp_path, done=[4]) == []  # finished: no longer shown
+    assert watched(tmp_path, done=[4]) == []  # finished: no longer shown
     assert busy_line({**state, "until": time.time() + 30.4}).endswith("163 bytes, 30s left")
 
 
