@@ -271,9 +271,9 @@ def triage_group(group: Group, config: dict[str, Any], target: Target, *, shrink
     if saved is not None:
         tell("confirming", 0, len(saved.text))
         hits, shown = _confirm(group.signature, saved, target, config)
-        look = look_longer(saved, target) if computing and hits == CONFIRMATIONS else None
-        if hits == CONFIRMATIONS and (look is None or look.timed_out):
-            return (*_confirmed(group, saved, hits, shown, target, None, look), _sampled(group, config, target),
+        again = look_longer(saved, target) if computing and hits == CONFIRMATIONS else None
+        if hits == CONFIRMATIONS and (again is None or again.timed_out):
+            return (*_confirmed(group, saved, hits, shown, target, None, again), _sampled(group, config, target),
                     "bug", [])
     if group.family == "create" or (group.family == "roundtrip" and not group.text):
         case = create_case(side=group.side)
@@ -282,8 +282,7 @@ def triage_group(group: Group, config: dict[str, Any], target: Target, *, shrink
     else:
         case = case_of(config, group.representative // config.get("stride", 1), header=target.header,
                        spaced=reads_spaced(config, config["target"]))
-    look: Result | None = None
-    slow: list[tuple[Case, Result]] = []  # members of a hang's group that were only slow
+    look, slow = None, cast("list[tuple[Case, Result]]", [])  # members of a hang's group that were only slow
     if computing:
         tell("looking again with more CPU", 0, len(case.text))
         case, look, slow = _pick_endless(group, case, config, target, until)
