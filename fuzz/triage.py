@@ -18,7 +18,8 @@ reproducers are the same bytes are one bug: the second is merged into the first'
 A hang computing (CPU spent to the limit) is looked at once more with ``LONGER`` times the limit
 before it is shrunk (``_pick_endless``): a member that answers then is **slow**, a finding of its own
 and never a hang (``STATUSES``); a hang's reproducer is a member that did not answer (endless), tried
-among up to ``MAX_LOOKS`` members of the group, one of each family first, as time allows; a shrunk
+among up to ``MAX_LOOKS`` members of the group, one of each family first (past the group's time
+if need be), then as time allows; a shrunk
 hang that answers given more time gives way to the input as found. A group with no endless member
 is saved as slow, unshrunk and not replayed (the look with more time is its proof). A failure seen
 once and never again in its replays is **unconfirmed**, not a bug. The looks count in the group's
@@ -346,14 +347,16 @@ def _pick_endless(group: Group, case: Case, config: dict[str, Any], target: Targ
     """(the member to stand for a hang computing, its look with LONGER times the limit, the members
     looked at that were only slow when one is endless): the first of ``case`` and the group's
     ``hangs`` that does not answer then (endless); when none does, the first that answered over the
-    limit (slow), else ``case``. Another member is looked at only while the group's time (``until``)
-    allows a look."""
+    limit (slow), else ``case``. Another member is looked at while the group's time (``until``) allows
+    a look, and past it for a family not looked at yet: a slow sparse puzzle must not hide an endless
+    empty grid (the cost is bounded: MAX_LOOKS looks)."""
     looked = [(case, cast("Result", look_longer(case, target)))]
     for index in group.hangs:
-        if looked[-1][1].timed_out or (until is not None and time.monotonic() + LONGER * limit_of(target) > until):
-            break
         other = case_of(config, index // config.get("stride", 1), header=target.header,
                         spaced=reads_spaced(config, config["target"]))
+        late = until is not None and time.monotonic() + LONGER * limit_of(target) > until
+        if looked[-1][1].timed_out or late and other.family in {one.family for one, _ in looked}:
+            break
         looked.append((other, cast("Result", look_longer(other, target))))
     slow = [one for one in looked if is_slow(one[1], target)]
     if looked[-1][1].timed_out:

@@ -81,9 +81,11 @@ def test_a_hang_is_saved_by_a_member_that_never_ends_and_a_slow_group_by_its_slo
     looks(monkeypatch, {sparse.text: 0.1, PUZZLE: 5.0, empty: 7.0})
     chosen, look, slow = triage_module._pick_endless(group(hangs=(3, 1)), sparse, config, Limited(), None)
     assert chosen.text == empty and triage_module.is_slow(look, Limited()) and slow == []  # none endless: slow
-    looks(monkeypatch, {sparse.text: 6.1, empty: None})
-    chosen, _, _ = triage_module._pick_endless(group(hangs=(3,)), sparse, config, Limited(), until=0.0)
-    assert chosen is sparse  # no time left for a second look: the group is judged by the first
+    looks(monkeypatch, {sparse.text: 6.1, empty: None, PUZZLE: None})
+    chosen, _, _ = triage_module._pick_endless(group(hangs=(1,)), sparse, config, Limited(), until=0.0)
+    assert chosen is sparse  # no time left for a second look at the same family: judged by the first
+    chosen, _, _ = triage_module._pick_endless(group(hangs=(3, 1)), sparse, config, Limited(), until=0.0)
+    assert chosen.text == empty  # another family is looked at all the same
 
 
 Outcome = namedtuple("Outcome", "manifest still")
@@ -169,6 +171,7 @@ def test_a_hang_group_mixing_a_real_hang_with_slow_cases_saves_the_real_hang(tmp
     (hang,) = [one for one in data["bugs"] if one["signature"] == HANG]
     assert set(hang["input"].split()) == {"0"}, hang  # the empty grid, never a slow sparse one
     assert "no answer either (endless" in hang["detail"]
+    assert all("empty" not in one["families"] and "(slow, not endless)" in one["detail"] for one in data["slow"])
 
 
 def test_a_hangs_members_that_were_only_slow_are_saved_apart_as_one_slow_finding(tmp_path):
