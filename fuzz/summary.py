@@ -31,9 +31,9 @@ FINDINGS = {  # a saved group's status (``triage.STATUSES``) -> its section's he
     "unconfirmed": "unconfirmed failure",
 }
 APART = {  # what the sections apart from the bugs say of themselves
-    "slow": "not bugs: over the CPU limit, but each answered given 4x the CPU (exit 0 unless --fail-slow)",
-    "unconfirmed": "not counted as bugs: each failed once in the run and never in its 3 replays "
-                   "(exit 0 unless --fail-unconfirmed)",
+    "slow": "not bugs: over the CPU limit, but each answered given 4x the CPU; exit 0 unless --fail-slow",
+    "unconfirmed": "not counted as bugs: each failed once in the run and never in its 3 replays; "
+                   "exit 0 unless --fail-unconfirmed",
 }
 
 
