@@ -22,7 +22,8 @@ from sudoku.grid import MADE_SIDES
 KEPT = "finished chunks are kept (resume with --resume DIR)"
 EXIT_CODES = exit_codes({
     OK: "no failure",
-    FAILED: "failures found (reproducers saved to the corpus)",
+    FAILED: "bugs found (reproducers saved to the corpus); slow answers and unconfirmed failures only with "
+            "--fail-slow, --fail-unconfirmed",
     USAGE: "a target that cannot start",
     IO_ERROR: f"disk full, read-only, ...; {KEPT}",
     LOST: KEPT,
@@ -149,6 +150,10 @@ def _parser() -> Parser:
     run.add_argument("--connect-timeout", type=float, default=10.0, metavar="S",
                      help="seconds to wait for the Dask scheduler's answer (default 10)")
     run.add_argument("--no-shrink", action="store_true", help="save failures as found, unshrunk")
+    run.add_argument("--fail-slow", action="store_true", help="exit 1 on a slow answer too (a call over the "
+                     "limit that answers given 4x the CPU: reported apart from bugs, exit 0 by default)")
+    run.add_argument("--fail-unconfirmed", action="store_true", help="exit 1 on an unconfirmed failure too (seen "
+                     "once, never again in its 3 replays: reported apart from bugs, exit 0 by default)")
     run.add_argument("--md", metavar="FILE", help="write the whole Markdown summary here too ('-': to stdout "
                      "instead of the short one); it is always in the run's summary.md")
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -224,7 +229,7 @@ def _autograder_parser(sub: "argparse._SubParsersAction[Parser]") -> None:
 
 def _json_option(parser: argparse.ArgumentParser, schema: str, what: str) -> None:
     parser.add_argument("--json", action="store_true",
-                        help=f"stdout: one JSON object (schema {schema}, version 1): {what}")
+                        help=f"stdout: one JSON object (schema {schema}, version 2): {what}")
 
 
 def _target_spec(args: argparse.Namespace, spec: str | None = None) -> dict[str, Any]:
@@ -322,7 +327,8 @@ def run(args: argparse.Namespace) -> int:
             "chunk_size": None, "reference": _target_spec(args, args.reference) if args.reference else None,
             "backend": args.backend, "scheduler": args.scheduler, "corpus": str(Path(args.corpus).resolve()),
             "out": out, "size": args.size, "mode": args.mode, "verdict_words": args.verdict_words,
-            "verdict_exit": args.verdict_exit, "sanitize": args.sanitize, "build": args.build}
+            "verdict_exit": args.verdict_exit, "sanitize": args.sanitize, "build": args.build,
+            "fail_slow": args.fail_slow, "fail_unconfirmed": args.fail_unconfirmed}
     # the case folders' home first: workers forked next inherit it, and it goes after they stop
     with case_folders(), engine.workers(config) as pool:  # they start while the targets are pre-flighted
         if config is not None:
@@ -340,8 +346,7 @@ def run(args: argparse.Namespace) -> int:
     if manifest["status"] == "interrupted":
         code = INTERRUPTED
     else:
-        code = FAILED if (manifest["totals"]["failed"] or outcome.still or manifest["config"].get("cannot_start")) \
-            else OK
+        code = FAILED if engine.fails(outcome) else OK
     if args.json:
         _print(summary.run_json(outcome, code), end="")
     elif args.md == "-":
@@ -364,7 +369,7 @@ def replay(args: argparse.Namespace) -> int:
         target, count, still = engine.replay(args.corpus, _target_spec(args) if args.target else None,
                                              strict=args.strict, words=args.verdict_words, exits=args.verdict_exit,
                                              reference=_target_spec(args, args.reference) if args.reference else None)
-    code = FAILED if still else OK
+    code = FAILED if engine.real_failures(still) else OK
     said = (f"replayed {counted(count, 'reproducer')} against {visible(target.name, newlines=False)}: "
             f"{summary.still_failing(len(still))}")
     print(paint(said, "bad" if still else "good", sys.stderr), file=sys.stderr)

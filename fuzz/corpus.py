@@ -221,7 +221,7 @@ def saved_groups(corpus: str | os.PathLike[str], target: Target) -> dict[str, tu
     signatures merged into a reproducer included (what an interrupted triage finished)."""
     found: dict[str, tuple[Path, dict[str, Any], bytes]] = {}
     for folder, meta, data in load_own(corpus, target).entries:
-        if "sample_of" in meta:  # saved beside a group's reproducer: not the group's
+        if "sample_of" in meta or "slow_of" in meta:  # saved beside a group's reproducer: not the group's
             continue
         for signature in [meta.get("signature"), *(meta.get("also") or [])]:
             if isinstance(signature, str):

@@ -42,9 +42,18 @@ class Usage(Exception):
     """A run that cannot be made as asked: a bad option, a target or reference that cannot start."""
 
 
-Still = namedtuple("Still", "folder signature saved_as")
+Still = namedtuple("Still", "folder signature saved_as slow", defaults=(None,))
 Still.__doc__ = """A saved reproducer that fails in a replay: its folder, its ``signature`` now, and the one it
-was saved with (``saved_as``; None when case.json has none): a bug back, or failing another way."""
+was saved with (``saved_as``; None when case.json has none): a bug back, or failing another way; or,
+with ``slow`` (how long it took given more CPU), a hang computing that answers given more time: slow,
+not a failure (``real_failures``)."""
+
+
+def real_failures(still: Sequence[Still]) -> list[Still]:
+    """The reproducers of ``still`` that fail (not those only slow)."""
+    return [one for one in still if one.slow is None]
+
+
 Outcome = namedtuple("Outcome", "manifest records saved replayed still run_dir run_corpus phases")
 Outcome.__doc__ = """What a run came to: its manifest and records, the bugs saved (``triage.Saved``), the
 saved reproducers replayed and those that still fail, where it is, and each phase's seconds."""
@@ -270,6 +279,7 @@ def replay_entries(entries: Sequence[tuple[Path, dict[str, Any], bytes]], target
     from fuzz.oracles import judge_contained, oracles_of
     from fuzz.reference import answer, asks
     from fuzz.tasks import run_case, signature_of
+    from fuzz.triage import hang_computing, status_of
     from sudoku.display import visible
 
     still: list[Still] = []
@@ -289,10 +299,11 @@ def replay_entries(entries: Sequence[tuple[Path, dict[str, Any], bytes]], target
             case = expected
             verdict, result = run_case(case, target, strict=strict, words=words, exits=exits)
         now = signature_of(case, verdict, result)
+        slow = _slow_now(case, target) if now and hang_computing(now) else None
         if now:
             saved = meta.get("signature")
-            still.append(Still(folder, now, saved if isinstance(saved, str) else None))
-            if into is not None:
+            still.append(Still(folder, now, saved if isinstance(saved, str) else None, slow))
+            if into is not None and slow is None:
                 oracle = oracles_of(now)[0]
                 store.save(into, case, signature=now, oracle=oracle, detail=verdict.failed[oracle].detail,
                            target=target, result=result, extra={"replayed_from": str(folder)})
@@ -300,12 +311,27 @@ def replay_entries(entries: Sequence[tuple[Path, dict[str, Any], bytes]], target
             if now is None:
                 state = "passes" + (" (the reference failed on it: judged only for hangs, floods and crashes)"
                                     if expected is None else "") + _flaky_when_saved(meta)
+            elif slow is not None:
+                state = f"slow (not a failure): {slow}"
+            elif status_of(meta) == "slow":
+                state = f"FAILS: {now} (saved as slow; no answer given more CPU now)"
             elif now == meta.get("signature"):
                 state = f"FAILS the same way: {now}"
             else:
                 state = f"FAILS: {now}"
             print(f"{visible(str(folder), newlines=False)}: {visible(state, newlines=False)}", file=sys.stderr)
     return still
+
+
+def _slow_now(case: Case, target: Target) -> str | None:
+    """How a hang computing answered given more CPU (``triage.look_longer``), or None when it did not: a
+    slow call is replayed as slow, not as a failure."""
+    from fuzz.triage import is_slow, limit_of, look_longer
+
+    look = look_longer(case, target)
+    if look is None or not is_slow(look, target):
+        return None
+    return f"answered after {look.cpu_seconds:.1f}s of CPU, over the {limit_of(target):g}s limit"
 
 
 def _flaky_when_saved(meta: dict[str, Any]) -> str:
@@ -375,12 +401,14 @@ def triage_phase(records: Any, config: dict[str, Any], target: Target, run_corpu
     import logging
 
     from fuzz.triage import groups, triage
+    from fuzz.watch import busy_line
 
     total = len(groups(records))
     if not total:
         return []
     log = logging.getLogger("jobs.fuzz")
-    log.warning("shrinking and confirming %d distinct failures", total)
+    log.warning("shrinking and confirming %d distinct failures%s", total,
+                f" in about {seconds:.0f}s" if seconds is not None else "")
     bar = None
     if show_progress and sys.stderr.isatty():
         from tqdm import tqdm
@@ -388,14 +416,24 @@ def triage_phase(records: Any, config: dict[str, Any], target: Target, run_corpu
         bar = tqdm(total=total, unit="bug", desc="shrinking", file=sys.stderr)
 
     started = time.monotonic()
+    said = {"done": 0, "at": started}
 
-    def progress(done: int, total: int) -> None:
+    def progress(done: int, total: int, busy: list[dict[str, Any]]) -> None:
+        """Each group finished, and what each group at work is doing (stage, tries, size, time left):
+        on the bar's line, or a log line at most every PROGRESS_S seconds while none finishes."""
         if bar:
-            bar.update(1)
-        else:
+            bar.update(done - bar.n)
+            bar.set_postfix_str("; ".join(busy_line(state) for state in busy)[:160], refresh=True)
+        elif done > said["done"]:
             each = (time.monotonic() - started) / max(done, 1)
             log.warning("shrunk and confirmed %d of %d distinct failures, %.1fs each, about %.0fs left", done, total,
                         each, each * (total - done))
+        elif time.monotonic() - said["at"] >= PROGRESS_S:
+            for state in busy:
+                log.warning("triage: %s", busy_line(state))
+        else:
+            return
+        said.update(done=done, at=time.monotonic())
 
     try:
         return triage(records, config, target, [run_corpus, config["corpus"]], shrink_them=shrink_them,
@@ -565,7 +603,8 @@ def run(config: dict[str, Any] | None = None, *, resume: str | Path | None = Non
             raise WriteError(f"cannot write {error.filename or run_corpus}: {error.strerror or error}") from None
         phases["shrinking and confirming"] = time.monotonic() - start
         manifest["fuzz"] = {"groups": [summary.group_record(one) for one in saved], "replayed": replayed,
-                            "replayed_still_fail": len(still), "replay_s": phases["replaying saved reproducers"],
+                            "replayed_still_fail": len(real_failures(still)),
+                            "replay_s": phases["replaying saved reproducers"],
                             "triage_s": phases["shrinking and confirming"],
                             "targets": summary.target_rows(config, records, saved),
                             "differential": summary.differential(config, records)}
@@ -574,6 +613,21 @@ def run(config: dict[str, Any] | None = None, *, resume: str | Path | None = Non
     whole, _ = summary.render(outcome)
     summary.write(run_dir.path / "summary.md", whole + "\n")
     return outcome
+
+
+def fails(outcome: Outcome) -> bool:
+    """Whether a finished run found what fails it: a bug (a slow answer or a failure not seen again
+    only when its config asks, ``fail_slow``, ``fail_unconfirmed``), a saved reproducer still failing,
+    a target that cannot start, or failures not yet grouped."""
+    from fuzz.triage import status_of
+
+    config, manifest = outcome.manifest["config"], outcome.manifest
+    counted = {"bug"} | {status for status in ("slow", "unconfirmed") if config.get(f"fail_{status}")}
+    found = {status_of(record) for record in manifest.get("fuzz", {}).get("groups", [])}
+    untriaged = manifest["totals"]["failed"] and "fuzz" not in manifest
+    slow_still = bool(config.get("fail_slow")) and len(real_failures(outcome.still)) < len(outcome.still)
+    return bool(found & counted or untriaged or real_failures(outcome.still) or slow_still
+                or config.get("cannot_start"))
 
 
 def _arrow_from_python() -> None:

@@ -26,7 +26,13 @@ INDENT = "     "
 
 
 def state_of(one: Any) -> str:
-    """How the bug's replays went: a flaky one says so first, since its input may not fail for you."""
+    """How the bug's replays went: a flaky one says so first, since its input may not fail for you; a
+    slow answer or an unconfirmed failure says it is not a bug."""
+    status = getattr(one, "status", "bug")
+    if status == "slow":
+        return "slow, not a bug: it answered given more CPU"
+    if status == "unconfirmed":
+        return "unconfirmed: failed once, in none of 3 replays"
     if one.flaky:
         state = f"FLAKY: failed the same way in {one.confirmed} of 3 replays"
     else:
@@ -74,7 +80,8 @@ def input_lines(one: Any) -> list[str]:
 def bug_lines(one: Any, number: int, *, several: bool = False) -> list[str]:
     """The whole block of one bug (``one``: a ``triage.Saved``, or anything with its fields; ``families``,
     ``mark`` and ``side`` are used when present)."""
-    lines = [marked(title_line(one, number, several=several), "warn" if one.flaky else "bad"), *words_lines(one)]
+    bad = not one.flaky and getattr(one, "status", "bug") == "bug"
+    lines = [marked(title_line(one, number, several=several), "bad" if bad else "warn"), *words_lines(one)]
     families = getattr(one, "families", None) or []
     if families:
         lines.append(f"{INDENT}seen on: {', '.join(families)}")

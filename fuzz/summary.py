@@ -1,7 +1,7 @@
 """The fuzz run's summary: what a run found, rendered twice (whole, as Markdown for summary.md and
 ``--md``; short, as ``sudoku.display`` blocks for a terminal or a pipe), the manifest's record of
 each bug and target, and the ``--json`` of ``fuzz run``, ``fuzz replay`` and ``fuzz probe``: one object,
-``{"schema": "fuzz.run" | "fuzz.replay" | "fuzz.probe", "version": 1, ...}``, snake_case keys, as
+``{"schema": "fuzz.run" | "fuzz.replay" | "fuzz.probe", "version": 2, ...}``, snake_case keys, as
 ``reports`` writes; ``JSON_VERSION`` goes up on any change of shape (docs/fuzz.md lists the keys).
 Rendering only: the run itself is conducted by ``fuzz.engine``."""
 
@@ -25,8 +25,31 @@ SPACED_READER = ("refuses the classic text of a known-good puzzle but solves it 
                  "every other puzzle case is spelled that way, so its solver is tested past its reader")
 
 
+FINDINGS = {  # a saved group's status (``triage.STATUSES``) -> its section's heading, after the count
+    "bug": "distinct bug",
+    "slow": "slow answer",
+    "unconfirmed": "unconfirmed failure",
+}
+APART = {  # what the sections apart from the bugs say of themselves
+    "slow": "not bugs: over the CPU limit, but each answered given 4x the CPU; exit 0 unless --fail-slow",
+    "unconfirmed": "not counted as bugs: each failed once in the run and never in its 3 replays; "
+                   "exit 0 unless --fail-unconfirmed",
+}
+
+
+def by_status(saved: Sequence[Any]) -> dict[str, list[Any]]:
+    """The saved groups (``Saved``, or manifest records) by status, bugs first, each list in order."""
+    from fuzz.triage import status_of
+
+    found: dict[str, list[Any]] = {status: [] for status in FINDINGS}
+    for one in saved:
+        found[one.status if hasattr(one, "status") else status_of(one)].append(one)
+    return found
+
+
 def target_rows(config: dict[str, Any], records: Any, saved: Sequence[Saved]) -> list[dict[str, Any]]:
-    """One row per target for the summary's matrix: cases, failing cases per oracle, slips, bugs."""
+    """One row per target for the summary's matrix: cases, failing cases per oracle, slips, bugs
+    (slow answers and unconfirmed failures counted apart; a target with only those is 'ok')."""
     import pyarrow.compute as pc
 
     from fuzz.targets import make_target
@@ -42,11 +65,13 @@ def target_rows(config: dict[str, Any], records: Any, saved: Sequence[Saved]) ->
         mine = records.filter(pc.equal(records.column("target"), make_target(**spec).name)).select(
             ["outcome", "oracles_failed", "format_slips", "notes"]).to_pylist()
         failing = Counter(o for r in mine if r["oracles_failed"] for o in r["oracles_failed"].split(","))
-        rows.append({"target": name, "status": "failed" if failing else "ok", "cases": len(mine),
+        found = by_status([one for one in saved if one.target == name])
+        rows.append({"target": name, "status": "failed" if found["bug"] or failing and not saved else "ok",
+                     "cases": len(mine),
                      "failed": sum(r["outcome"] == "failed" for r in mine), "oracles": dict(failing),
                      "slips": sum(1 for r in mine if r["format_slips"]),
                      "differs": sum(1 for r in mine if "differs" in (r["notes"] or "").split(",")),
-                     "bugs": sum(1 for one in saved if one.target == name)})
+                     "bugs": len(found["bug"]), "slow": len(found["slow"]), "unconfirmed": len(found["unconfirmed"])})
     return rows
 
 
@@ -111,7 +136,8 @@ def group_record(one: Saved) -> dict[str, Any]:
             "replay": one.replay, "input": shown_input(one.text), "text": one.text.decode("utf-8", "backslashreplace"),
             "families": one.families, "also": one.also, "side": one.side, "expected": one.expected,
             "actual": one.actual, "mark": one.mark, "shrink_note": one.note,
-            "samples": [str(folder) for folder in one.samples], **words_record(one)}
+            "samples": [str(folder) for folder in one.samples], "status": one.status,
+            **words_record(one)}
 
 
 def words_record(one: Saved) -> dict[str, str]:
@@ -202,13 +228,15 @@ def still_failing(count: int) -> str:
 
 def still_line(one: Still) -> str:
     """A saved reproducer failing in a replay, for people: the bug back, or failing another way now."""
+    if one.slow is not None:
+        return f"slow (not a failure): {one.folder}: {one.signature}: {one.slow}"
     if one.saved_as is None or one.signature == one.saved_as:
         return f"still fails: {one.folder}: {one.signature}"
     return f"fails another way now: {one.folder}: {one.signature} (saved as {one.saved_as})"
 
 
 def still_json(one: Still) -> dict[str, Any]:
-    return {"reproducer": str(one.folder), "signature": one.signature, "saved_as": one.saved_as}
+    return {"reproducer": str(one.folder), "signature": one.signature, "saved_as": one.saved_as, "slow": one.slow}
 
 
 MAX_STILL_SHOWN = 10  # reproducers still failing listed in the short summary (summary.md has every one)
@@ -234,36 +262,44 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
     several = len(targets_of(config)) > 1
     head = f"fuzz run {manifest['run_id']}: {manifest['status']}"
     untriaged = manifest["status"] == "interrupted" and totals["failed"] and not saved
+    findings = by_status(saved)
     bugs = ("not yet grouped into bugs (the resume shrinks and saves them)" if untriaged
-            else counted(len(saved), "distinct bug") + (" so far" if manifest["status"] == "interrupted" else ""))
+            else counted(len(findings["bug"]), "distinct bug") + (" so far" if manifest["status"] == "interrupted" else "")
+            + "".join(f", {counted(len(findings[status]), FINDINGS[status])}" for status in APART if findings[status]))
     counts = (f"{counted(totals['cases'], 'case')}, {totals['failed']} failed, {bugs}; "
               f"{wall:.1f}s wall on {counted(config['workers'], 'worker')}"
               + (f" (cases {manifest['wall_s']:.1f}s, {spent})" if spent else ""))
-    replays = f"replayed {counted(replayed, 'saved reproducer')}: {still_failing(len(still))}"
+    failing = [one for one in still if one.slow is None]
+    replays = (f"replayed {counted(replayed, 'saved reproducer')}: {still_failing(len(failing))}"
+               + (f", {len(still) - len(failing)} slow (not failures)" if len(failing) < len(still) else ""))
     spaced = [f"{name} {SPACED_READER}" for name in config.get("spaced_readers", [])]
     out = [f"# {md_text(head)}", "",
            (f"{len(targets_of(config))} targets" if several else f"target {md_code(config['target']['spec'])}")
            + f", seed {config['seed']}, " + counts, replays, *[md_text(line) for line in spaced], ""]
-    failed = "bad" if totals["failed"] or saved else None
+    failed = "bad" if findings["bug"] or untriaged else None
     short: list[str | Table] = [marked(head, failed), marked((f"{len(targets_of(config))} targets" if several
                                            else f"target {config['target']['spec']}")
                                           + f", seed {config['seed']}, " + counts, failed),
-             marked(replays, "bad" if still else None), *[visible(line, newlines=False) for line in spaced]]
+             marked(replays, "bad" if failing else None), *[visible(line, newlines=False) for line in spaced]]
     if still:  # which: each with what it does now (a bug that came back, or changed its way of failing)
-        failing = [still_line(one) for one in still]
-        out[-1:-1] = [md_text(line) for line in failing]
-        short += [marked(visible(line, newlines=False), "bad") for line in failing[:MAX_STILL_SHOWN]]
-        if len(failing) > MAX_STILL_SHOWN:
-            short.append(f"... and {len(failing) - MAX_STILL_SHOWN} more still failing (summary.md lists them all)")
+        failing_lines = [still_line(one) for one in still]
+        out[-1:-1] = [md_text(line) for line in failing_lines]
+        short += [marked(visible(line, newlines=False), "bad" if one.slow is None else "warn")
+                  for one, line in zip(still, failing_lines[:MAX_STILL_SHOWN])]
+        if len(failing_lines) > MAX_STILL_SHOWN:
+            short.append(f"... and {len(failing_lines) - MAX_STILL_SHOWN} more still failing (summary.md lists them all)")
     rows_by_target = (manifest.get("fuzz", {}).get("targets") or target_rows(config, records, saved)) if several else []
     out += matrix(rows_by_target) if several else []
     found = manifest.get("fuzz", {}).get("differential") or differential(config, records)
     out += differential_lines(found)
     short += [f"differential check: {line}" for line in differential_lines(found, code=visible)]
-    if saved:
-        out += [f"## {counted(len(saved), 'distinct bug')}", ""]
-        short.append(marked(f"{counted(len(saved), 'distinct bug')}:", "bad"))
-        for number, one in enumerate(saved, 1):
+    for status, kind in FINDINGS.items():  # the bugs, then slow answers and unconfirmed failures apart
+        if not findings[status]:
+            continue
+        heading = counted(len(findings[status]), kind) + (f" ({APART[status]})" if status in APART else "")
+        out += [f"## {md_text(heading)}", ""]
+        short.append(marked(f"{heading}:", "bad" if status == "bug" else "warn"))
+        for number, one in enumerate(findings[status], 1):
             state = state_of(one)
             who = f"{one.target}: " if several else ""
             shown = counted(one.cases, "case")
@@ -339,7 +375,7 @@ def bug_json(one: Saved) -> dict[str, Any]:
             "detail": one.detail, "confirmed": one.confirmed, "flaky": bool(one.flaky),
             "intermittent": one.intermittent, "families": list(one.families or []), "also": list(one.also or []),
             "side": one.side, "reproducer": str(one.folder), "input": one.text.decode("utf-8", "backslashreplace"),
-            "replay": one.replay, **words_record(one)}
+            "replay": one.replay, "status": one.status, **words_record(one)}
 
 
 def run_json(outcome: Outcome, code: int) -> str:
@@ -353,9 +389,13 @@ def run_json(outcome: Outcome, code: int) -> str:
                  cannot_start=dict(config.get("cannot_start", {})),
                  spaced_readers=list(config.get("spaced_readers", [])),
                  cases=manifest["totals"]["cases"], failed=manifest["totals"]["failed"],
-                 distinct_bugs=len(outcome.saved), bugs=[bug_json(one) for one in outcome.saved],
+                 distinct_bugs=len(by_status(outcome.saved)["bug"]),
+                 bugs=[bug_json(one) for one in by_status(outcome.saved)["bug"]],
+                 slow=[bug_json(one) for one in by_status(outcome.saved)["slow"]],
+                 unconfirmed=[bug_json(one) for one in by_status(outcome.saved)["unconfirmed"]],
                  replayed=outcome.replayed,
-                 still_fail=[still_json(one) for one in outcome.still],
+                 still_fail=[still_json(one) for one in outcome.still if one.slow is None],
+                 still_slow=[still_json(one) for one in outcome.still if one.slow is not None],
                  per_target=manifest.get("fuzz", {}).get("targets"),
                  wall_s=manifest["wall_s"] + sum(outcome.phases.values()),
                  phases_s={name: round(seconds, 3) for name, seconds in outcome.phases.items()},
@@ -365,8 +405,10 @@ def run_json(outcome: Outcome, code: int) -> str:
 
 def replay_json(target: str, count: int, still: Sequence[Still], code: int) -> str:
     """``fuzz replay --json``: how many reproducers ran and each that still fails, with its signature now."""
+    failing = [one for one in still if one.slow is None]
     return _json("fuzz.replay", target=target, exit_code=code, replayed=count, passed=count - len(still),
-                 still_fail=[still_json(one) for one in still])
+                 still_fail=[still_json(one) for one in failing],
+                 slow=[still_json(one) for one in still if one.slow is not None])
 
 
 def probe_json(target: str, finding: Finding, found: str | None, code: int) -> str:

@@ -15,13 +15,22 @@ will cost, is spent. Each group is saved to the corpus as soon as it is done, so
 triage keeps the groups finished, and a resumed one does only the others. Two groups whose shrunk
 reproducers are the same bytes are one bug: the second is merged into the first's folder.
 
-A hang computing (CPU spent to the limit) is looked at once more with ``LONGER`` times the limit, and
-its detail says whether it then answered (a slow solver) or not (one that never ends, or slower):
-both fail the limit, but a student fixing the one needs to know it is not the other.
+A hang computing (CPU spent to the limit) is looked at once more with ``LONGER`` times the limit
+before it is shrunk (``_pick_endless``): a member that answers then is **slow**, a finding of its own
+and never a hang (``STATUSES``); a hang's reproducer is a member that did not answer (endless), tried
+among up to ``MAX_LOOKS`` members of the group, one of each family first (past the group's time
+if need be), then as time allows; a shrunk
+hang that answers given more time gives way to the input as found. A group with no endless member
+is saved as slow, unshrunk and not replayed (the look with more time is its proof). A failure seen
+once and never again in its replays is **unconfirmed**, not a bug. The looks count in the group's
+time; the members of a hang's group that were only slow are saved apart, as one slow finding. Each
+group tells how it goes (``report``: stage, tries, size, seconds left) for the progress line of the
+run (``fuzz.watch``).
 """
 
 import copy
 import shlex
+import tempfile
 import time
 from collections import namedtuple
 from collections.abc import Callable, Sequence
@@ -37,21 +46,25 @@ from fuzz.reference import answer, asks
 from fuzz.shrink import shrink
 from fuzz.targets import Result, Target
 from fuzz.tasks import case_of, reads_spaced, run_case, signature_of, target_of
+from fuzz.watch import WATCH_S, Watch, watched
 from jobs import backends
 
 CONFIRMATIONS = 3
 MIN_GROUP_S = 2.0
 LONGER = 4  # a hang computing's reproducer is run once more with this many times the CPU limit
+MAX_LOOKS = 3  # members of a hang computing's group looked at with more time, for one that never ends
+STATUSES = ("bug", "slow", "unconfirmed")  # what a saved group is; an old record without one is a bug
 
 Group = namedtuple("Group", "signature cases representative family calls_failed side text families seconds others "
-                           "samples", defaults=((), ()))
+                           "samples hangs", defaults=((), (), ()))
 Group.__doc__ = """Failing cases of one signature: how many, the one that stands for them (its case
 index, family and recorded text for a round trip), the failed create calls among them, its grid side,
 the families the bug showed on, the representative's call time in seconds, the other signatures of
 the bug, and ``samples``: (family, case) of the first case of each other kind of malformed text
-accepted alike (``MAX_SAMPLES``), each saved beside the reproducer."""
+accepted alike (``MAX_SAMPLES``), each saved beside the reproducer, and ``hangs``: for a hang
+computing, the case indices of other members to look at with more time (``_pick_endless``)."""
 Saved = namedtuple("Saved", "signature cases case folder detail confirmed flaky intermittent replay text target "
-                            "families also side expected actual mark note samples", defaults=((),))
+                            "families also side expected actual mark note samples status", defaults=((), "bug"))
 Saved.__doc__ = """One bug: its signature, how many cases showed it, the case that stands for it, the
 reproducer's folder, the failure's detail, replays that failed the same way (of CONFIRMATIONS),
 whether it is flaky, 'k of m creates' for a create bug that shows only sometimes, the command that
@@ -59,7 +72,8 @@ replays it, the reproducer's input (bytes), the target's spec, the families it s
 signatures merged into it (same reproducer), the grid side, what a right answer is, what the
 target did ({exit_code, stdout, stderr, wall_s, cpu_s}), the cell or line the failure is about
 ({"row", "column"} or {"line"}, 1-based; None), a note on its shrinking (None when shrunk
-in full), and the folders of its samples (other kinds of malformed text it accepts alike)."""
+in full), the folders of its samples (other kinds of malformed text it accepts alike), and its
+``status`` (``STATUSES``: a bug, a slow answer, or a failure not seen again)."""
 
 
 def groups(records: Any) -> list[Group]:
@@ -86,11 +100,13 @@ def groups(records: Any) -> list[Group]:
             signature, chosen = min(plain, key=lambda m: m[1]["case"])
         others = tuple(sorted({one for one, _ in members} - {signature}))  # one bug, met as these too
         samples = _samples(signature, chosen, members)
+        hangs = _hangs(signature, chosen, plain)
         members = [row for _, row in members]
         out.append(Group(signature, len(members), chosen["case"], chosen["family"],
                          sum(row["calls_failed"] or 0 for row in members), chosen["size"] or 9,
                          chosen["input_text"] if chosen["family"] == "roundtrip" else None,
-                         sorted({row["family"] for row in members}), chosen["target_s"] or 0.0, others, samples))
+                         sorted({row["family"] for row in members}), chosen["target_s"] or 0.0, others, samples,
+                         hangs))
     return sorted(out, key=lambda group: (-group.cases, group.signature))
 
 
@@ -122,6 +138,29 @@ def _input_kind(signature: str, family: str) -> str:
 
 
 MAX_SAMPLES = 6  # other kinds of input saved beside a reproducer
+
+
+def _hangs(signature: str, chosen: dict[str, Any], members: list[tuple[str, dict[str, Any]]]) -> tuple[int, ...]:
+    """For a hang computing on solve cases, other members to look at with more time when ``chosen``
+    answers then (slow): one of each other family first (a solver lost on one kind of puzzle and
+    slow on another fails alike at the limit), then the slowest; at most MAX_LOOKS - 1."""
+    if not hang_computing(signature) or chosen["family"] in ("create", "roundtrip"):
+        return ()
+    rest = sorted((row for one, row in members if one == signature and row["case"] != chosen["case"]
+                   and row["family"] not in ("create", "roundtrip")),
+                  key=lambda row: (-(row["target_s"] or 0.0), row["case"]))
+    seen, first = {chosen["family"]}, []
+    for row in rest:
+        if row["family"] not in seen:
+            seen.add(row["family"])
+            first.append(row)
+    ordered = first + [row for row in rest if row not in first]
+    return tuple(row["case"] for row in ordered[:MAX_LOOKS - 1])
+
+
+def hang_computing(signature: str) -> bool:
+    """Whether a signature is a hang computing (CPU spent to the limit): one to look at with more time."""
+    return signature.endswith("(hang computing)")
 HARD_TO_READ = ("malformed_binary", "malformed_empty_input", "malformed_huge_line")  # stand for a bug last
 
 
@@ -253,19 +292,32 @@ def _confirm(signature: str, case: Case, target: Target,
     return hits, shown
 
 
+Report = Callable[[str, int, int], None]
+"""How a group's triage tells its progress: ``report(stage, tries, size in bytes)``."""
+
+
 def triage_group(group: Group, config: dict[str, Any], target: Target, *, shrink_it: bool = True,
-                 seconds: float | None = None, saved: Case | None = None) -> tuple[Any, ...]:
+                 seconds: float | None = None, saved: Case | None = None,
+                 report: Report | None = None) -> tuple[Any, ...]:
     """(case to save, replays confirmed, verdict, result, a note on shrinking or None, the samples that
-    fail alike: ``_sampled``) for one group,
+    fail alike: ``_sampled``, its status: one of ``STATUSES``, and for a hang the members that were only
+    slow: [(case, its look with more time)]) for one group,
     in about ``seconds`` (None: the shrinker's own bounds). ``saved``: the reproducer of this bug that
     the replay phase found still failing; when it fails the same way every time it stands for the bug
-    (it was shrunk when saved), so the run shows the input its corpus holds, not a second one."""
+    (it was shrunk when saved), so the run shows the input its corpus holds, not a second one.
+    ``report`` is told each stage, try and size."""
+    tell = report or (lambda stage, tries, size: None)
+    until = None if seconds is None else time.monotonic() + seconds
     if hasattr(target, "pick"):
         target = target.pick(group.representative, group.side)  # the engine that met the case
+    computing = hang_computing(group.signature) and hasattr(target, "timeout")
     if saved is not None:
+        tell("confirming", 0, len(saved.text))
         hits, shown = _confirm(group.signature, saved, target, config)
-        if hits == CONFIRMATIONS:
-            return (*_confirmed(group, saved, hits, shown, target, None), _sampled(group, config, target))
+        again = look_longer(saved, target) if computing and hits == CONFIRMATIONS else None
+        if hits == CONFIRMATIONS and (again is None or again.timed_out):
+            return (*_confirmed(group, saved, hits, shown, target, None, again), _sampled(group, config, target),
+                    "bug", [])
     if group.family == "create" or (group.family == "roundtrip" and not group.text):
         case = create_case(side=group.side)
     elif group.family == "roundtrip":  # the solve half: the create output it was given, as recorded
@@ -273,29 +325,95 @@ def triage_group(group: Group, config: dict[str, Any], target: Target, *, shrink
     else:
         case = case_of(config, group.representative // config.get("stride", 1), header=target.header,
                        spaced=reads_spaced(config, config["target"]))
+    look, slow = None, cast("list[tuple[Case, Result]]", [])  # members of a hang's group that were only slow
+    if computing:
+        tell("looking again with more CPU", 0, len(case.text))
+        case, look, slow = _pick_endless(group, case, config, target, until)
+        if is_slow(look, target):  # no member endless, one slow
+            tell("confirming", 0, len(case.text))
+            _, verdict, result = _same(group.signature, case, target, config)
+            words = _second_look_words(look, target)
+            failed = dict(verdict.failed)
+            hang = failed.get("no_timeout")
+            if hang is not None:
+                failed["no_timeout"] = hang._replace(detail=hang.detail + words)
+            return (case, 0, verdict._replace(failed=failed), look, "not shrunk: slow, not a hang", [], "slow", [])
     small, note = case, None
     if _format_alone(group.signature):
         note = "not shrunk: a format slip shows on any input"  # shrinking one took 17 s and meant nothing
     elif shrink_it and case.command == "solve" and case.family != "roundtrip":  # a round trip's input is the
         # target's own output, verbatim: a smaller text would show another bug
-        left = None if seconds is None else 0.8 * seconds - CONFIRMATIONS * max(group.seconds, 0.01)
+        cost = CONFIRMATIONS * max(group.seconds, 0.01) + (LONGER * limit_of(target) if computing else 0.0)
+        left = None if until is None else 0.8 * (until - time.monotonic()) - cost
         if left is not None and left <= 0:
             note = f"not shrunk: confirming alone takes its share of the time ({seconds:.0f}s)"
         else:
             options = {} if left is None else {"max_seconds": left}
-            small, stopped = shrink(case, oracles_of(group.signature),
-                                    lambda candidate: _same(group.signature, candidate, target, config)[0],
-                                    header=target.header, **options)
+            tries = [0]
+
+            def same(candidate: Case) -> bool:
+                tries[0] += 1
+                tell("shrinking", tries[0], len(candidate.text))
+                return _same(group.signature, candidate, target, config)[0]
+
+            small, stopped = shrink(case, oracles_of(group.signature), same, header=target.header, **options)
             if stopped == "time" and left is not None:  # the reproducer says so
                 note = f"shrinking stopped at its share of the run's time ({left:.0f}s): a smaller input may fail too"
             elif stopped:
                 note = f"shrinking stopped at its {stopped} limit: a smaller input may fail too"
+            if computing and small is not case and look is not None and look.timed_out:
+                tell("looking again with more CPU", tries[0], len(small.text))
+                again = look_longer(small, target)
+                if again is not None and not again.timed_out:  # the smaller input is slow, not endless
+                    small, note = case, "not shrunk: a smaller input answered given more CPU (slow, not this hang)"
+                else:
+                    look = again
+    tell("confirming", 0, len(small.text))
     hits, shown = _confirm(group.signature, small, target, config)
     if hits < CONFIRMATIONS and small is not case:
         steady, steady_shown = _confirm(group.signature, case, target, config)
         if steady > hits:
             small, hits, shown = case, steady, steady_shown
-    return (*_confirmed(group, small, hits, shown, target, note), _sampled(group, config, target))
+    return (*_confirmed(group, small, hits, shown, target, note, look), _sampled(group, config, target),
+            _status(group, hits), slow)
+
+
+def _status(group: Group, hits: int) -> str:
+    """'unconfirmed' for a failure seen once in the run and never in its replays, else 'bug'."""
+    once = group.cases == 1 and (group.family != "create" or group.calls_failed <= 1)
+    return "unconfirmed" if hits == 0 and once else "bug"
+
+
+def _pick_endless(group: Group, case: Case, config: dict[str, Any], target: Target,
+                  until: float | None) -> tuple[Case, Result, list[tuple[Case, Result]]]:
+    """(the member to stand for a hang computing, its look with LONGER times the limit, the members
+    looked at that were only slow when one is endless): the first of ``case`` and the group's
+    ``hangs`` that does not answer then (endless); when none does, the first that answered over the
+    limit (slow), else ``case``. Another member is looked at while the group's time (``until``) allows
+    a look, and past it for a family not looked at yet: a slow sparse puzzle must not hide an endless
+    empty grid (the cost is bounded: MAX_LOOKS looks)."""
+    looked = [(case, cast("Result", look_longer(case, target)))]
+    for index in group.hangs:
+        other = case_of(config, index // config.get("stride", 1), header=target.header,
+                        spaced=reads_spaced(config, config["target"]))
+        late = until is not None and time.monotonic() + LONGER * limit_of(target) > until
+        if looked[-1][1].timed_out or late and other.family in {one.family for one, _ in looked}:
+            break
+        looked.append((other, cast("Result", look_longer(other, target))))
+    slow = [one for one in looked if is_slow(one[1], target)]
+    if looked[-1][1].timed_out:
+        return (*looked[-1], slow)
+    return (*(slow or looked)[0], [])
+
+
+def is_slow(look: Result, target: Target) -> bool:
+    """Whether a look with more time answered, after more than the limit: a slow call, not a hang."""
+    return not look.timed_out and look.cpu_seconds > limit_of(target)
+
+
+def limit_of(target: Target) -> float:
+    """A target's CPU limit in seconds (0 for our engines, which have none to stretch)."""
+    return float(getattr(target, "timeout", 0.0) or 0.0)
 
 
 def _sampled(group: Group, config: dict[str, Any], target: Target) -> list[tuple[str, Case, Result, str, str]]:
@@ -319,33 +437,43 @@ def _detail(signature: str, verdict: Verdict) -> str:
 
 
 def _confirmed(group: Group, case: Case, hits: int, shown: tuple[Verdict, Result] | None, target: Target,
-               note: str | None) -> tuple[Case, int, Verdict, Result, str | None]:
+               note: str | None, look: Result | None = None) -> tuple[Case, int, Verdict, Result, str | None]:
     """``triage_group``'s answer for the reproducer ``case`` once confirmed: a hang computing's detail
-    says what a second look with more time found."""
+    says what its ``look`` with more time found."""
     verdict, result = cast("tuple[Verdict, Result]", shown)  # the last replay's when none failed
     hang = verdict.failed.get("no_timeout")
-    if hang is not None and group.signature.endswith("(hang computing)"):
-        verdict.failed["no_timeout"] = hang._replace(detail=hang.detail + _second_look(case, target))
+    if hang is not None and look is not None:
+        verdict.failed["no_timeout"] = hang._replace(detail=hang.detail + _second_look_words(look, target))
     return case, hits, verdict, result, note
 
 
-def _second_look(case: Case, target: Target) -> str:
-    """What the reproducer of a hang computing does given LONGER times its CPU limit, once: a solver
-    that is slow (it answers) or one that never ends. Both fail the limit; the fix is not the same."""
+def look_longer(case: Case, target: Target) -> Result | None:
+    """What ``case`` does given LONGER times the target's CPU limit, once (None: a target with no
+    limit to stretch, as our engines)."""
     if not hasattr(target, "timeout"):
-        return ""
+        return None
     longer = copy.copy(target)
     longer.timeout = target.timeout * LONGER
     if case.command == "create":
-        result = longer.create(case.side)
-    else:
-        result = longer.check(case.text) if case.command == "check" else longer.solve(case.text)
-    given = f"; given {longer.timeout:g}s of CPU once more:"
-    if result.timed_out:
+        return longer.create(case.side)
+    return longer.check(case.text) if case.command == "check" else longer.solve(case.text)
+
+
+def _second_look_words(look: Result, target: Target) -> str:
+    """The detail's words for a ``look``: a solver that is slow (it answers) or one that never ends.
+    Both fail the limit; the fix is not the same."""
+    given = f"; given {limit_of(target) * LONGER:g}s of CPU once more:"
+    if look.timed_out:
         return f"{given} no answer either (endless, or slower than that)"
-    if result.cpu_seconds > target.timeout:
-        return f"{given} answered after {result.cpu_seconds:.1f}s (slow, not endless)"
-    return f"{given} answered after {result.cpu_seconds:.1f}s this time (its time on this input varies: a random search?)"
+    if is_slow(look, target):
+        return f"{given} answered after {look.cpu_seconds:.1f}s (slow, not endless)"
+    return f"{given} answered after {look.cpu_seconds:.1f}s this time (its time on this input varies: a random search?)"
+
+
+def _second_look(case: Case, target: Target) -> str:
+    """The detail's words for a look at ``case`` with more time ('' for a target with no limit)."""
+    look = look_longer(case, target)
+    return "" if look is None else _second_look_words(look, target)
 
 
 def triage_task(spec: dict[str, Any]) -> tuple[Any, ...]:
@@ -357,18 +485,26 @@ def triage_task(spec: dict[str, Any]) -> tuple[Any, ...]:
             saved = from_text(**spec["saved"])
         except CountUnknown:  # our engine cannot count it in time: shrink the run's own case instead
             pass
-    return triage_group(Group(**spec["group"]), spec["config"], target_of(spec["config"]["target"]),
-                        shrink_it=spec["shrink"], seconds=spec.get("seconds"), saved=saved)
+    group = Group(**spec["group"])
+    watch = None
+    if spec.get("watch"):
+        seconds = spec.get("seconds")
+        watch = Watch(Path(spec["watch"]) / f"{spec['chunk']}.json", group.signature,
+                       None if seconds is None else time.time() + seconds, spec.get("tell"))
+    return triage_group(group, spec["config"], target_of(spec["config"]["target"]),
+                        shrink_it=spec["shrink"], seconds=spec.get("seconds"), saved=saved, report=watch)
 
 
 def triage(records: Any, config: dict[str, Any], target: Target, corpora: Sequence[str | Path], *,
-           shrink_them: bool = True, progress: Callable[[int, int], None] | None = None,
+           shrink_them: bool = True, progress: Callable[[int, int, list[dict[str, Any]]], None] | None = None,
            seconds: float | None = None) -> list[Saved]:
     """Group, shrink, confirm and save every distinct bug of a run; a list of Saved, largest group first.
 
     ``corpora`` are the folders to save into (the run's own first: groups already saved there by an
-    interrupted triage are not done again); ``progress(done, total)`` is called as groups finish;
-    ``seconds`` bounds the time (see the module docstring). Saving happens here, in one process.
+    interrupted triage are not done again); ``progress(done, total, busy)`` is called as groups
+    finish and every ``WATCH_S`` seconds between, ``busy`` the progress of each group at work
+    (``fuzz.watch.busy_line`` says one); ``seconds`` bounds the time (see the module docstring). Saving happens
+    here, in one process.
     """
     found = groups(records)
     if not found:
@@ -384,22 +520,34 @@ def triage(records: Any, config: dict[str, Any], target: Target, corpora: Sequen
     replayed = {signature: _replayed_case(meta, data) for signature, (_, meta, data) in earlier.items()
                 if "replayed_from" in meta}
     if progress and book.numbers:
-        progress(len(book.numbers), len(found))
+        progress(len(book.numbers), len(found), [])
     if todo:
         workers = max(1, min(config["workers"], len(todo)))
         rounds = -(-len(todo) // workers)  # groups run ``workers`` at a time: each round gets its share
         each = None if seconds is None else max(MIN_GROUP_S, seconds / rounds)
-        specs = [{"chunk": number, "group": group._asdict(), "config": config, "shrink": shrink_them,
-                  "seconds": each, "saved": replayed.get(group.signature)} for number, group in todo]
-        options: dict[str, Any] = {"workers": workers}
-        if config["backend"] == "dask":
-            options["scheduler"] = config.get("scheduler")
-        for spec, outcome in backends.BACKENDS[config["backend"]](triage_task, specs, **options):
-            spec = cast("dict[str, Any]", spec)  # no heartbeat asked: never None
-            book.save(spec["chunk"], found[spec["chunk"]], *outcome)
-            if progress:
-                progress(len(book.numbers), len(found))
+        with tempfile.TemporaryDirectory(prefix="fuzz-triage-") as watch:
+            def tell(state: dict[str, Any]) -> None:  # one worker: the group runs here, unpolled
+                if progress:
+                    progress(len(book.numbers), len(found), [state])
+
+            specs = [{"chunk": number, "group": group._asdict(), "config": config, "shrink": shrink_them,
+                      "seconds": each, "saved": replayed.get(group.signature), "watch": watch,
+                      **({"tell": tell} if workers == 1 and config["backend"] == "local" else {})} for number, group in todo]
+            options: dict[str, Any] = {"workers": workers, "heartbeat": WATCH_S}
+            if config["backend"] == "dask":
+                options["scheduler"] = config.get("scheduler")
+            for spec, outcome in backends.BACKENDS[config["backend"]](triage_task, specs, **options):
+                if spec is None:  # the heartbeat: groups still at work
+                    if progress:
+                        progress(len(book.numbers), len(found), watched(Path(watch), book.numbers))
+                    continue
+                book.save(spec["chunk"], found[spec["chunk"]], *outcome)
+                if progress:
+                    progress(len(book.numbers), len(found), watched(Path(watch), book.numbers))
     return book.bugs()
+
+
+SLOW_APART = " (its slow members)"  # what a hang's slow members' folder is named by, after the signature
 
 
 def _replayed_case(meta: dict[str, Any], data: bytes) -> dict[str, Any] | None:
@@ -429,9 +577,14 @@ class _Book:
             self.by_input[(meta.get("command"), text)] = folder
 
     def save(self, number: int, group: Group, case: Case, hits: int, verdict: Verdict, result: Result,
-             note: str | None, samples: Sequence[tuple[str, Case, Result, str, str]] = ()) -> None:
+             note: str | None, samples: Sequence[tuple[str, Case, Result, str, str]] = (), status: str = "bug",
+             slow: Sequence[tuple[Case, Result]] = ()) -> None:
+        if slow:  # a hang's members that answered given more time: a slow finding apart, not this bug's cases
+            self._slow_apart(group, slow)
+            group = group._replace(cases=max(1, group.cases - len(slow)))
         key = (case.command, case.text)
-        if case.command == "solve" and key in self.by_input:  # the same reproducer: the same bug
+        if case.command == "solve" and key in self.by_input and self.by_folder[self.by_input[key]].status == status:
+            # the same reproducer: the same bug
             folder = self.by_input[key]
             one = self.by_folder[folder]
             merged = one._replace(cases=one.cases + group.cases, also=one.also + [group.signature, *group.others],
@@ -448,10 +601,12 @@ class _Book:
             signature, others = now, sorted({*others, group.signature})
         oracle = oracles_of(signature)[0]
         # only a replay that failed so tells what happened: another failure's detail would disagree
-        detail = (_detail(signature, verdict) if hits else "") or "failed when found; not again in the replays"
+        detail = (_detail(signature, verdict) if hits or status == "slow" else "") or \
+            "failed when found; not again in the replays"
         intermittent, flaky = self._rate(group, hits, verdict)
         mark = _mark(case, verdict, oracle)
-        extra = {"cases": group.cases, "seed": self.config["seed"], "case": group.representative,
+        flaky = flaky and status == "bug"  # a slow answer or an unconfirmed failure is no flaky bug
+        extra = {"cases": group.cases, "seed": self.config["seed"], "case": group.representative, "status": status,
                  "confirmed": f"{hits} of {CONFIRMATIONS} replays", "hits": hits, "flaky": flaky,
                  "intermittent": intermittent, "families": group.families, "also": others, "mark": mark,
                  "shrink_note": note}
@@ -481,7 +636,31 @@ class _Book:
             intermittent, replay_command(folder, self.config["target"], self.config.get("reference"),
                                            strict=bool(self.config.get("strict"))), case.text,
             self.config["target"]["spec"], group.families, others, case.side, store.expected_of(case),
-            store.actual_of(result), mark, note, tuple(beside))
+            store.actual_of(result), mark, note, tuple(beside), status)
+
+    def _slow_apart(self, group: Group, slow: Sequence[tuple[Case, Result]]) -> None:
+        """The members of a hang's group that answered given more time, saved as one slow finding of
+        their own (the first its reproducer), in a folder beside the hang's (``SLOW_APART``)."""
+        case, look = slow[0]
+        oracle, signature = oracles_of(group.signature)[0], group.signature
+        detail = f"no_timeout: no answer after {limit_of(self.target):g}s of CPU{_second_look_words(look, self.target)}"
+        families = sorted({one.family for one, _ in slow})
+        note = "not shrunk: slow, not a hang"
+        extra = {"cases": len(slow), "seed": self.config["seed"], "status": "slow", "slow_of": signature,
+                 "confirmed": f"0 of {CONFIRMATIONS} replays", "hits": 0, "flaky": False, "families": families,
+                 "shrink_note": note}
+        folders = []
+        for root in self.corpora:
+            folder = store.folder_for(root, self.target, oracle, signature + SLOW_APART)
+            extra["replay"] = replay_command(folder, self.config["target"], self.config.get("reference"),
+                                             strict=bool(self.config.get("strict")))
+            folders.append(store.save(root, case, signature=signature, oracle=oracle, detail=detail,
+                                      target=self.target, result=look, extra=extra, folder=folder))
+        self.by_folder[folders[0]] = Saved(
+            signature, len(slow), None, folders[0], detail, 0, False, None,
+            replay_command(folders[0], self.config["target"], self.config.get("reference"),
+                           strict=bool(self.config.get("strict"))), case.text, self.config["target"]["spec"],
+            families, [], case.side, store.expected_of(case), store.actual_of(look), None, note, (), "slow")
 
     def _rate(self, group: Group, hits: int, verdict: Verdict) -> tuple[str | None, bool]:
         """('k of m creates' or None, flaky). A create bug's rate is judged over the run's creates and
@@ -522,4 +701,11 @@ def _saved_from(folder: Path, meta: dict[str, Any], text: bytes, spec: str) -> S
                  field("hits", int, CONFIRMATIONS), bool(meta.get("flaky")), field("intermittent", str, None),
                  field("replay", str, ""), text, spec, strings("families") or [meta["family"]], strings("also"),
                  meta["side"], field("expected", str, ""), field("actual", dict, {}), field("mark", dict, None),
-                 field("shrink_note", str, None))
+                 field("shrink_note", str, None), (), status_of(meta))
+
+
+def status_of(record: dict[str, Any]) -> str:
+    """A saved group's status (``STATUSES``) from its case.json or manifest record; one written before
+    there were statuses, or a value not known, is a bug."""
+    status = record.get("status")
+    return status if status in STATUSES else "bug"

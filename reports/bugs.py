@@ -14,7 +14,7 @@ means less is shown: every file is untrusted input.
 """
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,12 @@ from typing import Any
 from sudoku.display import counted, mark_in
 
 MAX_READ = 1 << 20  # bytes read of a reproducer's file; an input or output past this is shown cut
+STATUSES = ("bug", "slow", "unconfirmed")  # what a group record is (its ``status``; none written: a bug)
+HEADINGS = {"bug": "Distinct bugs", "slow": "Slow answers (not bugs)",
+            "unconfirmed": "Unconfirmed failures (not bugs)"}
+KINDS = {"bug": "distinct bug", "slow": "slow answer", "unconfirmed": "unconfirmed failure"}  # to count them
+MEANINGS = {"slow": "each went over the CPU limit but answered given 4x the CPU: too slow, not endless",
+            "unconfirmed": "each failed once in the run and never again in its 3 replays"}
 
 
 @dataclass
@@ -87,6 +93,12 @@ class Bug:
     def get(self, key: str, default: Any = None) -> Any:
         """A field of the group record as written (signature, cases, detail, replay, ...)."""
         return self.record.get(key, default)
+
+    @property
+    def status(self) -> str:
+        """'bug', 'slow' or 'unconfirmed' (``STATUSES``); a record of an older run, with none, is a bug."""
+        status = self.get("status")
+        return status if status in STATUSES else "bug"
 
     @property
     def state(self) -> str:
@@ -165,3 +177,12 @@ def expected_parts(expected: str) -> tuple[str, str]:
     has no block."""
     caption, _, block = (expected or "").partition("\n")
     return caption, block
+
+
+def by_status(bugs: Sequence[Bug]) -> dict[str, list[Bug]]:
+    """``bugs`` by status (``STATUSES``, bugs first), each in its order: the reports show the slow
+    answers and the unconfirmed failures apart from the bugs, and count only the bugs."""
+    found: dict[str, list[Bug]] = {status: [] for status in STATUSES}
+    for bug in bugs:
+        found[bug.status].append(bug)
+    return found

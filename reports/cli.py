@@ -211,7 +211,7 @@ def run_feedback(args: argparse.Namespace) -> int:
     made = write_feedback(run, out, rules=rules, leaderboard=leaderboard)
     if not args.quiet:
         for one, got, most in made:
-            print(f"{visible(str(out / one.folder), newlines=False)}: {counted(len(one.bugs), 'bug')}, {got:g} of {most:g} "
+            print(f"{visible(str(out / one.folder), newlines=False)}: {counted(len(one.real_bugs), 'bug')}, {got:g} of {most:g} "
                   f"points ({visible(one.target, newlines=False)})")
     return OK
 

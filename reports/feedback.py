@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from jobs.schema import FORMAT_SLIPS as SLIPS  # what a format slip means, for a student
 from reports import ReportError, WriteFailed
-from reports.bugs import MAX_READ, Bug, bug_of
+from reports.bugs import HEADINGS, KINDS, MAX_READ, MEANINGS, Bug, bug_of, by_status
 from sudoku.display import counted, short_name
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ class Submission:
     why: str = ""            # why it could not start
     cases: int = 0
     failed: int = 0
-    bugs: list[Bug] = field(default_factory=list)       # reports.bugs.Bug, replay lines made local
+    bugs: list[Bug] = field(default_factory=list)       # reports.bugs.Bug (bugs, then slow, then unconfirmed)
     slips: dict[str, int] = field(default_factory=dict)      # slip -> cases
     slip_families: dict[str, list[str]] = field(default_factory=dict)  # slip -> [families]
     notes: dict[str, int] = field(default_factory=dict)      # note -> cases
@@ -55,6 +55,17 @@ class Submission:
     @property
     def started(self) -> bool:
         return self.status != "cannot start"
+
+    @property
+    def real_bugs(self) -> list[Bug]:
+        """The bugs alone: not the slow answers nor the unconfirmed failures."""
+        return [bug for bug in self.bugs if bug.status == "bug"]
+
+    def apart(self) -> list[tuple[str, list[tuple[int, Bug]]]]:
+        """(status, [(number on the page, Bug)]) of the findings that are not bugs, slow then unconfirmed."""
+        numbered = list(enumerate(self.bugs, 1))
+        return [(status, [(n, bug) for n, bug in numbered if bug.status == status]) for status in MEANINGS
+                if any(bug.status == status for bug in self.bugs)]
 
 
 def folder_name(target: str, taken: set[str]) -> str:
@@ -86,7 +97,9 @@ def submissions(run: Run) -> list[Submission]:
                          failed=int((mine["outcome"] == "failed").sum()) if len(mine) else 0)
         one.said = _said(row.get("said"))
         one.solved = solved_any(mine)
-        one.bugs = [bug_of(g) for g in groups if g.get("target") == name]
+        # bugs first, then slow answers and unconfirmed failures: the page's numbers and bugs/N/ follow this order
+        one.bugs = [bug for found in by_status([bug_of(g) for g in groups if g.get("target") == name]).values()
+                    for bug in found]
         for slips, family in zip(mine.get("format_slips", []), mine.get("family", [])):
             for slip in (slips or "").split(",") if isinstance(slips, str) else []:
                 one.slips[slip] = one.slips.get(slip, 0) + 1
@@ -227,20 +240,25 @@ def page_md(one: Submission, scored: Sequence[Scored], run: Run) -> str:
     total, most = sum(s.score for s in scored), sum(s.line.points for s in scored)
     lines = [f"# Feedback on your `sudoku`", "", f"- program: {code(one.target)}",
              f"- tested with `fuzz` (run {cell(run.name)}, seed {cell(config.get('seed', '?'))}): "
-             f"{one.cases} cases, {one.failed} failed, {counted(len(one.bugs), 'distinct bug')}",
+             f"{one.cases} cases, {one.failed} failed, {counted(len(one.real_bugs), 'distinct bug')}"
+             + "".join(f", {counted(len(these), KINDS[status])}" for status, these in one.apart()),
              f"- grade: {total:g} of {most:g} points (results.json)", ""]
     if not one.started:
         lines += ["Your program did not start, so nothing was tested:", "", f"> {cell(one.why)}", ""] + said_md(one)
-    if one.bugs:
-        lines += [f"## Bugs ({len(one.bugs)})", "",
+    if one.real_bugs:
+        lines += [f"## Bugs ({len(one.real_bugs)})", "",
                   "Each bug is shown once, on the smallest input that shows it. Its files are in `bugs/N/` beside "
                   "this page; in this folder, the replay line runs the case against your program again (change "
                   "`--target` if your program is elsewhere now), or by hand: `cd bugs/N`, then your program "
                   "with `< input.txt`.", ""]
-        for number, bug in enumerate(one.bugs, 1):
+        for number, bug in enumerate(one.real_bugs, 1):
             lines += bug_md(number, bug)
     elif one.started:
         lines += ["## Bugs", "", "No bug found in these cases.", ""]
+    for status, these in one.apart():
+        lines += [f"## {HEADINGS[status]} ({len(these)})", "", f"{MEANINGS[status].capitalize()}.", ""]
+        for number, bug in these:
+            lines += bug_md(number, bug)
     lines += slips_md(one, cell)
     if one.notes:
         lines += ["## Notes (not failures)", ""] + [f"- {cell(note)}: {counted(count, 'case')} "
@@ -260,16 +278,21 @@ def page_html(one: Submission, scored: Sequence[Scored], run: Run) -> str:
     body = ["<h1>Feedback on your <code>sudoku</code></h1>",
             f"<p>program: <code>{escape(one.target)}</code><br/>tested with <code>fuzz</code> (run "
             f"{escape(run.name)}, seed {escape(str(config.get('seed', '?')))}): {one.cases} cases, {one.failed} "
-            f"failed, {counted(len(one.bugs), 'distinct bug')}<br/>grade: {total:g} of {most:g} points</p>"]
+            f"failed, {counted(len(one.real_bugs), 'distinct bug')}"
+            + "".join(f", {counted(len(these), KINDS[status])}" for status, these in one.apart())
+            + f"<br/>grade: {total:g} of {most:g} points</p>"]
     if not one.started:
         body += [f"<p>Your program did not start, so nothing was tested: {escape(one.why)}</p>", *said_html(one)]
-    if one.bugs:
-        body += [f"<h2>Bugs ({len(one.bugs)})</h2>",
+    if one.real_bugs:
+        body += [f"<h2>Bugs ({len(one.real_bugs)})</h2>",
                  "<p>Each bug on the smallest input that shows it; its files are in <code>bugs/N/</code> beside "
                  "this page, and the replay line runs it again in this folder.</p>"]
-        body += [bug_html(number, bug) for number, bug in enumerate(one.bugs, 1)]
+        body += [bug_html(number, bug) for number, bug in enumerate(one.real_bugs, 1)]
     elif one.started:
         body += ["<h2>Bugs</h2>", "<p>No bug found in these cases.</p>"]
+    for status, these in one.apart():
+        body += [f"<h2>{escape(HEADINGS[status])} ({len(these)})</h2>", f"<p>{escape(MEANINGS[status].capitalize())}.</p>"]
+        body += [bug_html(number, bug) for number, bug in these]
     if one.slips:
         body += ["<h2>Format slips (not bugs)</h2>",
                  "<p>Right answers, but not in the exact text the contract asks for.</p>",
@@ -311,7 +334,7 @@ def write_feedback(run: Run, out: str | os.PathLike[str], *, rules: Sequence[Lin
                 copy_reproducer(run.path, bug, folder / "bugs" / str(number), within=out)
             scored = grades.score(lines, one.bugs, one.slips, started=one.started, solved=one.solved)
             page = page_md(one, scored, run)
-            board = grades.leaderboard_entries(leaderboard, score=sum(s.score for s in scored), bugs=len(one.bugs),
+            board = grades.leaderboard_entries(leaderboard, score=sum(s.score for s in scored), bugs=len(one.real_bugs),
                                                failed=one.failed) if one.started else []
             write_file(folder / "feedback.md", page, within=out)
             write_file(folder / "feedback.html", page_html(one, scored, run), within=out)
@@ -322,7 +345,7 @@ def write_feedback(run: Run, out: str | os.PathLike[str], *, rules: Sequence[Lin
             made.append((one, sum(s.score for s in scored), sum(s.line.points for s in scored)))
         index = ["# Feedback folders (for staff: each folder is one student's)", "",
                  "| folder | target | status | bugs | score |", "|---|---|---|---:|---:|"]
-        index += [f"| {code(one.folder)} | {code(one.target)} | {cell(one.status)} | {len(one.bugs)} | "
+        index += [f"| {code(one.folder)} | {code(one.target)} | {cell(one.status)} | {len(one.real_bugs)} | "
                   f"{got:g} / {most:g} |" for one, got, most in made]
         write_file(out / "index.md", "\n".join(index) + "\n", within=out)
     except OSError as error:

@@ -4,7 +4,8 @@ Gradescope's ``results.json`` and as JUnit XML.
 
 A **rule** is a list of **lines** (``Line``), each worth some points and counting some bugs: those
 whose own oracle (the first ``oracle:kind`` of the signature) it names, or, with ``slips``, the kinds
-of format slip seen. A bug counts against the first line that names it, so no bug is paid for twice.
+of format slip seen. Slow answers and unconfirmed failures are not bugs: only a line with ``slow`` or
+``unconfirmed`` counts them. A bug counts against the first line that names it, so no bug is paid for twice.
 A line with ``per_bug`` loses that much per bug counted (down to 0); without, all of it at the first.
 A rule may also ask for Gradescope **leaderboard** columns (``leaderboard = ["score", "bugs"]``,
 ``LEADERBOARD``), so a class can rank by more than the grade.
@@ -53,10 +54,15 @@ class Line:
     slips: bool = False
     per_bug: float | None = None  # points lost per bug counted; None: all of them at the first
     flaky: bool = True      # flaky bugs count
+    slow: bool = False      # slow answers (not bugs) count too
+    unconfirmed: bool = False  # failures seen once and never in their replays (not bugs) count too
 
     def takes(self, bug: Bug) -> bool:
-        """Whether ``bug`` (a ``reports.bugs.Bug``) is one this line names (``ANY``: every bug)."""
+        """Whether ``bug`` (a ``reports.bugs.Bug``) is one this line names (``ANY``: every bug); a slow
+        answer or an unconfirmed failure only on a line that asks for them."""
         if self.slips or (not self.flaky and bug.get("flaky")):
+            return False
+        if bug.status != "bug" and not getattr(self, bug.status):
             return False
         own = own_oracle(bug.get("signature", ""))
         return any(name == ANY or own == name or own.startswith(name + ":") or (":" in name and own.startswith(name))
@@ -75,7 +81,8 @@ def own_oracle(signature: object) -> str:
 
 
 KEYS: dict[str, type | tuple[type, ...]] = {
-    "name": str, "points": (int, float), "oracles": list, "slips": bool, "per_bug": (int, float), "flaky": bool}
+    "name": str, "points": (int, float), "oracles": list, "slips": bool, "per_bug": (int, float), "flaky": bool,
+    "slow": bool, "unconfirmed": bool}
 
 
 LEADERBOARD = {  # column -> (its name on Gradescope's leaderboard, sort order)

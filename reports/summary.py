@@ -13,7 +13,7 @@ import pandas as pd
 
 from sudoku.display import counted
 from jobs.schema import TIME_COLUMNS
-from reports.bugs import Bug, bug_of
+from reports.bugs import Bug, bug_of, by_status
 from reports.load import Run
 from reports.stats import percentiles
 from reports.text import fmt_size
@@ -191,10 +191,14 @@ def bugs(run: Run) -> list[Bug]:
 
 
 def failures(run: Run) -> list[Failure]:
+    """The failed cases, but those of a fuzz run's slow answers and unconfirmed failures (``not_bugs``)."""
     rows = run.records[run.records["outcome"].astype("object") == "failed"]
     index = corpus_index(run.corpus) if len(rows) else {}
+    apart = not_bugs(run) if len(rows) else set()
     found: list[Failure] = []
     for row in rows.sort_values("case").to_dict("records"):
+        if apart and _value(row.get("signature")) in apart:
+            continue
         oracles = [o.strip() for o in row["oracles_failed"].split(",") if o.strip()] \
             if _present(row["oracles_failed"]) else []
         found.append(Failure(
@@ -203,6 +207,14 @@ def failures(run: Run) -> list[Failure]:
             oracles=oracles, puzzle=_value(row["puzzle"]), input_text=_value(row["input_text"]),
             corpus=corpus_path(run.corpus, index, int(row["case"]), _value(row.get("signature")))))
     return found
+
+
+def not_bugs(run: Run) -> set[str]:
+    """The signatures a fuzz run saved only as slow answers or unconfirmed failures: their cases are
+    no failure of the run (``fuzz run`` exits 0 for them unless asked), so no regression either."""
+    found = by_status(bugs(run))
+    real = {str(one) for bug in found["bug"] for one in [bug.get("signature"), *(bug.get("also") or [])]}
+    return {str(bug.get("signature")) for status in ("slow", "unconfirmed") for bug in found[status]} - real
 
 
 def _split_counts(series: Any) -> list[tuple[str, int]]:

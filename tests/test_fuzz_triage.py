@@ -139,7 +139,7 @@ def test_an_interrupted_triage_resumes_with_the_groups_done_kept(tmp_path, monke
     texts = [render(PUZZLE, "grid"), render(PUZZLE, "grid").replace("\n", "\r\n")]
     done = []
 
-    def fake_triage_group(group, config, target, *, shrink_it=True, seconds=None, saved=None):
+    def fake_triage_group(group, config, target, *, shrink_it=True, seconds=None, saved=None, report=None):
         done.append(group.signature)
         case = from_text(group.family, "solve", texts[group.representative].encode())
         verdict = Verdict({"answers": Failure("exit 1", "exit")}, [], [], None, 1, 1, 0)
@@ -152,7 +152,7 @@ def test_an_interrupted_triage_resumes_with_the_groups_done_kept(tmp_path, monke
     target = make_target("engine:py")
     corpora = [tmp_path / "run", tmp_path / "shared"]
 
-    def stop_after_one(finished, total):
+    def stop_after_one(finished, total, busy):
         if finished == 1:
             raise KeyboardInterrupt
 
@@ -212,7 +212,7 @@ def test_a_reproducer_the_replay_saved_is_not_taken_for_a_triaged_group(tmp_path
     done = []
     triaged = render(create(3, seed=12), "grid").encode()
 
-    def fake_triage_group(group, config, target, *, shrink_it=True, seconds=None, saved=None):
+    def fake_triage_group(group, config, target, *, shrink_it=True, seconds=None, saved=None, report=None):
         done.append((group.signature, saved.text))
         case = from_text(group.family, "solve", triaged)
         verdict = Verdict({"answers": Failure("exit 1", "exit")}, [], [], None, 1, 1, 0)

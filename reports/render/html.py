@@ -152,9 +152,17 @@ def bug_html(number: int, bug: Bug, *, several: bool = False) -> str:
 
 
 def bugs_html(bugs: Sequence[Bug]) -> list[str]:
+    """The distinct bugs, then the slow answers and the unconfirmed failures apart, each numbered."""
+    from reports.bugs import HEADINGS, MEANINGS, by_status
+
     several = len({str(bug.get("target")) for bug in bugs}) > 1
-    return [f"<h2>Distinct bugs ({len(bugs)})</h2>"] + [bug_html(n, bug, several=several)
-                                                        for n, bug in enumerate(bugs, 1)]
+    out: list[str] = []
+    for status, these in by_status(bugs).items():
+        if these:
+            out += [f"<h2>{HEADINGS[status]} ({len(these)})</h2>"] + ([f"<p>{escape(MEANINGS[status])}.</p>"]
+                                                                     if status in MEANINGS else [])
+            out += [bug_html(n, bug, several=several) for n, bug in enumerate(these, 1)]
+    return out
 
 
 def timings_html(timings: Sequence[Timing]) -> list[str]:

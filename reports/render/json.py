@@ -54,8 +54,8 @@ def summary_json(summary: Summary) -> str:
     return _dump({
         "schema": "reports.show", "version": VERSION, "run": run_json(summary.run), "failed": summary.failed,
         "counts": summary.counts, "failures": [failure_json(f) for f in summary.failures],
-        "bugs": [{key: bug.get(key) for key in ("target", "signature", "cases", "detail", "flaky", "replay", "input")}
-                 for bug in summary.bugs],
+        "bugs": [{**{key: bug.get(key) for key in ("target", "signature", "cases", "detail", "flaky", "replay", "input")},
+                  "status": bug.status} for bug in summary.bugs],
         "timings": [{"phase": t.phase, "size": t.size, "case_set": t.case_set, "n": t.n,
                      **dict(zip(("p50_s", "p90_s", "p99_s"), t.quantiles)), "max_s": t.maximum}
                     for t in summary.timings]})

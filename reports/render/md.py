@@ -101,9 +101,17 @@ def bug_md(number: int, bug: Bug, *, several: bool = False) -> list[str]:
 
 
 def bugs_md(bugs: Sequence[Bug]) -> list[str]:
+    """The distinct bugs, then the slow answers and the unconfirmed failures apart, each numbered."""
+    from reports.bugs import HEADINGS, MEANINGS, by_status
+
     several = len({str(bug.get("target")) for bug in bugs}) > 1
-    return ["", f"### Distinct bugs ({len(bugs)})", ""] + [line for n, bug in enumerate(bugs, 1)
-                                                          for line in bug_md(n, bug, several=several)]
+    out: list[str] = []
+    for status, these in by_status(bugs).items():
+        if these:
+            out += ["", f"### {HEADINGS[status]} ({len(these)})", ""] + ([MEANINGS[status] + ".", ""] if status in
+                                                                        MEANINGS else [])
+            out += [line for n, bug in enumerate(these, 1) for line in bug_md(n, bug, several=several)]
+    return out
 
 
 def summary_md(summary: Summary) -> str:

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from sudoku.display import Table, caret_lines, counted, excerpt, marked, visible
+from reports.bugs import KINDS, MEANINGS, by_status
 from reports.render.md import describe_run, headline
 from reports.text import fmt_ratio, fmt_size, fmt_time
 from reports.verdict import IMPROVEMENT, NOT_COMPARABLE, REGRESSION, UNCHANGED
@@ -70,14 +71,16 @@ def summary_blocks(summary: Summary, args: argparse.Namespace) -> list[str | Tab
     blocks: list[str | Table] = [marked(f"run {describe(run)}: {summary.status}", style),
                                  f"cases: {len(run.records)} ({counts})"]
     blocks += [f"note: {note}" for note in run.notes]
-    if summary.bugs:  # lines, not a table: a replay line stays whole, to copy
-        blocks.append(counted(len(summary.bugs), "distinct bug") + (f" (first {SHOWN})" if len(summary.bugs) > SHOWN else "")
-                      + ":")
-        for number, bug in enumerate(summary.bugs[:SHOWN], 1):  # as fuzz run shows a bug (fuzz.show)
+    for status, bugs in by_status(summary.bugs).items():  # lines, not a table: a replay line stays whole, to copy
+        if not bugs:
+            continue
+        blocks.append(counted(len(bugs), KINDS[status]) + (f" ({MEANINGS[status]})" if status in MEANINGS else "")
+                      + (f" (first {SHOWN})" if len(bugs) > SHOWN else "") + ":")
+        for number, bug in enumerate(bugs[:SHOWN], 1):  # as fuzz run shows a bug (fuzz.show)
             cases, detail, *seen_on = bug.facts(lambda value: visible(str(value), newlines=False), str)
             detail = detail if len(detail) <= DETAIL_WIDTH else detail[: DETAIL_WIDTH - 3] + "..."
             blocks += [marked(f"{number:>3}. {visible(bug.title, newlines=False)}: {cases}"
-                              + (f"; {detail}" if detail else "") + (" (flaky)" if bug.get("flaky") else ""), "bad")]
+                              + (f"; {detail}" if detail else "") + (" (flaky)" if bug.get("flaky") else ""), "bad" if status == "bug" else "warn")]
             blocks += [f"     {line}" for line in bug.said(lambda value: visible(str(value), newlines=False),
                                                            lambda value: visible(str(value), newlines=False))]
             blocks += [f"     {line}" for line in seen_on]
