@@ -19,7 +19,7 @@ import shutil
 import sys
 import time
 from collections import namedtuple
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -268,7 +268,7 @@ def saved_target(path: Path, entries: Sequence[tuple[Path, dict[str, Any], bytes
                 f"(a corpus may come from anyone, so the program it names is not started on its word){line}")
 
 
-def replay_entries(entries: Sequence[tuple[Path, dict[str, Any], bytes]], target: Target, *, strict: bool,
+def replay_entries(entries: Iterable[tuple[Path, dict[str, Any], bytes]], target: Target, *, strict: bool,
                    into: Path | None = None, quiet: bool = False, words: Sequence[str] | None = None,
                    exits: Sequence[int] | None = None, reference: Target | None = None) -> list[Still]:
     """Run saved reproducers; a Still for each that fails. With a ``reference``
@@ -682,5 +682,18 @@ def replay(path: str | Path, target_spec: dict[str, Any] | None, *, strict: bool
         first = entries[0][1]
         checked = check_reference(reference, first.get("side", 9), words=words, exits=exits,
                                   mode="check" if first["command"] == "check" else "solve")
-    still = replay_entries(entries, target, strict=strict, words=words, exits=exits, reference=checked)
+    done = 0
+
+    def counted_as_done() -> Iterator[tuple[Path, dict[str, Any], bytes]]:
+        nonlocal done
+        for entry in entries:
+            yield entry
+            done += 1  # asked for the next one: this one is replayed
+
+    try:
+        still = replay_entries(counted_as_done(), target, strict=strict, words=words, exits=exits, reference=checked)
+    except KeyboardInterrupt:  # said, then the stop goes on: a replay saves nothing, so there is nothing to keep
+        print(f"fuzz: replay interrupted: {done} of {counted(len(entries), 'reproducer')} replayed (each said above)",
+              file=sys.stderr)
+        raise
     return target, len(entries), still

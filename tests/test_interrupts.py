@@ -548,3 +548,23 @@ def test_a_stop_while_a_compiled_engine_runs_a_callback_is_held_not_lost(monkeyp
     puzzle = next(parse(["53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"]))
     with pytest.raises(Interrupted), Interrupts():
         engines.solve(puzzle, engine="band")
+
+
+
+def test_an_interrupted_replay_says_how_far_it_went(tmp_path, monkeypatch, capsys):
+    """R20: a SIGINT to `fuzz replay` of a corpus ended it with 130 and not a word of what was replayed."""
+    from fuzz import engine
+
+    entries = [(tmp_path / f"e{n}", {"command": "solve", "family": "replay", "side": 9, "target_key": "t"},
+                b"0 0\n") for n in range(3)]
+
+    def stopped_on_the_second(found, *args, **kwargs):
+        for number, _ in enumerate(found):
+            if number == 1:
+                raise KeyboardInterrupt
+
+    monkeypatch.setattr(engine, "loaded", lambda found: entries)
+    monkeypatch.setattr(engine, "replay_entries", stopped_on_the_second)
+    with pytest.raises(KeyboardInterrupt):
+        engine.replay(tmp_path, {"spec": "engine:py"})
+    assert "fuzz: replay interrupted: 1 of 3 reproducers replayed" in capsys.readouterr().err
