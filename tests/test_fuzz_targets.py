@@ -529,7 +529,14 @@ def test_a_crash_without_final_newline_shrinks_to_a_short_text_without_final_new
 def test_an_out_of_range_answer_is_named_and_its_reproducer_keeps_the_number(runs):
     _, out, _, _ = runs("keeps_out_of_range")
     saved = bugs_saved(out)
-    assert {meta["family"] for meta in saved} <= {"malformed_out_of_range", "malformed_negative"}
+    assert {meta["family"] for meta in saved} <= {"malformed_out_of_range", "malformed_negative", "full_out_of_range"}
+    # a full grid holding a 90: this program blanks the 90, solves, and puts the 90 back, which prints the
+    # input itself; that is what a full grid taken as solved prints too (full_taken_as_solved), so it is
+    # read as that behaviour (echoed), a group of its own with no grid to check
+    echoes = [meta for meta in saved if meta["family"] == "full_out_of_range"]
+    assert all(":echoed on malformed" in meta["signature"] for meta in echoes)
+    saved = [meta for meta in saved if meta not in echoes]
+    assert saved
     for meta in saved:
         assert "valid_grid: row " in meta["detail"] and ", outside 1..9" in meta["detail"]
         data = (out / "corpus" / meta["target_key"] / meta["oracle"]).glob("*/input.txt")
@@ -549,8 +556,10 @@ def test_a_create_bug_on_some_creates_is_intermittent(runs, name, oracle):
     failed_calls = sum(int(row["calls_failed"]) for row in rows)
     assert 0 < failed_calls < asked
     meta, data = reproducers(out)[oracle]
-    assert meta["intermittent"] == f"{failed_calls} of {asked} creates"
-    assert f"; in the run: intermittent ({failed_calls} of {asked} creates)" in done.stdout
+    # judged over the run's creates and the replays that confirmed it together (issue 44): never FLAKY
+    failed_all, asked_all = (int(word) for word in meta["intermittent"].removesuffix(" creates").split(" of "))
+    assert failed_calls <= failed_all < asked_all and asked_all > asked and not meta["flaky"]
+    assert f"; in the run: intermittent ({meta['intermittent']})" in done.stdout
     output = (out / "corpus" / meta["target_key"] / oracle).glob("*/output.txt")
     assert from_text("t", "solve", next(output).read_bytes()).puzzle is not None  # the failing create, verbatim
 
@@ -655,14 +664,14 @@ def test_replay_of_a_malformed_reproducer(runs, tmp_path):
 
 def test_a_later_run_replays_the_corpus_first(runs, tmp_path):
     _, _, shared, _ = runs("crash_no_final_newline")
-    entries = len(list(shared.glob("*/*/*/case.json")))
+    entries = len(list(shared.rglob("case.json")))  # each reproducer and the samples beside it (also-...)
     # a run too short to meet the bug again still fails on the saved reproducers
     done = fuzz("run", "-n", 3, "--seed", 1, "--workers", 1, "--out", tmp_path / "again", "--corpus", shared,
                 "--target", spec("crash_no_final_newline"), cwd=tmp_path)
     assert f"replayed {counted(entries, 'saved reproducer')}: {still_failing(entries)}" in done.stdout
     # each named, with what it does now
     assert sorted(line.split(": ", 2)[1] for line in done.stdout.splitlines() if line.startswith("still fails: ")) \
-        == sorted(str(case.parent) for case in shared.glob("*/*/*/case.json"))
+        == sorted(str(case.parent) for case in shared.rglob("case.json"))
     assert done.returncode == 1
     assert reproducers(tmp_path / "again")  # copied into the run's own corpus
 
