@@ -54,9 +54,11 @@ def real_failures(still: Sequence[Still]) -> list[Still]:
     return [one for one in still if one.slow is None]
 
 
-Outcome = namedtuple("Outcome", "manifest records saved replayed still run_dir run_corpus phases")
+Outcome = namedtuple("Outcome", "manifest records saved replayed still run_dir run_corpus phases skipped",
+                     defaults=(0,))
 Outcome.__doc__ = """What a run came to: its manifest and records, the bugs saved (``triage.Saved``), the
-saved reproducers replayed and those that still fail, where it is, and each phase's seconds."""
+saved reproducers replayed and those that still fail, where it is, each phase's seconds, and how many
+corpus entries it could not replay (``skipped``, each named on stderr as it went)."""
 
 
 
@@ -270,10 +272,12 @@ def saved_target(path: Path, entries: Sequence[tuple[Path, dict[str, Any], bytes
 
 def replay_entries(entries: Iterable[tuple[Path, dict[str, Any], bytes]], target: Target, *, strict: bool,
                    into: Path | None = None, quiet: bool = False, words: Sequence[str] | None = None,
-                   exits: Sequence[int] | None = None, reference: Target | None = None) -> list[Still]:
+                   exits: Sequence[int] | None = None, reference: Target | None = None,
+                   skipped: list[Path] | None = None) -> list[Still]:
     """Run saved reproducers; a Still for each that fails. With a ``reference``
     target its answers are the expected ones, as in the run; a case it fails on is judged only for
-    hangs, floods and crashes."""
+    hangs, floods and crashes. An entry that is no case (its size unknown) is said on stderr and
+    added to ``skipped``."""
     from fuzz import corpus as store
     from fuzz.cases import CountUnknown, from_text
     from fuzz.oracles import judge_contained, oracles_of
@@ -288,6 +292,8 @@ def replay_entries(entries: Iterable[tuple[Path, dict[str, Any], bytes]], target
             case = from_text(meta.get("family", "replay"), meta.get("command", "solve"), data, side=meta.get("side", 9))
         except CountUnknown as error:
             print(f"{visible(str(folder))}: skipped: {error}", file=sys.stderr)
+            if skipped is not None:
+                skipped.append(folder)
             continue
         expected: Case | None = case
         if reference is not None and asks(case):
@@ -344,17 +350,22 @@ def _flaky_when_saved(meta: dict[str, Any]) -> str:
 
 
 def replay_own(config: dict[str, Any], spec: dict[str, Any], target: Target,
-               run_corpus: Path) -> tuple[int, list[Still]]:
-    """Replay the shared corpus's reproducers of ``target``: (how many, those still failing)."""
+               run_corpus: Path) -> tuple[int, int, list[Still]]:
+    """Replay the shared corpus's reproducers of ``target``: (how many were replayed, how many entries
+    were skipped, those still failing). A skipped entry is counted, for the summary to say: a run
+    that replayed 4 of 5 saved reproducers must not read as if it replayed them all."""
     from fuzz import corpus as store
 
     own = Path(config["corpus"]) / store.target_key(target)
-    entries = loaded(store.load_own(config["corpus"], target))
+    found = store.load_own(config["corpus"], target)
+    entries = loaded(found)
     _note_legacy(Path(config["corpus"]), spec, target, own)
     reference = target_of_spec(config["reference"], "--reference") if config.get("reference") else None
-    return len(entries), replay_entries(entries, target, strict=config["strict"], into=run_corpus, quiet=True,
-                                         words=config.get("verdict_words"), exits=config.get("verdict_exit"),
-                                         reference=reference)
+    unread: list[Path] = []
+    still = replay_entries(entries, target, strict=config["strict"], into=run_corpus, quiet=True,
+                           words=config.get("verdict_words"), exits=config.get("verdict_exit"),
+                           reference=reference, skipped=unread)
+    return len(entries) - len(unread), len(found.skipped) + len(unread), still
 
 
 def _note_legacy(corpus: Path, spec: dict[str, Any], target: Target, own: Path) -> None:
@@ -562,10 +573,10 @@ def run(config: dict[str, Any] | None = None, *, resume: str | Path | None = Non
         running = [spec for spec in targets_of(config) if spec["spec"] not in config.get("cannot_start", {})]
         targets = [(number, spec, target_of_spec(spec)) for number, spec in enumerate(running)]
         still: list[Still]
-        replayed, still = 0, []
+        replayed, skipped, still = 0, 0, []
         for _, spec, target in targets:
-            entries, failing = replay_own(config, spec, target, run_corpus)
-            replayed, still = replayed + entries, still + failing
+            entries, unread, failing = replay_own(config, spec, target, run_corpus)
+            replayed, skipped, still = replayed + entries, skipped + unread, still + failing
         phases = {} if resume else {"pre-flight": config.get("preflight_s", 0.0)}
         phases["replaying saved reproducers"] = time.monotonic() - started
         specs = tasks.plan(config, [(number, spec) for number, spec, _ in targets])
@@ -603,13 +614,13 @@ def run(config: dict[str, Any] | None = None, *, resume: str | Path | None = Non
             raise WriteError(f"cannot write {error.filename or run_corpus}: {error.strerror or error}") from None
         phases["shrinking and confirming"] = time.monotonic() - start
         manifest["fuzz"] = {"groups": [summary.group_record(one) for one in saved], "replayed": replayed,
-                            "replayed_still_fail": len(real_failures(still)),
+                            "replay_skipped": skipped, "replayed_still_fail": len(real_failures(still)),
                             "replay_s": phases["replaying saved reproducers"],
                             "triage_s": phases["shrinking and confirming"],
                             "targets": summary.target_rows(config, records, saved),
                             "differential": summary.differential(config, records)}
         run_dir.write_manifest(manifest)
-    outcome = Outcome(manifest, records, saved, replayed, still, run_dir, run_corpus, phases)
+    outcome = Outcome(manifest, records, saved, replayed, still, run_dir, run_corpus, phases, skipped)
     whole, _ = summary.render(outcome)
     summary.write(run_dir.path / "summary.md", whole + "\n")
     return outcome

@@ -251,7 +251,7 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
     from fuzz.wording import words_of
     from sudoku.display import counted, marked, md_block, md_code, md_text, visible
 
-    manifest, records, saved, replayed, still, run_dir, run_corpus, phases = outcome
+    manifest, records, saved, replayed, still, run_dir, run_corpus, phases, skipped = outcome
 
     rows = records.select(["family", "outcome", "oracles_failed", "format_slips", "notes", "target_s", "case",
                            "target", "cpu_s"]).to_pylist()
@@ -271,7 +271,9 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
               + (f" (cases {manifest['wall_s']:.1f}s, {spent})" if spent else ""))
     failing = [one for one in still if one.slow is None]
     replays = (f"replayed {counted(replayed, 'saved reproducer')}: {still_failing(len(failing))}"
-               + (f", {len(still) - len(failing)} slow (not failures)" if len(failing) < len(still) else ""))
+               + (f", {len(still) - len(failing)} slow (not failures)" if len(failing) < len(still) else "")
+               + (f"; {counted(skipped, 'corpus entry', 'corpus entries')} skipped, unreadable (each named on "
+                  "stderr)" if skipped else ""))
     spaced = [f"{name} {SPACED_READER}" for name in config.get("spaced_readers", [])]
     out = [f"# {md_text(head)}", "",
            (f"{len(targets_of(config))} targets" if several else f"target {md_code(config['target']['spec'])}")
@@ -393,7 +395,7 @@ def run_json(outcome: Outcome, code: int) -> str:
                  bugs=[bug_json(one) for one in by_status(outcome.saved)["bug"]],
                  slow=[bug_json(one) for one in by_status(outcome.saved)["slow"]],
                  unconfirmed=[bug_json(one) for one in by_status(outcome.saved)["unconfirmed"]],
-                 replayed=outcome.replayed,
+                 replayed=outcome.replayed, replay_skipped=outcome.skipped,
                  still_fail=[still_json(one) for one in outcome.still if one.slow is None],
                  still_slow=[still_json(one) for one in outcome.still if one.slow is not None],
                  per_target=manifest.get("fuzz", {}).get("targets"),

@@ -938,7 +938,7 @@ def test_a_run_leaves_reproducers_under_the_old_key_alone_and_says_how_to_adopt_
     (shared / corpus.target_key(target)).rename(shared / old)  # as an older release saved it
     config = {"corpus": str(shared), "strict": False, "reference": None}
     spec = {"spec": "./sudoku", "create_args": "create", "solve_args": "solve", "header": False}
-    assert engine.replay_own(config, spec, target, tmp_path / "run") == (0, [])
+    assert engine.replay_own(config, spec, target, tmp_path / "run") == (0, 0, [])
     [line] = capsys.readouterr().err.splitlines()
     assert f"{shared / old} holds 1 reproducer saved under the command './sudoku'" in line
     assert "not replayed in this run" in line and "(one shown by hand as: " in line
@@ -969,8 +969,8 @@ def test_a_corpus_named_by_file_name_alone_is_still_replayed_and_resumed(tmp_pat
     assert list(corpus.saved_groups(shared, target)) == [sig]
     config = {"corpus": str(shared), "strict": False, "reference": None}
     spec = {"spec": "./alice/sudoku", "create_args": "create", "solve_args": "solve", "header": False}
-    count, still = engine.replay_own(config, spec, target, tmp_path / "run")
-    assert count == 1 and [one.folder for one in still] == [shared / old / saved.relative_to(shared / new)]
+    count, skipped, still = engine.replay_own(config, spec, target, tmp_path / "run")
+    assert count == 1 and skipped == 0 and [one.folder for one in still] == [shared / old / saved.relative_to(shared / new)]
 
 
 def test_corpus_load_skips_temporaries_and_damage(tmp_path):

@@ -117,10 +117,27 @@ def test_a_run_replays_its_own_corpus_past_a_bad_entry(tmp_path, capsys):
     entry(tmp_path, "deep", b"[" * 100_000)
     entry(tmp_path, "good", GOOD, b"0 0 0 0\n" * 4)
     config = {"corpus": str(tmp_path), "strict": False, "reference": None}
-    replayed, still = fuzz_engine.replay_own(config, {"spec": "engine:py"}, make_target("engine:py"),
-                                             tmp_path / "run-corpus")
-    assert (replayed, still) == (1, [])
+    replayed, skipped, still = fuzz_engine.replay_own(config, {"spec": "engine:py"}, make_target("engine:py"),
+                                                      tmp_path / "run-corpus")
+    assert (replayed, skipped, still) == (1, 1, [])
     assert len([line for line in lines_of(capsys.readouterr().err) if "skipped" in line]) == 1
+
+
+def test_a_run_counts_the_corpus_entries_it_skipped(tmp_path, capsys):
+    """A QA note (issue 44): a run skipped an unreadable entry with a line on stderr while its summary
+    said "replayed 4 saved reproducers", as if that were all of them. The count is in every output."""
+    entry(tmp_path / "corpus", "deep", b"[" * 100_000)
+    entry(tmp_path / "corpus", "good", GOOD, b"0 0 0 0\n" * 4)
+    code = fuzz_cli.main(["run", "-n", "3", "--target", "engine:py", "--out", str(tmp_path / "run"), "--corpus",
+                          str(tmp_path / "corpus"), "--workers", "1", "--no-progress", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    report = json.loads(out)
+    assert (report["replayed"], report["replay_skipped"]) == (1, 1)
+    summary = (tmp_path / "run" / "summary.md").read_text()
+    assert "replayed 1 saved reproducer: 0 still fail; 1 corpus entry skipped, unreadable" in summary, summary
+    assert json.loads((tmp_path / "run" / "manifest.json").read_text())["fuzz"]["replay_skipped"] == 1
+    assert len([line for line in lines_of(err) if "skipped" in line]) == 1
 
 
 # --- command strings and targets files ---------------------------------------------------------
