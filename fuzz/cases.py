@@ -46,10 +46,10 @@ CORPUS = Path(__file__).with_name("data") / "hard.txt"
 # The solve families (FAMILY, WEIGHTS, SOLVE_FAMILIES) are defined at the end, once their makers are.
 
 MAX_INPUT = 1 << 20  # bytes of the largest input a case gives, a corpus saves and reads back (fuzz.corpus)
-# A unique puzzle solved in a working folder that is removed once the program has started, so no file
-# can be made there, by root either: programs that save their board beside them (``board.out``) and
+# A unique puzzle solved in a working folder where no file can be made, by root either
+# (``fuzz.targets.unwritable_folder``): programs that save their board beside them (``board.out``) and
 # crash on the failed open (``fclose(NULL)``) are caught; the right answer is the solution as ever.
-GONE_FOLDER = "unwritable_folder"
+UNWRITABLE_FOLDER = "unwritable_folder"
 CREATE_EVERY = 20  # case 0, 20, 40, ... asks the target to create
 ROUNDTRIP_EVERY = 50  # case 25, 75, 125, ... is a round trip: create, then solve what it printed
 MIN_CREATES = 30  # a bug on 30 % of creates slips through 30 creates with probability 0.7**30 < 1e-4
@@ -712,7 +712,7 @@ FAMILY = {family.name: family for family in (
     _family("no_solution_early", 2, _no_solution_deep),
     _family("full_clashing", 2, _full_broken),
     _family("full_out_of_range", 2, _full_broken, text=True),
-    _family(GONE_FOLDER, 2, _as_given),
+    _family(UNWRITABLE_FOLDER, 2, _as_given),
     _family("clashing", 6, _clashing),
     _family("empty", 1, _empty),
     _family("full", 3, _full),
@@ -729,10 +729,10 @@ SOLVE_FAMILIES = tuple(FAMILY)
 FAMILIES = SOLVE_FAMILIES + ("create", "roundtrip")
 
 
-def folder_gone(case: Case) -> bool:
-    """Whether ``case`` runs in a working folder removed once the program has started (the
-    ``GONE_FOLDER`` family: ``fuzz.targets.run_contained``)."""
-    return bool(case.family == GONE_FOLDER)
+def in_unwritable_folder(case: Case) -> bool:
+    """Whether ``case`` runs in a working folder where no file can be made (the ``UNWRITABLE_FOLDER``
+    family: ``fuzz.targets.run_contained``)."""
+    return bool(case.family == UNWRITABLE_FOLDER)
 
 
 def lenient(family: str) -> bool:

@@ -141,8 +141,8 @@ class EngineTarget:
     def create(self, side: int = 9) -> Result:
         return self._call(["create", "--size", str(side), "--engine", self.makers[0]], b"")
 
-    def solve(self, text: bytes, *, folder_gone: bool = False) -> Result:
-        """``folder_gone``: our own engine, in-process, writes no file: the same call."""
+    def solve(self, text: bytes, *, unwritable: bool = False) -> Result:
+        """``unwritable``: our own engine, in-process, writes no file: the same call."""
         return self._call(["solve", "--engine", self.engines[0]], text)
 
     def check(self, text: bytes) -> Result:
@@ -171,16 +171,16 @@ class CommandTarget:
         args = [arg.replace("{size}", str(side)).replace("{box}", str(isqrt(side))) for arg in self.create_args]
         return self._call(args, b"")
 
-    def solve(self, text: bytes, *, folder_gone: bool = False) -> Result:
-        """``folder_gone``: run in a working folder removed once the program has started."""
-        return self._call(self.solve_args, text, folder_gone=folder_gone)
+    def solve(self, text: bytes, *, unwritable: bool = False) -> Result:
+        """``unwritable``: run in a working folder where no file can be made (``run_contained``)."""
+        return self._call(self.solve_args, text, unwritable=unwritable)
 
     def check(self, text: bytes) -> Result:
         return self._call(self.check_args, text)
 
-    def _call(self, args: list[str], data: bytes, *, folder_gone: bool = False) -> Result:
+    def _call(self, args: list[str], data: bytes, *, unwritable: bool = False) -> Result:
         return run_contained(self.argv + args, data, timeout=self.timeout, max_output=self.max_output, env=self.env,
-                             folder_gone=folder_gone)
+                             unwritable=unwritable)
 
 
 Target = EngineTarget | CommandTarget  # what make_target gives
@@ -346,11 +346,10 @@ def kill_marked(mark: bytes) -> None:
 
 def run_contained(argv: list[str], data: bytes, *, timeout: float = DEFAULT_TIMEOUT_S,
                   max_output: int = DEFAULT_MAX_OUTPUT, env: Mapping[str, str] | None = None,
-                  folder_gone: bool = False) -> Result:
+                  unwritable: bool = False) -> Result:
     """Run ``argv`` with ``data`` on stdin, contained (see the module docstring); a sanitized build
-    reports to stderr and exits (``fuzz.sanitize.environment``). ``folder_gone``: the program starts
-    in a folder of its own that is removed just before it runs (``GONE_AWAY``), so no file can be
-    made in its working folder, by root either (a read-only folder stops no root)."""
+    reports to stderr and exits (``fuzz.sanitize.environment``). ``unwritable``: the program runs
+    in a working folder where no file can be made, by root either (``unwritable_folder``)."""
     from fuzz.sanitize import environment
 
     env = environment(env)
@@ -361,19 +360,25 @@ def run_contained(argv: list[str], data: bytes, *, timeout: float = DEFAULT_TIME
         reaping = _subreaper(True)
         try:
             before = set(_children()) if reaping else set()
-            if folder_gone:
-                workdir = os.path.join(workdir, "gone")
-                os.mkdir(workdir)
-                argv = [*GONE_AWAY, *argv]
+            if unwritable:
+                workdir = unwritable_folder(workdir)
             return _run(argv, data, timeout, max_output, env, workdir, before if reaping else None)
         finally:
             if reaping:
                 _subreaper(False)  # only while a case runs: orphans of anything else are not ours to reap
 
 
-# The shell removes its own (empty) working folder, then becomes the program, which keeps the pid the
-# harness watches and caps: from the start, the program's working folder is gone.
-GONE_AWAY = ("/bin/sh", "-c", 'rmdir -- "$PWD" && exec "$0" "$@"')
+def unwritable_folder(workdir: str) -> str:
+    """A working folder where no file can be made, by root either: ``/proc`` (a new name there is
+    refused to everyone); without it, a read-only folder in ``workdir`` (which stops all but root).
+    It is a folder that exists: a folder removed under the program (as this was first made) also
+    stopped launchers that look up their working folder before the program starts (a pyenv
+    ``python3`` shim: "cannot change working directory"), a false bug on every such case."""
+    if os.path.isdir("/proc/self"):
+        return "/proc"
+    folder = os.path.join(workdir, "read-only")
+    os.mkdir(folder, 0o555)
+    return folder
 
 
 def _run(argv: list[str], data: bytes, timeout: float, max_output: int, env: Mapping[str, str], workdir: str,

@@ -10,8 +10,8 @@ from typing import Any
 from sudoku import Grid, engines, render
 
 from fuzz import corpus as store
-from fuzz.cases import (SIZES, Case, case_class, folder_gone, make_case, make_check_case, pool_maker, respaced,
-                        solve_after_create)
+from fuzz.cases import (SIZES, Case, case_class, in_unwritable_folder, make_case, make_check_case, pool_maker,
+                        respaced, solve_after_create)
 from fuzz.oracles import VERDICTS, Verdict, differ, judge_check, judge_contained, judge_create, judge_solve, signature
 from fuzz.reference import Expected, asks, expect
 from fuzz.targets import Result, Target, make_target
@@ -66,7 +66,7 @@ def run_case(case: Case, target: Target, *, strict: bool = False, check_engine: 
             verdict = _shown(verdict, shows, results, case, header, check_engine)
         return verdict, results[verdict.evidence]._replace(seconds=sum(r.seconds for r in results),
                                                            cpu_seconds=sum(r.cpu_seconds for r in results))
-    result = target.solve(case.text, folder_gone=True) if folder_gone(case) else target.solve(case.text)
+    result = target.solve(case.text, unwritable=True) if in_unwritable_folder(case) else target.solve(case.text)
     return judge_solve(case, result, side=case.side, header=header, strict=strict), result
 
 
