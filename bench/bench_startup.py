@@ -7,7 +7,8 @@ user+sys time of the child (``resource.getrusage(RUSAGE_CHILDREN)`` before and a
 machine changes it far less than wall time. The calls go round-robin (every call once, then again) so
 load drifts hit them alike; the median of ``--rounds`` is printed, with the load average before and
 after, and ``over`` marks a median past ``--budget`` (issue 26 asks 0.15 s for ``--help`` and
-``--version``). ``python -X importtime -m TOOL --help`` shows what a slow one imports.
+``--version``). ``python -c pass`` runs in the same rounds, and the last line gives ``sudoku solve``
+as a multiple of it (issue 45 asks at most 2.5x): a ratio measured side by side holds on any CPU. ``python -X importtime -m TOOL --help`` shows what a slow one imports.
 """
 
 import argparse
@@ -22,15 +23,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLE = "530070000600195000098000060800060003400803001700020006060000280000419005000080079\n"
 TOOLS = {"sudoku": "sudoku", "sudoku-jobs": "jobs", "fuzz": "fuzz", "reports": "reports"}
+BASELINE = "python -c pass"
+SOLVE = "sudoku solve (9x9 line)"
+GOAL_RATIO = 2.5
 
 
 def calls():
     """(label, argv, stdin) of every call measured."""
-    out = []
+    out = [(BASELINE, [sys.executable, "-c", "pass"], None)]
     for tool, module in TOOLS.items():
         for flag in ("--help", "--version"):
             out.append((f"{tool} {flag}", [sys.executable, "-m", module, flag], None))
-    out.append(("sudoku solve (9x9 line)", [sys.executable, "-m", "sudoku", "solve"], PUZZLE))
+    out.append((SOLVE, [sys.executable, "-m", "sudoku", "solve"], PUZZLE))
     return out
 
 
@@ -59,8 +63,10 @@ def main():
     print(f"{'call':<26} {'median_cpu_s':>12} {'min_cpu_s':>10} {'max_cpu_s':>10}")
     for label, samples in measured.items():
         median = statistics.median(samples)
-        over = "  over" if median > args.budget and "solve" not in label else ""
+        over = "  over" if median > args.budget and label not in (SOLVE, BASELINE) else ""
         print(f"{label:<26} {median:12.3f} {min(samples):10.3f} {max(samples):10.3f}{over}")
+    ratio = statistics.median(measured[SOLVE]) / statistics.median(measured[BASELINE])
+    print(f"{SOLVE}: {ratio:.2f}x {BASELINE} (goal <= {GOAL_RATIO}x){'' if ratio <= GOAL_RATIO else '  over'}")
     print(f"load after {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {args.rounds} rounds")
 
 
