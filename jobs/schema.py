@@ -10,10 +10,17 @@ its ``filled_by`` and, for a time, its ``unit`` in its metadata, so a file expla
 reader. That metadata is documentation, not shape: adding to it needs no new version (a version
 change would make runs of equal columns 'not comparable').
 
+A part also says, in its table metadata, how pandas should read it (``PANDAS``: nullable integer
+and boolean columns stay nullable, not float64 or object, whoever opens the file with
+``pandas.read_parquet``) and which run it belongs to (``RUN_KEY``: run id, kind, seed, engines,
+tool version and command line, as its manifest says them), so a part copied out of its run still
+explains itself.
+
 ``fmt_time`` is the one unit scaling of times for people ('12.3 ms', '4.2 us'): ``sudoku-jobs show``
 and ``reports`` both print times through it.
 """
 
+import json
 import math
 from typing import Any
 
@@ -130,6 +137,41 @@ def _metadata(name: str, meaning: str) -> dict[str, str]:
 
 
 SCHEMA = pa.schema([pa.field(name, kind, metadata=_metadata(name, meaning)) for name, kind, meaning in COLUMNS])
+
+
+_NULLABLE = {8: "Int8", 16: "Int16", 32: "Int32", 64: "Int64"}  # pandas' nullable integer dtypes by width
+
+
+def _pandas_column(field: Any) -> dict[str, Any] | None:
+    """The pandas metadata of a nullable integer or boolean column (None for the others, which pandas
+    reads right by their Arrow type)."""
+    if pa.types.is_integer(field.type):
+        dtype = _NULLABLE[field.type.bit_width]
+    elif pa.types.is_boolean(field.type):
+        dtype = "boolean"
+    else:
+        return None
+    return {"name": field.name, "field_name": field.name, "pandas_type": str(field.type), "numpy_type": dtype,
+            "metadata": None}
+
+
+# The 'pandas' table metadata pyarrow reads back when it makes a frame: written by hand (this module
+# imports no pandas), naming only the columns whose dtype it changes.
+PANDAS = json.dumps({"index_columns": [], "column_indexes": [], "creator": {"library": "sudoku-toolkit"},
+                     "columns": [column for field in SCHEMA if (column := _pandas_column(field)) is not None]})
+RUN_KEY = "sudoku.run"  # the table metadata that names a part's run (``run_metadata``)
+RUN_FIELDS = ("run_id", "kind", "seed", "engine", "check_engine", "version", "command", "schema_version")
+
+
+def run_metadata(manifest: dict[str, Any]) -> dict[str, str]:
+    """A part's table metadata for the run of ``manifest``: how pandas reads it, and the run's
+    RUN_FIELDS (the kind from its config; any missing field null)."""
+    config = manifest.get("config") if isinstance(manifest.get("config"), dict) else {}
+    plan = manifest.get("plan") if isinstance(manifest.get("plan"), dict) else {}
+    run = {"run_id": manifest.get("run_id"), "kind": config.get("kind", "batch"), "seed": manifest.get("seed"),
+           "engine": plan.get("engine"), "check_engine": plan.get("check_engine"), "version": plan.get("version"),
+           "command": manifest.get("command"), "schema_version": SCHEMA_VERSION}
+    return {"pandas": PANDAS, RUN_KEY: json.dumps(run, default=str)}
 
 
 def fmt_time(seconds: float | None) -> str:

@@ -42,7 +42,7 @@ import pyarrow.parquet as pq
 from jobs import manifest as manifests
 from jobs.files import real_folder, regular
 from jobs.lock import LOCK_NAME, held
-from jobs.schema import SCHEMA, table
+from jobs.schema import SCHEMA, run_metadata, table
 from jobs.task import Task
 
 _PART = re.compile(r"^chunk-(\d{6,})\.parquet$")
@@ -123,6 +123,7 @@ class RunDir:
         self.manifest_path = self.path / "manifest.json"
         self.csv_path = self.path / "records.csv"
         self.log_path = self.path / "run.log"
+        self._run_metadata: dict[str, str] | None = None  # its parts' table metadata (``_part_metadata``)
         self.lock_path = self.path / LOCK_NAME
         self._lock: int | None = None
 
@@ -287,7 +288,7 @@ class RunDir:
         temporary_csv = self._csv_temporary(chunk, temporary)
         records = table(records).sort_by("case")
         with _writing(final, temporary):
-            pq.write_table(records, temporary)
+            pq.write_table(records.replace_schema_metadata(self._part_metadata()), temporary)
         with _writing(final_csv, temporary_csv):
             try:
                 self.csv_parts.mkdir(exist_ok=True)
@@ -296,6 +297,18 @@ class RunDir:
                 os.unlink(temporary)
                 raise
         return temporary
+
+    def _part_metadata(self) -> dict[str, str]:
+        """The table metadata of this run's parts (``jobs.schema.run_metadata``), from its manifest,
+        read once per process (a worker writes many parts); a manifest unreadable here leaves the
+        run's fields out, not the part."""
+        if self._run_metadata is None:
+            try:
+                manifest = self.read_manifest()
+            except RunDirError:
+                manifest = {}
+            self._run_metadata = run_metadata(manifest)
+        return self._run_metadata
 
     def _csv_temporary(self, chunk: int, temporary: str | PathLike[str]) -> Path:
         """The temporary CSV part staged with the temporary Parquet part ``temporary`` (same pid)."""

@@ -13,11 +13,12 @@ from datetime import datetime
 import pandas as pd
 import pyarrow as pa
 import pyarrow.dataset as pads
+import pyarrow.parquet as pq
 import pytest
 from _jobs_support import PHASES, assert_csv_equals_parquet, by_case, manifest, one_line, records, run_jobs
 
 import sudoku
-from jobs.schema import NAMES, SCHEMA, SCHEMA_VERSION
+from jobs.schema import NAMES, RUN_KEY, SCHEMA, SCHEMA_VERSION
 from sudoku import engines
 from sudoku.formats import render
 
@@ -118,13 +119,29 @@ def test_records_read_by_pandas_with_the_documented_dtypes(reference):
     assert list(arrow_backed.columns) == NAMES
     for field in SCHEMA:
         assert arrow_backed[field.name].dtype.pyarrow_dtype == field.type, field.name
+    # plain pandas: integers and booleans stay nullable (a null line or exit code is <NA>, never a float64
+    # NaN that turns every number beside it into a float), as the parts' 'pandas' metadata asks
     frame = pd.read_parquet(out / "parts").sort_values("case", ignore_index=True)
     assert len(frame) == N and frame["case"].tolist() == list(range(N))
-    for name in ("schema_version", "size", "clues", "blanks"):
-        assert frame[name].dtype == "int16", name
-    assert frame["solutions"].dtype == "int8"
-    assert frame["unique"].dtype == bool
+    for name in ("schema_version", "size", "clues", "blanks", "exit_code", "calls"):
+        assert frame[name].dtype == "Int16", name
+    for name in ("line", "guesses", "nodes", "case", "seed"):
+        assert frame[name].dtype == "Int64", name
+    assert frame["solutions"].dtype == "Int8" and frame["score"].dtype == "Int32"
+    assert frame["unique"].dtype == "boolean" and frame["unique"].all()
+    assert frame["line"].isna().all() and frame["exit_code"].isna().all()  # a batch of creates: no line, no target
     assert str(frame["timestamp"].dt.tz) == "UTC"
+
+
+def test_each_part_names_its_run_in_its_metadata(reference):
+    """A part copied out of its run still says which run, seed, engines and tool version made it."""
+    out = reference[0]
+    made = manifest(out)
+    for part in sorted((out / "parts").glob("*.parquet")):
+        run = json.loads(pq.read_schema(part).metadata[RUN_KEY.encode()])
+        assert run == {"run_id": made["run_id"], "kind": "batch", "seed": SEED, "engine": made["config"]["engine"],
+                       "check_engine": made["config"]["check_engine"], "version": made["plan"]["version"],
+                       "command": made["command"], "schema_version": SCHEMA_VERSION}
 
 
 def test_csv_holds_the_same_rows_as_parquet(reference):
