@@ -166,8 +166,7 @@ RUN_FIELDS = ("run_id", "kind", "seed", "engine", "check_engine", "version", "co
 def run_metadata(manifest: dict[str, Any]) -> dict[str, str]:
     """A part's table metadata for the run of ``manifest``: how pandas reads it, and the run's
     RUN_FIELDS (the kind from its config; any missing field null)."""
-    config = manifest.get("config") if isinstance(manifest.get("config"), dict) else {}
-    plan = manifest.get("plan") if isinstance(manifest.get("plan"), dict) else {}
+    config, plan = (found if isinstance(found := manifest.get(key), dict) else {} for key in ("config", "plan"))
     run = {"run_id": manifest.get("run_id"), "kind": config.get("kind", "batch"), "seed": manifest.get("seed"),
            "engine": plan.get("engine"), "check_engine": plan.get("check_engine"), "version": plan.get("version"),
            "command": manifest.get("command"), "schema_version": SCHEMA_VERSION}
