@@ -619,6 +619,7 @@ def run(config: dict[str, Any] | None = None, *, resume: str | Path | None = Non
                             "triage_s": phases["shrinking and confirming"],
                             "targets": summary.target_rows(config, records, saved),
                             "differential": summary.differential(config, records)}
+        manifest["phases_s"] = {name: round(seconds, 3) for name, seconds in phases.items()}  # run_wall_s
         run_dir.write_manifest(manifest)
     outcome = Outcome(manifest, records, saved, replayed, still, run_dir, run_corpus, phases, skipped)
     whole, _ = summary.render(outcome)

@@ -157,6 +157,17 @@ def resume_command(manifest: dict[str, Any], path: object) -> str | None:
     return f"{tool} {path}" if tool else None
 
 
+def run_wall_s(manifest: dict[str, Any]) -> float:
+    """The whole run's wall time, the one meaning of ``wall_s`` in every tool's output: the runner's
+    cases (the manifest's own ``wall_s``) and the phases its task adds around them (``phases_s``: a
+    fuzz run's pre-flight, replay, shrinking and confirming). A value of the wrong type counts 0."""
+    def seconds(value: object) -> float:
+        return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
+
+    phases = manifest.get("phases_s")
+    return seconds(manifest.get("wall_s")) + sum(map(seconds, phases.values() if isinstance(phases, dict) else ()))
+
+
 def digest(data: object) -> str:
     """The sha256 of JSON-able ``data`` (canonical form: sorted keys, no spaces)."""
     return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":"), default=str).encode()).hexdigest()

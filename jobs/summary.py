@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from jobs.manifest import run_wall_s
 from jobs.schema import TIME_COLUMNS, fmt_time
 
 if TYPE_CHECKING:
@@ -71,7 +72,7 @@ def summary_data(manifest: dict[str, Any], records: Any, *, failures_shown: int 
     shown = _first_not_ok(records, failures_shown).to_pylist() if bad_count else []
     distinct = _distinct(records) if config.get("canonical") else None
     return {"schema": "sudoku-jobs.show", "version": JSON_VERSION, "run_id": manifest.get("run_id"),
-            "status": manifest.get("status"), "wall_s": manifest.get("wall_s", 0),
+            "status": manifest.get("status"), "wall_s": run_wall_s(manifest),
             "totals": totals,
             "seed": manifest.get("seed"), "git_sha": manifest.get("git_sha"),
             "config": {key: config.get(key) for key in ("size", "engine", "check_engine", "backend", "workers",

@@ -234,3 +234,27 @@ def test_show_says_a_fuzz_run_s_notes_apart_from_failures(tmp_path):
     rows[3]["notes"] = "slow,left_processes"
     result = run_reports("show", write_run(tmp_path / "run", rows, chunk_size=10))
     assert "notes (not failures): slow 4, left_processes 1" in result.stdout.splitlines()
+
+
+def test_wall_s_is_the_whole_run_in_every_tool(tmp_path):
+    """Issue 42: `reports show --json` gave the cases' time as wall_s where `fuzz run` gave the whole
+    run's (pre-flight, replay and triage too). One meaning now; the cases' alone is cases_wall_s."""
+    from fake_targets import fuzz
+
+    done = fuzz("run", "-n", 4, "--seed", 1, "--target", "engine:py", "--out", tmp_path / "run", "--corpus",
+                tmp_path / "corpus", "--workers", 1, "--no-progress", "--json", cwd=tmp_path)
+    ran = json.loads(done.stdout)
+    shown = json.loads(run_reports("show", tmp_path / "run", "--json").stdout)["run"]
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert shown["wall_s"] == pytest.approx(ran["wall_s"], abs=0.01)
+    assert shown["cases_wall_s"] == manifest["wall_s"] < shown["wall_s"]
+    assert set(manifest["phases_s"]) == {"pre-flight", "replaying saved reproducers", "shrinking and confirming"}
+
+
+def test_run_wall_s_reads_a_manifest_of_any_shape():
+    from jobs.manifest import run_wall_s
+
+    assert run_wall_s({"wall_s": 2.0, "phases_s": {"a": 1.5, "b": 0.5}}) == 4.0
+    assert run_wall_s({"wall_s": 2.0}) == 2.0  # a batch run, or a fuzz run made before phases were kept
+    assert run_wall_s({"wall_s": "x", "phases_s": {"a": True, "b": [1]}}) == 0.0
+    assert run_wall_s({"phases_s": [1, 2]}) == 0.0

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from jobs.manifest import run_wall_s
+
 if TYPE_CHECKING:
     from reports.history import History
     from reports.load import Run
@@ -40,7 +42,7 @@ def run_json(run: Run) -> dict[str, Any]:
     host = manifest.get("host") or {}
     return {"name": run.name, "path": str(run.path), "runs": len(run.manifests), "git_sha": manifest.get("git_sha"),
             "status": manifest.get("status"), "complete": run.complete, "unfinished": list(run.unfinished),
-            "cases": len(run.records), "wall_s": manifest.get("wall_s"),
+            "cases": len(run.records), "wall_s": run_wall_s(manifest), "cases_wall_s": manifest.get("wall_s"),
             "host": {"cpu": host.get("cpu"), "cores": host.get("cores")}, "notes": list(run.notes)}
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from jobs.manifest import run_wall_s
 from sudoku.display import caret_lines, excerpt, md_block
 from reports.bugs import expected_parts
 from reports.summary import enough_cases, left_out_text
@@ -120,7 +121,7 @@ def summary_md(summary: Summary) -> str:
     counts = ", ".join(f"{k} {v}" for k, v in summary.counts.items()) or "no cases"
     lines = [f"## Run {cell(run.name)}: {summary.status}", "",
              f"- run: {describe_run(run)}, status {manifest.get('status', '?')}, "
-             f"wall {manifest.get('wall_s', 0) or 0:.1f} s",
+             f"wall {run_wall_s(manifest):.1f} s",
              f"- cases: {len(run.records)} ({counts})"]
     lines += [f"- note: {cell(note)}" for note in run.notes]
     if summary.bugs:
