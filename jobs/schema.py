@@ -4,8 +4,11 @@ Columns are snake_case; times are seconds with an ``_s`` suffix; counters are pl
 ``SCHEMA_VERSION`` on any change of the columns and say what changed in ``HISTORY``; readers accept
 every version listed there. Only pyarrow is imported, so ``reports`` can read records without the runner.
 
-Every run writes every column (readers expect one fixed schema), but a run kind leaves some always
-null: ``FILLED_BY`` says which kind fills each column. Each Parquet field carries its ``description``,
+``SCHEMA`` is every column of every run kind; a run's files hold only the columns its kind fills
+(``columns_of``: ``FILLED_BY`` says which kind fills each), so a batch run carries no always-null fuzz
+column, nor a fuzz run the batch's. Readers conform what they read to ``SCHEMA``, a column a file
+lacks read as nulls (as for parts of older versions), so the kinds still read and compare alike; a
+file with fewer columns is no change of the schema, and needs no new version. Each Parquet field carries its ``description``,
 its ``filled_by`` and, for a time, its ``unit`` in its metadata, so a file explains itself to any
 reader. That metadata is documentation, not shape: adding to it needs no new version (a version
 change would make runs of equal columns 'not comparable').
@@ -127,6 +130,16 @@ _FUZZ_ONLY = {"target", "oracles_failed", "format_slips", "signature", "notes", 
               "calls", "calls_failed", "input_text"}
 FILLED_BY = {name: "batch runs" if name in _BATCH_ONLY else "fuzz runs" if name in _FUZZ_ONLY else "every run"
              for name in NAMES}
+
+
+KINDS = {"batch": "batch runs", "fuzz": "fuzz runs"}  # a run's config kind -> its FILLED_BY word
+
+
+def columns_of(kind: str | None) -> list[str]:
+    """The columns a run of ``kind`` ('batch', 'fuzz') writes, in schema order: those it fills and
+    those every run fills; every column for a kind not known (None: a run whose manifest was not read)."""
+    own = KINDS.get(kind or "")
+    return [name for name in NAMES if own is None or FILLED_BY[name] in (own, "every run")]
 
 
 def _metadata(name: str, meaning: str) -> dict[str, str]:

@@ -42,7 +42,7 @@ import pyarrow.parquet as pq
 from jobs import manifest as manifests
 from jobs.files import real_folder, regular
 from jobs.lock import LOCK_NAME, held
-from jobs.schema import SCHEMA, run_metadata, table
+from jobs.schema import SCHEMA, columns_of, run_metadata, table
 from jobs.task import Task
 
 _PART = re.compile(r"^chunk-(\d{6,})\.parquet$")
@@ -72,11 +72,11 @@ def _conform(part: Any, schema: Any) -> Any:
     return pa.Table.from_arrays(columns, schema=schema)
 
 
-def _csv_header() -> bytes:
-    """records.csv's first line, as Arrow writes it (not through ``SCHEMA.empty_table``, which imports
-    pandas: a quarter of the runner's CPU at 100,000 cases)."""
+def _csv_header(schema: Any) -> bytes:
+    """records.csv's first line for ``schema``, as Arrow writes it (not through ``empty_table``, which
+    imports pandas: a quarter of the runner's CPU at 100,000 cases)."""
     sink = pa.BufferOutputStream()
-    with pacsv.CSVWriter(sink, SCHEMA):
+    with pacsv.CSVWriter(sink, schema):
         pass
     header: bytes = sink.getvalue().to_pybytes()
     return header
@@ -123,7 +123,7 @@ class RunDir:
         self.manifest_path = self.path / "manifest.json"
         self.csv_path = self.path / "records.csv"
         self.log_path = self.path / "run.log"
-        self._run_metadata: dict[str, str] | None = None  # its parts' table metadata (``_part_metadata``)
+        self._run_written: tuple[dict[str, str], Any] | None = None  # what its parts hold (``_written``)
         self.lock_path = self.path / LOCK_NAME
         self._lock: int | None = None
 
@@ -286,9 +286,10 @@ class RunDir:
         final, final_csv = self.part_path(chunk), self.csv_part_path(chunk)
         temporary = self.parts / f".{final.name}.{os.getpid()}.tmp"
         temporary_csv = self._csv_temporary(chunk, temporary)
-        records = table(records).sort_by("case")
+        metadata, written = self._written()
+        records = table(records).select(written.names).sort_by("case")
         with _writing(final, temporary):
-            pq.write_table(records.replace_schema_metadata(self._part_metadata()), temporary)
+            pq.write_table(records.replace_schema_metadata(metadata), temporary)
         with _writing(final_csv, temporary_csv):
             try:
                 self.csv_parts.mkdir(exist_ok=True)
@@ -298,17 +299,20 @@ class RunDir:
                 raise
         return temporary
 
-    def _part_metadata(self) -> dict[str, str]:
-        """The table metadata of this run's parts (``jobs.schema.run_metadata``), from its manifest,
-        read once per process (a worker writes many parts); a manifest unreadable here leaves the
-        run's fields out, not the part."""
-        if self._run_metadata is None:
+    def _written(self) -> tuple[dict[str, str], Any]:
+        """(the table metadata of this run's parts: ``jobs.schema.run_metadata``, the schema of the
+        columns its kind writes: ``jobs.schema.columns_of``), from its manifest, read once per process
+        (a worker writes many parts); a manifest unreadable here leaves the run's fields out and
+        every column in, never the part unwritten."""
+        if self._run_written is None:
             try:
                 manifest = self.read_manifest()
             except RunDirError:
                 manifest = {}
-            self._run_metadata = run_metadata(manifest)
-        return self._run_metadata
+            config = manifest.get("config")
+            kind = config.get("kind", "batch") if isinstance(config, dict) else None
+            self._run_written = (run_metadata(manifest), _schema_of(columns_of(kind)))
+        return self._run_written
 
     def _csv_temporary(self, chunk: int, temporary: str | PathLike[str]) -> Path:
         """The temporary CSV part staged with the temporary Parquet part ``temporary`` (same pid)."""
@@ -438,15 +442,16 @@ class RunDir:
             raise RunDirError(f"{path}: unreadable part ({error})") from None
 
     def read_table(self) -> Any:
-        """Every finished part as one Arrow table in case order (empty when none).
+        """Every finished part as one Arrow table in the record schema, in case order (empty when none;
+        a column the run's kind does not write is all nulls).
 
         Holds the whole run in memory: for small runs (fuzz) and callers that need every column. Big
         runs are read through ``dataset()``, ``read_columns()`` or ``iter_parts()``."""
         paths = self.part_paths()
         if not paths:
             return SCHEMA.empty_table()
-        tables = [self._read_part(path) for path in paths]
-        return pa.concat_tables(tables, promote_options="default").sort_by("case")
+        tables = [_conform(self._read_part(path), SCHEMA) for path in paths]
+        return pa.concat_tables(tables).sort_by("case")
 
     def read_columns(self, columns: list[str]) -> Any:
         """Only ``columns`` of every finished part, as one table in case order: e.g. ``case`` and
@@ -486,7 +491,7 @@ class RunDir:
                 pacsv.write_csv(records_table, temporary)
             else:
                 with open(temporary, "wb") as out:
-                    out.write(_csv_header())
+                    out.write(_csv_header(self._written()[1]))
                     for path in self.part_paths():
                         self._append_csv_lines(out, path)
             os.replace(temporary, self.csv_path)
@@ -500,7 +505,7 @@ class RunDir:
             return
         except FileNotFoundError:
             pass
-        part = _conform(self._read_part(path), SCHEMA).sort_by("case")
+        part = _conform(self._read_part(path), self._written()[1]).sort_by("case")
         pacsv.write_csv(part, out, pacsv.WriteOptions(include_header=False))
 
     def clear_csv_parts(self) -> None:

@@ -14,7 +14,7 @@ from jobs.summary import summary_blocks
 from reports.text import fmt_time
 from sudoku.display import plain
 
-KINDS = {"batch": "batch runs", "fuzz": "fuzz runs"}
+KINDS = schema.KINDS
 
 
 def test_every_field_carries_its_description_who_fills_it_and_the_unit_its_suffix_names():
@@ -44,8 +44,9 @@ def runs(tmp_path_factory):
 @pytest.mark.parametrize("kind", sorted(KINDS))
 def test_a_run_writes_the_metadata_and_fills_only_what_the_schema_says_its_kind_fills(runs, kind):
     records = runs[kind]
-    for field in schema.SCHEMA:
-        assert records.schema.field(field.name).metadata == field.metadata, field.name
+    assert records.column_names == schema.columns_of(kind)  # its kind's columns alone, in the schema's order
+    for name in records.column_names:
+        assert records.schema.field(name).metadata == schema.SCHEMA.field(name).metadata, name
     filled = {name for name in records.column_names if pc.count(records.column(name)).as_py() > 0}
     claimed = {name for name, who in schema.FILLED_BY.items() if who in (KINDS[kind], "every run")}
     assert filled <= claimed, f"{kind} run fills columns the schema says it never fills: {filled - claimed}"
