@@ -36,8 +36,9 @@ REPLAY_EXIT_CODES = exit_codes({
     INTERRUPTED: None,
 })
 PROBE_EXIT_CODES = exit_codes({
-    OK: "a way to create and to solve was found",
-    FAILED: "none was found for one of them",
+    OK: "the contract's own spelling (create, solve) works",
+    FAILED: "the program breaks the contract: its own create or solve is not understood (the spelling that "
+            "works, if any, is printed after it), or no way was found for one of them",
     USAGE: None,
     INTERRUPTED: None,
 })
@@ -229,7 +230,7 @@ def _autograder_parser(sub: "argparse._SubParsersAction[Parser]") -> None:
 
 def _json_option(parser: argparse.ArgumentParser, schema: str, what: str) -> None:
     parser.add_argument("--json", action="store_true",
-                        help=f"stdout: one JSON object (schema {schema}, version 2): {what}")
+                        help=f"stdout: one JSON object (schema {schema}, version 3): {what}")
 
 
 def _target_spec(args: argparse.Namespace, spec: str | None = None) -> dict[str, Any]:
@@ -406,21 +407,26 @@ def probe(args: argparse.Namespace) -> int:
         finding = find(make)
     for what, outcome in finding.tried:
         print(f"  {what}: {outcome}", file=sys.stderr)
-    if finding.create_args is None or finding.solve_args is None:
+    found = options(finding)
+    works = finding.create_args is not None and finding.solve_args is not None
+    code = FAILED if finding.breaks or not works else OK
+    if args.json:
+        _print(probe_json(args.target, finding, found if works else None, code), end="")
+        return code
+    for one in finding.breaks:  # the contract first: the spelling that works is offered only after
+        _print(f"breaks the contract: {one.line}")  # its words escaped in the line
+    if not finding.breaks:
+        _print("understands the contract's own spelling: 'create' and 'solve'")
+    if not works:
         missing = " and ".join(name for name, value in (("create", finding.create_args),
                                                         ("solve", finding.solve_args)) if value is None)
-        if args.json:
-            _print(probe_json(args.target, finding, None, FAILED), end="")
-        else:
-            _print(f"no way found to {missing} with {args.target} (tried the spellings above)")
-        return FAILED
-    found = options(finding)
-    if args.json:
-        _print(probe_json(args.target, finding, found, OK), end="")
-    else:
-        _print(f"fuzz run --target {shlex.quote(args.target)}" + (f" {found}" if found else "")
-               + ("" if found else "   # the defaults work"))
-    return OK
+        _print(f"no way found to {missing} with {args.target} (tried the spellings above)")
+        return code
+    if finding.breaks:
+        _print(f"the spelling that works: {found}")
+    _print(f"fuzz run --target {shlex.quote(args.target)}" + (f" {found}" if found else "")
+           + ("" if found else "   # the defaults work"))
+    return code
 
 
 def _print(text: str, end: str = "\n") -> None:

@@ -1,7 +1,7 @@
 """The fuzz run's summary: what a run found, rendered twice (whole, as Markdown for summary.md and
 ``--md``; short, as ``sudoku.display`` blocks for a terminal or a pipe), the manifest's record of
 each bug and target, and the ``--json`` of ``fuzz run``, ``fuzz replay`` and ``fuzz probe``: one object,
-``{"schema": "fuzz.run" | "fuzz.replay" | "fuzz.probe", "version": 2, ...}``, snake_case keys, as
+``{"schema": "fuzz.run" | "fuzz.replay" | "fuzz.probe", "version": 3, ...}``, snake_case keys, as
 ``reports`` writes; ``JSON_VERSION`` goes up on any change of shape (docs/fuzz.md lists the keys).
 Rendering only: the run itself is conducted by ``fuzz.engine``."""
 
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from sudoku.display import Table
 
     from fuzz.engine import Outcome, Still
-    from fuzz.probe import Finding
+    from fuzz.probe import Break, Finding
     from fuzz.triage import Saved
 
 SPACED_READER = ("refuses the classic text of a known-good puzzle but solves it with a space after every number: "
@@ -360,7 +360,7 @@ def _near(path: str) -> str:
         return path
 
 
-JSON_VERSION = 2  # the shape of fuzz run/replay/probe --json; bump it on any change
+JSON_VERSION = 3  # the shape of fuzz run/replay/probe --json; bump it on any change
 
 
 def _json(schema: str, **fields: Any) -> str:
@@ -412,15 +412,24 @@ def replay_json(target: str, count: int, still: Sequence[Still], code: int) -> s
 
 
 def probe_json(target: str, finding: Finding, found: str | None, code: int) -> str:
-    """``fuzz probe --json``: the spellings found (None where none worked), the ``fuzz run`` line they
-    make, and every spelling tried with what came of it."""
+    """``fuzz probe --json``: whether the contract's own spelling works (``contract``: each call of it
+    the program does not understand, ``break_json``), then the spellings found (None where none
+    worked), the ``fuzz run`` line they make, and every spelling tried with what came of it."""
     import shlex
 
     works = finding.create_args is not None and finding.solve_args is not None
-    return _json("fuzz.probe", target=target, exit_code=code, create_args=finding.create_args,
+    return _json("fuzz.probe", target=target, exit_code=code, keeps_contract=not finding.breaks,
+                 contract=[break_json(one) for one in finding.breaks], create_args=finding.create_args,
                  solve_args=finding.solve_args, format=finding.format,
                  command=(f"fuzz run --target {shlex.quote(target)}" + (f" {found}" if found else "")) if works
                  else None, tried=[{"what": what, "outcome": outcome} for what, outcome in finding.tried])
+
+
+def break_json(one: Break) -> dict[str, Any]:
+    """A call of the contract's own spelling that the program did not understand (``fuzz.probe.Break``),
+    as JSON and in the manifest: ``call``, ``exit_code``, ``said`` (its own words, as written) and
+    ``line`` (what it did, for people)."""
+    return one._asdict()
 
 
 def write(path: Path, text: str) -> None:

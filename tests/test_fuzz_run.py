@@ -283,33 +283,65 @@ def test_the_workers_start_during_the_pre_flight_and_a_refused_target_leaves_non
 
 # --- probe ---------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name, options", [
-    ("correct", "   # the defaults work"),
-    ("header_easy", " --create-args 'create easy' --format header"),
-])
-def test_probe_finds_the_options_that_make_a_program_work(tmp_path, name, options):
-    import shlex
-
-    done = fuzz("probe", "--target", spec(name), cwd=tmp_path)
+def test_probe_says_a_program_understands_the_contract_and_that_the_defaults_work(tmp_path):
+    done = fuzz("probe", "--target", spec("correct"), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert done.stdout == f"fuzz run --target {shlex.quote(spec(name))}{options}\n"
+    assert done.stdout.splitlines() == ["understands the contract's own spelling: 'create' and 'solve'",
+                                        f"fuzz run --target {shlex.quote(spec('correct'))}   # the defaults work"]
     assert "--format grid --solve-args 'solve': " in done.stderr and "--create-args 'create': " in done.stderr
+
+
+def test_probe_says_the_contract_is_broken_first_and_only_then_offers_the_spelling_that_works(tmp_path):
+    """The issue's case: `create` without a difficulty prints its usage and exits 4, `create easy`
+    works (with 10 blanks). Probe used to propose `create easy` alone, and the contract's failure
+    showed only among the tries on stderr."""
+    done = fuzz("probe", "--target", spec("needs_difficulty"), cwd=tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stdout.splitlines() == [
+        "breaks the contract: 'create' exits 4 with no grid on stdout; it said: 'Usage: ./sudoku create difficulty'",
+        "the spelling that works: --create-args 'create easy'",
+        f"fuzz run --target {shlex.quote(spec('needs_difficulty'))} --create-args 'create easy'"]
+    assert "--create-args 'create easy': understood; its answer has bugs for fuzz run to show (create_blanks: " \
+           "10 blanks" in done.stderr
+    header = fuzz("probe", "--target", spec("header_easy"), cwd=tmp_path)
+    assert header.returncode == 1 and header.stdout.splitlines()[1:] == [
+        "the spelling that works: --create-args 'create easy' --format header",
+        f"fuzz run --target {shlex.quote(spec('header_easy'))} --create-args 'create easy' --format header"]
+
+
+def test_probe_shows_the_programs_words_escaped_in_one_line(tmp_path):
+    program = tmp_path / "usage_with_escapes.py"
+    program.write_text("import sys\nif sys.argv[1:] == ['create']:\n"
+                       "    sys.stderr.write('\\x1b[31mUsage:\\tcreate LEVEL\\r\\n'); sys.exit(4)\n"
+                       "sys.exit(1)\n")
+    done = fuzz("probe", "--target", f"{sys.executable} -S {program}", cwd=tmp_path)
+    first = done.stdout.splitlines()[0]
+    assert done.returncode == 1 and "\x1b" not in done.stdout and "\t" not in first
+    assert first.startswith("breaks the contract: 'create' exits 4 with no grid on stdout; it said: ")
+    assert "Usage:" in first and "\\x1b" in first
 
 
 def test_probe_takes_a_spelling_that_is_understood_even_when_the_answer_has_a_bug(tmp_path):
     """A create that prints a readable puzzle with too few blanks is the right spelling: the bug is
-    for the run to show; and a program that wants `solve easy` gets it."""
-    import shlex
-
+    for the run to show; and a program that wants `solve easy` gets it, after the finding that its
+    `solve` breaks the contract."""
     done = fuzz("probe", "--target", spec("few_blanks_solve_easy"), cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout == f"fuzz run --target {shlex.quote(spec('few_blanks_solve_easy'))} --solve-args 'solve easy'\n"
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.splitlines() == [
+        "breaks the contract: 'solve' of a known-good puzzle in the classic text exits 2 with no grid on stdout; "
+        "it said: 'usage: sudoku solve easy|hard'",
+        "the spelling that works: --solve-args 'solve easy'",
+        f"fuzz run --target {shlex.quote(spec('few_blanks_solve_easy'))} --solve-args 'solve easy'"]
     assert "--create-args 'create': understood; its answer has bugs for fuzz run to show (create_blanks" in done.stderr
 
 
 def test_probe_says_when_nothing_works(tmp_path):
     done = fuzz("probe", "--target", "/bin/true", cwd=tmp_path)
-    assert done.returncode == 1 and done.stdout.startswith("no way found to create and solve with /bin/true")
+    assert done.returncode == 1 and done.stdout.splitlines() == [
+        "breaks the contract: 'create' exits 0 with no grid on stdout; it printed nothing",
+        "breaks the contract: 'solve' of a known-good puzzle in the classic text exits 0 with no grid on stdout; "
+        "it printed nothing",
+        "no way found to create and solve with /bin/true (tried the spellings above)"]
     missing = fuzz("probe", "--target", f"{sys.executable} -S /nonexistent/x.py", cwd=tmp_path)
     assert missing.returncode == 2 and "cannot start" in missing.stderr
 
@@ -381,7 +413,7 @@ def test_run_and_replay_json_name_each_bug_its_reproducer_and_replay_line(tmp_pa
                 tmp_path / "corpus", "--target", spec("few_blanks"), "--json", cwd=tmp_path)
     assert done.returncode == 1, done.stderr[-2000:]
     data = json.loads(done.stdout)  # the whole of stdout is one object
-    assert data["schema"] == "fuzz.run" and data["version"] == 2 and data["exit_code"] == 1
+    assert data["schema"] == "fuzz.run" and data["version"] == 3 and data["exit_code"] == 1
     assert data["status"] == "complete" and data["cases"] == 40 and 0 < data["failed"] <= 40
     assert data["targets"] == [spec("few_blanks")] and data["seed"] == 3
     assert data["distinct_bugs"] == len(data["bugs"]) >= 1
@@ -392,7 +424,7 @@ def test_run_and_replay_json_name_each_bug_its_reproducer_and_replay_line(tmp_pa
     assert "distinct bugs:" not in done.stdout + done.stderr  # no short summary beside the JSON
     again = fuzz("replay", bug["reproducer"], "--target", spec("few_blanks"), "--json", cwd=tmp_path)
     replayed = json.loads(again.stdout)
-    assert again.returncode == 1 and replayed["schema"] == "fuzz.replay" and replayed["version"] == 2
+    assert again.returncode == 1 and replayed["schema"] == "fuzz.replay" and replayed["version"] == 3
     assert replayed["replayed"] == 1 and replayed["passed"] == 0 and replayed["exit_code"] == 1
     assert [row["signature"] for row in replayed["still_fail"]] == [bug["signature"]]
     assert "still fail" in again.stderr  # the human line stays on stderr
@@ -406,15 +438,23 @@ def test_run_and_replay_json_name_each_bug_its_reproducer_and_replay_line(tmp_pa
     assert both.returncode == 2 and "--json and --md - both want stdout" in both.stderr
 
 
-def test_probe_json_gives_the_spellings_found_and_every_try(tmp_path):
+def test_probe_json_gives_the_contract_first_then_the_spellings_found_and_every_try(tmp_path):
     done = fuzz("probe", "--target", spec("header_easy"), "--json", cwd=tmp_path)
     data = json.loads(done.stdout)
-    assert done.returncode == 0 and data["schema"] == "fuzz.probe" and data["version"] == 2
+    assert done.returncode == 1 and data["schema"] == "fuzz.probe" and data["version"] == 3
+    assert data["exit_code"] == 1 and data["keeps_contract"] is False
+    assert list(data)[:5] == ["schema", "version", "target", "exit_code", "keeps_contract"]
+    assert data["contract"] == [{"call": "create", "exit_code": 2, "said": "usage: sudoku create easy|hard",
+                                 "line": "'create' exits 2 with no grid on stdout; it said: "
+                                         "'usage: sudoku create easy|hard'"}]
     assert (data["create_args"], data["solve_args"], data["format"]) == ("create easy", "solve", "header")
     assert data["command"].endswith("--create-args 'create easy' --format header")
     assert data["tried"] and all(set(row) == {"what", "outcome"} for row in data["tried"])
+    kept = json.loads(fuzz("probe", "--target", spec("correct"), "--json", cwd=tmp_path).stdout)
+    assert kept["exit_code"] == 0 and kept["keeps_contract"] is True and kept["contract"] == []
     none = fuzz("probe", "--target", "/bin/true", "--json", cwd=tmp_path)
     assert none.returncode == 1 and json.loads(none.stdout)["command"] is None
+    assert [one["call"] for one in json.loads(none.stdout)["contract"]] == ["create", "solve"]
 
 
 def test_a_replay_says_what_a_pass_of_a_flaky_reproducer_is_worth_and_a_bug_failing_another_way(tmp_path, capsys):
