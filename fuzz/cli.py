@@ -22,8 +22,9 @@ from sudoku.grid import MADE_SIDES
 KEPT = "finished chunks are kept (resume with --resume DIR)"
 EXIT_CODES = exit_codes({
     OK: "no failure",
-    FAILED: "bugs found (reproducers saved to the corpus); slow answers and unconfirmed failures only with "
-            "--fail-slow, --fail-unconfirmed",
+    FAILED: "bugs found (reproducers saved to the corpus); slow answers, unconfirmed failures and the "
+            "contract's own spelling failing beside a dialect only with --fail-slow, --fail-unconfirmed, "
+            "--fail-contract",
     USAGE: "a target that cannot start",
     IO_ERROR: f"disk full, read-only, ...; {KEPT}",
     LOST: KEPT,
@@ -155,6 +156,10 @@ def _parser() -> Parser:
                      "limit that answers given 4x the CPU: reported apart from bugs, exit 0 by default)")
     run.add_argument("--fail-unconfirmed", action="store_true", help="exit 1 on an unconfirmed failure too (seen "
                      "once, never again in its 3 replays: reported apart from bugs, exit 0 by default)")
+    run.add_argument("--fail-contract", action="store_true", help="exit 1 when the contract's own spelling fails "
+                     "too: a run in a dialect (--create-args, --solve-args or --format other than 'create', "
+                     "'solve', grid) asks each program the contract's create and solve once, and reports a "
+                     "call it does not understand apart from the bugs, exit 0 by default")
     run.add_argument("--md", metavar="FILE", help="write the whole Markdown summary here too ('-': to stdout "
                      "instead of the short one); it is always in the run's summary.md")
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -329,7 +334,7 @@ def run(args: argparse.Namespace) -> int:
             "backend": args.backend, "scheduler": args.scheduler, "corpus": str(Path(args.corpus).resolve()),
             "out": out, "size": args.size, "mode": args.mode, "verdict_words": args.verdict_words,
             "verdict_exit": args.verdict_exit, "sanitize": args.sanitize, "build": args.build,
-            "fail_slow": args.fail_slow, "fail_unconfirmed": args.fail_unconfirmed}
+            "fail_slow": args.fail_slow, "fail_unconfirmed": args.fail_unconfirmed, "fail_contract": args.fail_contract}
     # the case folders' home first: workers forked next inherit it, and it goes after they stop
     with case_folders(), engine.workers(config) as pool:  # they start while the targets are pre-flighted
         if config is not None:

@@ -9,7 +9,8 @@ import shlex
 
 import pytest
 
-from fake_targets import fuzz, fuzz_process, spec
+from fake_targets import fuzz, fuzz_process, seed_where, spec
+from fuzz.summary import CONTRACT_APART, class_lines
 from fuzz.cases import from_text
 from sudoku import create, render
 
@@ -187,6 +188,9 @@ def test_a_size_generic_program_passes_at_every_size(tmp_path, size, sizes):
     assert sizes_of(tmp_path / "run") == sizes
     creates = [row for row in records_of(tmp_path / "run") if row["family"] == "create"]
     assert creates and all(row["outcome"] == "ok" for row in creates)
+    # a dialect ('create {size}') of a program that understands the contract's own spelling too: nothing more said
+    assert "the contract" not in done.stdout + done.stderr and "spelling" not in done.stdout + done.stderr
+    assert json.loads((tmp_path / "run" / "manifest.json").read_text())["config"]["contract_breaks"] == {}
 
 
 @pytest.mark.slow  # about a minute: 16x16 shrinking and confirming, through subprocesses
@@ -344,6 +348,82 @@ def test_probe_says_when_nothing_works(tmp_path):
         "no way found to create and solve with /bin/true (tried the spellings above)"]
     missing = fuzz("probe", "--target", f"{sys.executable} -S /nonexistent/x.py", cwd=tmp_path)
     assert missing.returncode == 2 and "cannot start" in missing.stderr
+
+
+# --- the contract's own spelling beside a dialect -------------------------------------------------
+
+HEADER_EASY_CREATE = ("'create' exits 2 with no grid on stdout; it said: 'usage: sudoku create easy|hard'")
+
+
+def test_a_run_in_a_dialect_reports_the_contracts_own_spelling_failing_once_apart_from_the_bugs(tmp_path):
+    """A right program whose plain `create` is a usage error, run as it asks (`create easy`, header
+    text): the contract's `create` is asked once and reported once, in every output, as a finding of
+    its own that is no bug and does not fail the run."""
+    done = fuzz("run", "-n", 12, "--seed", 3, *COMMON, "--create-args", "create easy", "--format", "header",
+                "--out", tmp_path / "run", "--corpus", tmp_path / "corpus", "--target", spec("header_easy"),
+                "--no-progress", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert lines.count(f"  {HEADER_EASY_CREATE}") == 1 and done.stdout.count("exits 2") == 1
+    heading = lines.index(f"  {HEADER_EASY_CREATE}") - 1
+    assert lines[heading] == f"the contract's own spelling fails ({CONTRACT_APART}):"
+    assert "0 distinct bugs, the contract's own spelling broken;" in done.stdout
+    assert done.stderr.count(f"breaks the contract: {HEADER_EASY_CREATE}") == 1  # said as the pre-flight finds it
+    assert not (tmp_path / "run" / "corpus").exists()  # no reproducer: no bug group
+    summary = (tmp_path / "run" / "summary.md").read_text()
+    assert "## The contract's own spelling fails" in summary and summary.count("usage: sudoku create easy") == 1
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    breaks = manifest["config"]["contract_breaks"]
+    assert breaks == {spec("header_easy"): [{"call": "create", "exit_code": 2, "said": "usage: sudoku create easy|hard",
+                                             "line": HEADER_EASY_CREATE}]}
+    assert manifest["fuzz"]["groups"] == [] and manifest["fuzz"]["targets"][0]["contract"] == breaks[spec("header_easy")]
+
+
+def test_fail_contract_fails_a_run_whose_contract_spelling_fails_and_json_gives_it(tmp_path):
+    done = fuzz("run", "-n", 6, "--seed", 3, *COMMON, "--create-args", "create easy", "--format", "header",
+                "--out", tmp_path / "run", "--corpus", tmp_path / "corpus", "--target", spec("header_easy"),
+                "--no-progress", "--fail-contract", "--json", cwd=tmp_path)
+    data = json.loads(done.stdout)
+    assert done.returncode == 1 and data["exit_code"] == 1 and data["distinct_bugs"] == 0 and data["bugs"] == []
+    assert [one["line"] for one in data["contract_breaks"][spec("header_easy")]] == [HEADER_EASY_CREATE]
+
+
+def test_the_issues_program_in_its_dialect_has_its_dialects_bug_and_the_contracts_create_apart(tmp_path):
+    """The issue's case: `create` exits 4 with its usage, `create easy` gives 10 blanks. The run in the
+    dialect finds the 10 blanks as its one bug, and the contract's `create` once, apart."""
+    seed = seed_where(12, lambda cases: any(case.family == "create" for case in cases))
+    done = fuzz("run", "-n", 12, "--seed", seed, *COMMON, "--create-args", "create easy", "--out", tmp_path / "run",
+                "--corpus", tmp_path / "corpus", "--target", spec("needs_difficulty"), "--no-progress", "--json",
+                cwd=tmp_path)
+    data = json.loads(done.stdout)
+    assert done.returncode == 1 and data["distinct_bugs"] == 1, done.stderr[-2000:]
+    assert data["bugs"][0]["signature"].startswith("create_blanks:few_blanks on create")
+    assert data["contract_breaks"] == {spec("needs_difficulty"): [{
+        "call": "create", "exit_code": 4, "said": "Usage: ./sudoku create difficulty",
+        "line": "'create' exits 4 with no grid on stdout; it said: 'Usage: ./sudoku create difficulty'"}]}
+
+
+def test_a_class_line_names_the_contract_spelling_that_fails(tmp_path):
+    rows = [{"target": "alice/sudoku", "status": "ok", "failed": 0,
+             "contract": [{"call": "create", "exit_code": 4, "said": "Usage", "line": "..."}]},
+            {"target": "bob/sudoku", "status": "ok", "failed": 0}]
+    alice, bob = class_lines(rows, [])[1:]
+    assert alice.endswith("no bug found; contract's own create fails") and bob.endswith("no bug found")
+
+
+def test_the_contract_spelling_is_asked_only_of_a_program_run_in_a_dialect(tmp_path, monkeypatch):
+    """One create and one solve of the contract's spelling, and only when the run asks another."""
+    from fuzz import engine, probe
+
+    asked = []
+    monkeypatch.setattr(probe, "contract_breaks", lambda target, side: asked.append(target.create_args) or [])
+    base = {"spec": spec("correct"), "create_args": "create", "solve_args": "solve", "header": False, "timeout": 10,
+            "max_output": 1 << 20, "check_args": "check", "base": str(tmp_path)}
+    for options in ({}, {"create_args": "create"}, {"create_args": "create {size}"}, {"header": True},
+                    {"solve_args": "solve easy"}):
+        engine.cannot_start([{**base, **options}], 9, contract={})
+    engine.cannot_start([{**base, "header": True}], 9, "check", contract={})
+    assert asked == [["create"]] * 3
 
 
 # --- round trip ----------------------------------------------------------------------------------
