@@ -458,9 +458,9 @@ def prepare(config: dict[str, Any], *, chunk_size: int | None = None) -> dict[st
     target that cannot start ends the run now; of several, it is a row of its own and the others go
     on), ``config["spaced_readers"]`` (targets that read only a space after every number, said on
     stderr), ``config["contract_breaks"]`` (targets run in a dialect whose contract's own spelling
-    fails: each call of it they do not understand, said on stderr), the reference checked, and ``config["chunk_size"]`` (asked for, or sized by the
-    pre-flight's timing). With ``--sanitize`` the targets are built first and pre-flighted as built
-    (``_build_phase``)."""
+    fails: each call of it they do not understand, said on stderr), the reference checked, and
+    ``config["chunk_size"]`` (asked for, or sized by the pre-flight's timing). With ``--sanitize`` the
+    targets are built first and pre-flighted as built (``_build_phase``)."""
     from fuzz.summary import CONTRACT_APART, SPACED_READER
     from fuzz.tasks import targets_of
     from sudoku.display import visible

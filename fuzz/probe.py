@@ -37,7 +37,7 @@ SOLVE_ARGS = ("solve", "solve easy", "solve 9")
 FORMATS = ("grid", "header")
 CONTRACT = {"create_args": "create", "solve_args": "solve", "header": False}  # the classic spelling, 9x9
 _NOT_UNDERSTOOD = {"no_timeout", "no_flood", "no_crash", "answers", "create_answers"}  # no readable answer
-_CONTAINED = {"no_timeout": "gives no answer", "no_flood": "floods its output", "no_crash": "crashes"}
+_CONTAINED = {"no_timeout": "hangs", "no_flood": "floods its output", "no_crash": "crashes"}
 
 Finding = namedtuple("Finding", "create_args solve_args format tried breaks")
 Finding.__doc__ = """What a probe found: the first create arguments that gave a readable puzzle (None if

@@ -255,6 +255,7 @@ def contract_lines(contract: dict[str, list[dict[str, Any]]], *, several: bool,
     is not counted as a bug, then each call (``Break.line``, its words already escaped), by target
     when the run has several. Markdown, or with ``code`` (how to show a target's name, e.g.
     sudoku.display.visible) the plain lines of the terminal summary."""
+    from fuzz.wording import CONTRACT_HELP
     from sudoku.display import marked, md_code, md_text
 
     if not contract:
@@ -262,9 +263,10 @@ def contract_lines(contract: dict[str, list[dict[str, Any]]], *, several: bool,
     calls = [(name, one["line"]) for name, breaks in contract.items() for one in breaks]
     if code is not None:
         return [marked(f"the contract's own spelling fails ({CONTRACT_APART}):", "warn")] + [
-            f"  {code(name) + ': ' if several else ''}{line}" for name, line in calls]
+            f"  {code(name) + ': ' if several else ''}{line}" for name, line in calls] + [f"  look at: {CONTRACT_HELP}"]
     return ["## The contract's own spelling fails", "", md_text(f"{CONTRACT_APART[0].upper()}{CONTRACT_APART[1:]}."),
-            ""] + [f"- {md_code(name) + ': ' if several else ''}{md_text(line)}" for name, line in calls] + [""]
+            ""] + [f"- {md_code(name) + ': ' if several else ''}{md_text(line)}" for name, line in calls] + [
+            "", f"look at: {md_text(CONTRACT_HELP)}", ""]
 
 
 def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
@@ -304,13 +306,11 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
     out = [f"# {md_text(head)}", "",
            (f"{len(targets_of(config))} targets" if several else f"target {md_code(config['target']['spec'])}")
            + f", seed {config['seed']}, " + counts, replays, *[md_text(line) for line in spaced], ""]
-    out += contract_lines(contract, several=several)
     failed = "bad" if findings["bug"] or untriaged else None
     short: list[str | Table] = [marked(head, failed), marked((f"{len(targets_of(config))} targets" if several
                                            else f"target {config['target']['spec']}")
                                           + f", seed {config['seed']}, " + counts, failed),
-             marked(replays, "bad" if failing else None), *[visible(line, newlines=False) for line in spaced],
-             *contract_lines(contract, several=several, code=partial(visible, newlines=False))]
+             marked(replays, "bad" if failing else None), *[visible(line, newlines=False) for line in spaced]]
     if still:  # which: each with what it does now (a bug that came back, or changed its way of failing)
         failing_lines = [still_line(one) for one in still]
         out[-1:-1] = [md_text(line) for line in failing_lines]
@@ -318,6 +318,8 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
                   for one, line in zip(still, failing_lines[:MAX_STILL_SHOWN])]
         if len(failing_lines) > MAX_STILL_SHOWN:
             short.append(f"... and {len(failing_lines) - MAX_STILL_SHOWN} more still failing (summary.md lists them all)")
+    out += contract_lines(contract, several=several)  # before the bugs: what the run did not ask, then what it did
+    short += contract_lines(contract, several=several, code=partial(visible, newlines=False))
     rows_by_target = (manifest.get("fuzz", {}).get("targets") or target_rows(config, records, saved)) if several else []
     out += matrix(rows_by_target) if several else []
     found = manifest.get("fuzz", {}).get("differential") or differential(config, records)

@@ -11,6 +11,7 @@ import pytest
 
 from fake_targets import fuzz, fuzz_process, seed_where, spec
 from fuzz.summary import CONTRACT_APART, class_lines
+from fuzz.wording import CONTRACT_HELP
 from fuzz.cases import from_text
 from sudoku import create, render
 
@@ -367,6 +368,7 @@ def test_a_run_in_a_dialect_reports_the_contracts_own_spelling_failing_once_apar
     assert lines.count(f"  {HEADER_EASY_CREATE}") == 1 and done.stdout.count("exits 2") == 1
     heading = lines.index(f"  {HEADER_EASY_CREATE}") - 1
     assert lines[heading] == f"the contract's own spelling fails ({CONTRACT_APART}):"
+    assert lines[heading + 2] == f"  look at: {CONTRACT_HELP}"
     assert "0 distinct bugs, the contract's own spelling broken;" in done.stdout
     assert done.stderr.count(f"breaks the contract: {HEADER_EASY_CREATE}") == 1  # said as the pre-flight finds it
     assert not (tmp_path / "run" / "corpus").exists()  # no reproducer: no bug group
