@@ -22,8 +22,9 @@ from sudoku.grid import MADE_SIDES
 KEPT = "finished chunks are kept (resume with --resume DIR)"
 EXIT_CODES = exit_codes({
     OK: "no failure",
-    FAILED: "bugs found (reproducers saved to the corpus); slow answers and unconfirmed failures only with "
-            "--fail-slow, --fail-unconfirmed",
+    FAILED: "bugs found (reproducers saved to the corpus); slow answers, unconfirmed failures and the "
+            "contract's own spelling failing beside a dialect only with --fail-slow, --fail-unconfirmed, "
+            "--fail-contract",
     USAGE: "a target that cannot start",
     IO_ERROR: f"disk full, read-only, ...; {KEPT}",
     LOST: KEPT,
@@ -36,8 +37,9 @@ REPLAY_EXIT_CODES = exit_codes({
     INTERRUPTED: None,
 })
 PROBE_EXIT_CODES = exit_codes({
-    OK: "a way to create and to solve was found",
-    FAILED: "none was found for one of them",
+    OK: "the contract's own spelling (create, solve) works",
+    FAILED: "the program breaks the contract: its own create or solve is not understood (the spelling that "
+            "works, if any, is printed after it), or no way was found for one of them",
     USAGE: None,
     INTERRUPTED: None,
 })
@@ -154,6 +156,10 @@ def _parser() -> Parser:
                      "limit that answers given 4x the CPU: reported apart from bugs, exit 0 by default)")
     run.add_argument("--fail-unconfirmed", action="store_true", help="exit 1 on an unconfirmed failure too (seen "
                      "once, never again in its 3 replays: reported apart from bugs, exit 0 by default)")
+    run.add_argument("--fail-contract", action="store_true", help="exit 1 when the contract's own spelling fails "
+                     "too: a run in a dialect (--create-args, --solve-args or --format other than 'create', "
+                     "'solve', grid) asks each program the contract's create and solve once, and reports a "
+                     "call it does not understand apart from the bugs, exit 0 by default")
     run.add_argument("--md", metavar="FILE", help="write the whole Markdown summary here too ('-': to stdout "
                      "instead of the short one); it is always in the run's summary.md")
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -229,7 +235,7 @@ def _autograder_parser(sub: "argparse._SubParsersAction[Parser]") -> None:
 
 def _json_option(parser: argparse.ArgumentParser, schema: str, what: str) -> None:
     parser.add_argument("--json", action="store_true",
-                        help=f"stdout: one JSON object (schema {schema}, version 2): {what}")
+                        help=f"stdout: one JSON object (schema {schema}, version 3): {what}")
 
 
 def _target_spec(args: argparse.Namespace, spec: str | None = None) -> dict[str, Any]:
@@ -328,7 +334,7 @@ def run(args: argparse.Namespace) -> int:
             "backend": args.backend, "scheduler": args.scheduler, "corpus": str(Path(args.corpus).resolve()),
             "out": out, "size": args.size, "mode": args.mode, "verdict_words": args.verdict_words,
             "verdict_exit": args.verdict_exit, "sanitize": args.sanitize, "build": args.build,
-            "fail_slow": args.fail_slow, "fail_unconfirmed": args.fail_unconfirmed}
+            "fail_slow": args.fail_slow, "fail_unconfirmed": args.fail_unconfirmed, "fail_contract": args.fail_contract}
     # the case folders' home first: workers forked next inherit it, and it goes after they stop
     with case_folders(), engine.workers(config) as pool:  # they start while the targets are pre-flighted
         if config is not None:
@@ -406,21 +412,26 @@ def probe(args: argparse.Namespace) -> int:
         finding = find(make)
     for what, outcome in finding.tried:
         print(f"  {what}: {outcome}", file=sys.stderr)
-    if finding.create_args is None or finding.solve_args is None:
+    found = options(finding)
+    works = finding.create_args is not None and finding.solve_args is not None
+    code = FAILED if finding.breaks or not works else OK
+    if args.json:
+        _print(probe_json(args.target, finding, found if works else None, code), end="")
+        return code
+    for one in finding.breaks:  # the contract first: the spelling that works is offered only after
+        _print(f"breaks the contract: {one.line}")  # its words escaped in the line
+    if not finding.breaks:
+        _print("understands the contract's own spelling: 'create' and 'solve'")
+    if not works:
         missing = " and ".join(name for name, value in (("create", finding.create_args),
                                                         ("solve", finding.solve_args)) if value is None)
-        if args.json:
-            _print(probe_json(args.target, finding, None, FAILED), end="")
-        else:
-            _print(f"no way found to {missing} with {args.target} (tried the spellings above)")
-        return FAILED
-    found = options(finding)
-    if args.json:
-        _print(probe_json(args.target, finding, found, OK), end="")
-    else:
-        _print(f"fuzz run --target {shlex.quote(args.target)}" + (f" {found}" if found else "")
-               + ("" if found else "   # the defaults work"))
-    return OK
+        _print(f"no way found to {missing} with {args.target} (tried the spellings above)")
+        return code
+    if finding.breaks:
+        _print(f"the spelling that works: {found}")
+    _print(f"fuzz run --target {shlex.quote(args.target)}" + (f" {found}" if found else "")
+           + ("" if found else "   # the defaults work"))
+    return code
 
 
 def _print(text: str, end: str = "\n") -> None:

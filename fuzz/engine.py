@@ -167,12 +167,17 @@ def never_answers(results: Sequence[tuple[str, Result]], side: int) -> str:
 
 def cannot_start(specs: Sequence[dict[str, Any]], side: int, mode: str = "solve", *,
                  timing: list[float] | None = None, spaced: set[str] | None = None,
-                 said: dict[str, list[dict[str, Any]]] | None = None) -> dict[str, str]:
+                 said: dict[str, list[dict[str, Any]]] | None = None,
+                 contract: dict[str, list[dict[str, Any]]] | None = None) -> dict[str, str]:
     """{target: why} for the targets that cannot start at all: a program that is missing, not
     executable or not on PATH, or one that fails ``preflight``. The targets that read only a space
     after every number join ``spaced`` (a set) by spec; what each that answered nothing said goes
-    into ``said`` by spec (``said_of``). Of many targets, progress is shown every PROGRESS_S
-    seconds, as the pre-flight of a long list takes minutes."""
+    into ``said`` by spec (``said_of``). With ``contract`` (a dict), a program that starts in a
+    dialect (``--create-args``, ``--solve-args`` or ``--format`` other than the contract's) is asked
+    the contract's own spelling once too (``fuzz.probe.contract_breaks``): the calls of it that it
+    does not understand go into ``contract`` by spec (``Break._asdict``). Of many targets, progress
+    is shown every PROGRESS_S seconds, as the pre-flight of a long list takes minutes."""
+    from fuzz.probe import CONTRACT, contract_breaks, dialect
     from fuzz.targets import CannotStart, TargetError, make_target
 
     found: dict[str, str] = {}
@@ -188,6 +193,11 @@ def cannot_start(specs: Sequence[dict[str, Any]], side: int, mode: str = "solve"
             raise Usage(str(error)) from None
         if problem:
             found[spec["spec"]] = problem
+        elif contract is not None and mode == "solve" and dialect(spec):
+            asked = make_target(**{**spec, **CONTRACT})
+            breaks = contract_breaks(asked, side=9) if hasattr(asked, "argv") else []  # the classic contract: 9x9
+            if breaks:
+                contract[spec["spec"]] = [one._asdict() for one in breaks]
         if output and said is not None:
             said[spec["spec"]] = output
         if time.monotonic() - shown >= PROGRESS_S and number < len(specs):
@@ -458,10 +468,11 @@ def prepare(config: dict[str, Any], *, chunk_size: int | None = None) -> dict[st
     """The prepare phase of a new run, before its directory is made: ``config["cannot_start"]`` (a lone
     target that cannot start ends the run now; of several, it is a row of its own and the others go
     on), ``config["spaced_readers"]`` (targets that read only a space after every number, said on
-    stderr), the reference checked, and ``config["chunk_size"]`` (asked for, or sized by the
-    pre-flight's timing). With ``--sanitize`` the targets are built first and pre-flighted as built
-    (``_build_phase``)."""
-    from fuzz.summary import SPACED_READER
+    stderr), ``config["contract_breaks"]`` (targets run in a dialect whose contract's own spelling
+    fails: each call of it they do not understand, said on stderr), the reference checked, and
+    ``config["chunk_size"]`` (asked for, or sized by the pre-flight's timing). With ``--sanitize`` the
+    targets are built first and pre-flighted as built (``_build_phase``)."""
+    from fuzz.summary import CONTRACT_APART, SPACED_READER
     from fuzz.tasks import targets_of
     from sudoku.display import visible
 
@@ -470,17 +481,24 @@ def prepare(config: dict[str, Any], *, chunk_size: int | None = None) -> dict[st
     timing: list[float] = []
     spaced: set[str] = set()
     said: dict[str, list[dict[str, Any]]] = {}
+    contract: dict[str, list[dict[str, Any]]] = {}
     started = time.monotonic()
     if config.get("sanitize"):
-        specs, config["cannot_start"] = _build_phase(config, specs, side, timing, spaced, said)
+        specs, config["cannot_start"] = _build_phase(config, specs, side, timing, spaced, said, contract)
     else:
-        config["cannot_start"] = cannot_start(specs, side, config["mode"], timing=timing, spaced=spaced, said=said)
+        config["cannot_start"] = cannot_start(specs, side, config["mode"], timing=timing, spaced=spaced, said=said,
+                                              contract=contract)
     config["cannot_start_said"] = said
+    config["contract_breaks"] = contract
     if len(config["cannot_start"]) == len(specs):
         raise Usage("; ".join(f"target {name} cannot start: {why}" for name, why in config["cannot_start"].items()))
     config["spaced_readers"] = sorted(spaced)
     for name in config["spaced_readers"]:
         print(f"fuzz: {visible(name, newlines=False)} {SPACED_READER}", file=sys.stderr)
+    for name, breaks in contract.items():
+        for one in breaks:
+            print(f"fuzz: {visible(name, newlines=False)} breaks the contract: {one['line']} ({CONTRACT_APART})",
+                  file=sys.stderr)
     config["chunk_size"] = chunk_cases(config["n"], len(specs), config["workers"], chunk_size,
                                        seconds_per_case=sum(timing) / len(timing) * len(specs) if timing else None)
     if config["reference"]:
@@ -514,7 +532,8 @@ def workers(config: dict[str, Any] | None) -> Any:
 
 
 def _build_phase(config: dict[str, Any], specs: list[dict[str, Any]], side: int, timing: list[float],
-                 spaced: set[str], said: dict[str, list[dict[str, Any]]]) -> tuple[list[dict[str, Any]], dict[str, str]]:
+                 spaced: set[str], said: dict[str, list[dict[str, Any]]],
+                 contract: dict[str, list[dict[str, Any]]]) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """Build every target with the sanitizers (``fuzz.build``) and pre-flight the builds: (the
     targets, named by their programs in the run's build folder; {target: why} of those that cannot
     start, a failed build among them). The builds wait in ``config["staging"]`` until the run's
@@ -528,10 +547,12 @@ def _build_phase(config: dict[str, Any], specs: list[dict[str, Any]], side: int,
     built = [(one, staged_one) for one, staged_one in zip(final, staged) if one["spec"] not in failed]
     reads_spaced: set[str] = set()
     outputs: dict[str, list[dict[str, Any]]] = {}
+    breaks: dict[str, list[dict[str, Any]]] = {}
     early = cannot_start([staged_one for _, staged_one in built], side, config["mode"], timing=timing,
-                         spaced=reads_spaced, said=outputs)
+                         spaced=reads_spaced, said=outputs, contract=breaks)
     spaced.update(one["spec"] for one, staged_one in built if staged_one["spec"] in reads_spaced)
     said.update({one["spec"]: outputs[staged_one["spec"]] for one, staged_one in built if staged_one["spec"] in outputs})
+    contract.update({one["spec"]: breaks[staged_one["spec"]] for one, staged_one in built if staged_one["spec"] in breaks})
     failed.update({one["spec"]: early[staged_one["spec"]] for one, staged_one in built if staged_one["spec"] in early})
     config.update(targets=final, target=final[0], staging=str(staging))
     if len(failed) == len(final):
@@ -629,8 +650,9 @@ def run(config: dict[str, Any] | None = None, *, resume: str | Path | None = Non
 
 def fails(outcome: Outcome) -> bool:
     """Whether a finished run found what fails it: a bug (a slow answer or a failure not seen again
-    only when its config asks, ``fail_slow``, ``fail_unconfirmed``), a saved reproducer still failing,
-    a target that cannot start, or failures not yet grouped."""
+    only when its config asks, ``fail_slow``, ``fail_unconfirmed``; the contract's own spelling failing
+    beside the dialect the run asked for, only with ``fail_contract``), a saved reproducer still
+    failing, a target that cannot start, or failures not yet grouped."""
     from fuzz.triage import status_of
 
     config, manifest = outcome.manifest["config"], outcome.manifest
@@ -639,7 +661,7 @@ def fails(outcome: Outcome) -> bool:
     untriaged = manifest["totals"]["failed"] and "fuzz" not in manifest
     slow_still = bool(config.get("fail_slow")) and len(real_failures(outcome.still)) < len(outcome.still)
     return bool(found & counted or untriaged or real_failures(outcome.still) or slow_still
-                or config.get("cannot_start"))
+                or config.get("cannot_start") or config.get("fail_contract") and config.get("contract_breaks"))
 
 
 def _arrow_from_python() -> None:

@@ -1,7 +1,7 @@
 """The fuzz run's summary: what a run found, rendered twice (whole, as Markdown for summary.md and
 ``--md``; short, as ``sudoku.display`` blocks for a terminal or a pipe), the manifest's record of
 each bug and target, and the ``--json`` of ``fuzz run``, ``fuzz replay`` and ``fuzz probe``: one object,
-``{"schema": "fuzz.run" | "fuzz.replay" | "fuzz.probe", "version": 2, ...}``, snake_case keys, as
+``{"schema": "fuzz.run" | "fuzz.replay" | "fuzz.probe", "version": 3, ...}``, snake_case keys, as
 ``reports`` writes; ``JSON_VERSION`` goes up on any change of shape (docs/fuzz.md lists the keys).
 Rendering only: the run itself is conducted by ``fuzz.engine``."""
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +24,8 @@ if TYPE_CHECKING:
 
 SPACED_READER = ("refuses the classic text of a known-good puzzle but solves it with a space after every number: "
                  "every other puzzle case is spelled that way, so its solver is tested past its reader")
+CONTRACT_APART = ("not counted as a bug: the run asked for a dialect with --create-args, --solve-args or --format; "
+                  "exit 0 unless --fail-contract")
 
 
 FINDINGS = {  # a saved group's status (``triage.STATUSES``) -> its section's heading, after the count
@@ -71,7 +74,8 @@ def target_rows(config: dict[str, Any], records: Any, saved: Sequence[Saved]) ->
                      "failed": sum(r["outcome"] == "failed" for r in mine), "oracles": dict(failing),
                      "slips": sum(1 for r in mine if r["format_slips"]),
                      "differs": sum(1 for r in mine if "differs" in (r["notes"] or "").split(",")),
-                     "bugs": len(found["bug"]), "slow": len(found["slow"]), "unconfirmed": len(found["unconfirmed"])})
+                     "bugs": len(found["bug"]), "slow": len(found["slow"]), "unconfirmed": len(found["unconfirmed"]),
+                     **({"contract": broken} if (broken := config.get("contract_breaks", {}).get(name)) else {})})
     return rows
 
 
@@ -194,6 +198,8 @@ def class_lines(rows: Sequence[dict[str, Any]], saved: Sequence[Saved], width: i
                 found = f"{counted(sum(own.values()), 'bug')}: {', '.join(own)}"
             else:
                 found = counted(row.get("failed", 0), "failed case") if row.get("failed") else "no bug found"
+            if row.get("contract"):  # apart from its bugs, as in the summary: the contract's own spelling
+                found += f"; contract's own {' and '.join(one['call'] for one in row['contract'])} fails"
             what, style = f"{row['status']:<6}  {found}", "bad" if row["status"] == "failed" else "good"
         out.append(marked(cut(f"  {cut(name, name_width):<{name_width}}  {what}", width), style))
     return out
@@ -242,6 +248,27 @@ def still_json(one: Still) -> dict[str, Any]:
 MAX_STILL_SHOWN = 10  # reproducers still failing listed in the short summary (summary.md has every one)
 
 
+def contract_lines(contract: dict[str, list[dict[str, Any]]], *, several: bool,
+                   code: Callable[[str], str] | None = None) -> list[str]:
+    """The summary's lines for the targets run in a dialect whose contract's own spelling fails
+    (``config["contract_breaks"]``: target -> each call of it not understood): a heading that says it
+    is not counted as a bug, then each call (``Break.line``, its words already escaped), by target
+    when the run has several. Markdown, or with ``code`` (how to show a target's name, e.g.
+    sudoku.display.visible) the plain lines of the terminal summary."""
+    from fuzz.wording import CONTRACT_HELP
+    from sudoku.display import marked, md_code, md_text
+
+    if not contract:
+        return []
+    calls = [(name, one["line"]) for name, breaks in contract.items() for one in breaks]
+    if code is not None:
+        return [marked(f"the contract's own spelling fails ({CONTRACT_APART}):", "warn")] + [
+            f"  {code(name) + ': ' if several else ''}{line}" for name, line in calls] + [f"  look at: {CONTRACT_HELP}"]
+    return ["## The contract's own spelling fails", "", md_text(f"{CONTRACT_APART[0].upper()}{CONTRACT_APART[1:]}."),
+            ""] + [f"- {md_code(name) + ': ' if several else ''}{md_text(line)}" for name, line in calls] + [
+            "", f"look at: {md_text(CONTRACT_HELP)}", ""]
+
+
 def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
     """A run's summary twice (``outcome``: a ``fuzz.engine.Outcome``): whole, as Markdown (summary.md,
     ``--md``), and short, as ``sudoku.display`` blocks for stdout: counts, each bug with its input and
@@ -261,11 +288,14 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
     spent = ", ".join(f"{name} {seconds:.1f}s" for name, seconds in phases.items() if seconds >= 0.05)
     several = len(targets_of(config)) > 1
     head = f"fuzz run {manifest['run_id']}: {manifest['status']}"
+    contract = config.get("contract_breaks") or {}
     untriaged = manifest["status"] == "interrupted" and totals["failed"] and not saved
     findings = by_status(saved)
     bugs = ("not yet grouped into bugs (the resume shrinks and saves them)" if untriaged
             else counted(len(findings["bug"]), "distinct bug") + (" so far" if manifest["status"] == "interrupted" else "")
-            + "".join(f", {counted(len(findings[status]), FINDINGS[status])}" for status in APART if findings[status]))
+            + "".join(f", {counted(len(findings[status]), FINDINGS[status])}" for status in APART if findings[status])
+            + (", the contract's own spelling broken" + (f" on {counted(len(contract), 'target')}" if several else "")
+               if contract else ""))
     counts = (f"{counted(totals['cases'], 'case')}, {totals['failed']} failed, {bugs}; "
               f"{wall:.1f}s wall on {counted(config['workers'], 'worker')}"
               + (f" (cases {manifest['wall_s']:.1f}s, {spent})" if spent else ""))
@@ -290,6 +320,8 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
                   for one, line in zip(still, failing_lines[:MAX_STILL_SHOWN])]
         if len(failing_lines) > MAX_STILL_SHOWN:
             short.append(f"... and {len(failing_lines) - MAX_STILL_SHOWN} more still failing (summary.md lists them all)")
+    out += contract_lines(contract, several=several)  # before the bugs: what the run did not ask, then what it did
+    short += contract_lines(contract, several=several, code=partial(visible, newlines=False))
     rows_by_target = (manifest.get("fuzz", {}).get("targets") or target_rows(config, records, saved)) if several else []
     out += matrix(rows_by_target) if several else []
     found = manifest.get("fuzz", {}).get("differential") or differential(config, records)
@@ -362,7 +394,7 @@ def _near(path: str) -> str:
         return path
 
 
-JSON_VERSION = 2  # the shape of fuzz run/replay/probe --json; bump it on any change
+JSON_VERSION = 3  # the shape of fuzz run/replay/probe --json; bump it on any change
 
 
 def _json(schema: str, **fields: Any) -> str:
@@ -390,6 +422,7 @@ def run_json(outcome: Outcome, code: int) -> str:
                  targets=[spec["spec"] for spec in targets_of(config)],
                  cannot_start=dict(config.get("cannot_start", {})),
                  spaced_readers=list(config.get("spaced_readers", [])),
+                 contract_breaks=dict(config.get("contract_breaks", {})),
                  cases=manifest["totals"]["cases"], failed=manifest["totals"]["failed"],
                  distinct_bugs=len(by_status(outcome.saved)["bug"]),
                  bugs=[bug_json(one) for one in by_status(outcome.saved)["bug"]],
@@ -414,12 +447,14 @@ def replay_json(target: str, count: int, still: Sequence[Still], code: int) -> s
 
 
 def probe_json(target: str, finding: Finding, found: str | None, code: int) -> str:
-    """``fuzz probe --json``: the spellings found (None where none worked), the ``fuzz run`` line they
-    make, and every spelling tried with what came of it."""
+    """``fuzz probe --json``: whether the contract's own spelling works (``contract``: each call of it
+    the program does not understand, as ``Break._asdict``), then the spellings found (None where none
+    worked), the ``fuzz run`` line they make, and every spelling tried with what came of it."""
     import shlex
 
     works = finding.create_args is not None and finding.solve_args is not None
-    return _json("fuzz.probe", target=target, exit_code=code, create_args=finding.create_args,
+    return _json("fuzz.probe", target=target, exit_code=code, keeps_contract=not finding.breaks,
+                 contract=[one._asdict() for one in finding.breaks], create_args=finding.create_args,
                  solve_args=finding.solve_args, format=finding.format,
                  command=(f"fuzz run --target {shlex.quote(target)}" + (f" {found}" if found else "")) if works
                  else None, tried=[{"what": what, "outcome": outcome} for what, outcome in finding.tried])

@@ -124,6 +124,9 @@ HELP: dict[str, dict[str, str]] = {
     },
 }
 FALLBACK_HELP = "the case's input and the program's answer are shown below; the replay line runs it again"
+# a call of the contract's own spelling not understood beside a dialect (``fuzz.probe.Break``): no bug group
+CONTRACT_HELP = ("the contract asks `create` and `solve` with no other argument: read argv only as far as argc "
+                 "goes, and take them as they are (a difficulty or a size may be offered too, never needed)")
 
 
 def _kind_key(oracle: str, kind: str, ended: str) -> str:

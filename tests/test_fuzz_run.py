@@ -9,7 +9,9 @@ import shlex
 
 import pytest
 
-from fake_targets import fuzz, fuzz_process, spec
+from fake_targets import fuzz, fuzz_process, seed_where, spec
+from fuzz.summary import CONTRACT_APART, class_lines
+from fuzz.wording import CONTRACT_HELP
 from fuzz.cases import from_text
 from sudoku import create, render
 
@@ -187,6 +189,9 @@ def test_a_size_generic_program_passes_at_every_size(tmp_path, size, sizes):
     assert sizes_of(tmp_path / "run") == sizes
     creates = [row for row in records_of(tmp_path / "run") if row["family"] == "create"]
     assert creates and all(row["outcome"] == "ok" for row in creates)
+    # a dialect ('create {size}') of a program that understands the contract's own spelling too: nothing more said
+    assert "the contract" not in done.stdout + done.stderr and "spelling" not in done.stdout + done.stderr
+    assert json.loads((tmp_path / "run" / "manifest.json").read_text())["config"]["contract_breaks"] == {}
 
 
 @pytest.mark.slow  # about a minute: 16x16 shrinking and confirming, through subprocesses
@@ -283,35 +288,144 @@ def test_the_workers_start_during_the_pre_flight_and_a_refused_target_leaves_non
 
 # --- probe ---------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name, options", [
-    ("correct", "   # the defaults work"),
-    ("header_easy", " --create-args 'create easy' --format header"),
-])
-def test_probe_finds_the_options_that_make_a_program_work(tmp_path, name, options):
-    import shlex
-
-    done = fuzz("probe", "--target", spec(name), cwd=tmp_path)
+def test_probe_says_a_program_understands_the_contract_and_that_the_defaults_work(tmp_path):
+    done = fuzz("probe", "--target", spec("correct"), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert done.stdout == f"fuzz run --target {shlex.quote(spec(name))}{options}\n"
+    assert done.stdout.splitlines() == ["understands the contract's own spelling: 'create' and 'solve'",
+                                        f"fuzz run --target {shlex.quote(spec('correct'))}   # the defaults work"]
     assert "--format grid --solve-args 'solve': " in done.stderr and "--create-args 'create': " in done.stderr
+
+
+def test_probe_says_the_contract_is_broken_first_and_only_then_offers_the_spelling_that_works(tmp_path):
+    """The issue's case: `create` without a difficulty prints its usage and exits 4, `create easy`
+    works (with 10 blanks). Probe used to propose `create easy` alone, and the contract's failure
+    showed only among the tries on stderr."""
+    done = fuzz("probe", "--target", spec("needs_difficulty"), cwd=tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stdout.splitlines() == [
+        "breaks the contract: 'create' exits 4 with no grid on stdout; it said: 'Usage: ./sudoku create difficulty'",
+        "the spelling that works: --create-args 'create easy'",
+        f"fuzz run --target {shlex.quote(spec('needs_difficulty'))} --create-args 'create easy'"]
+    assert "--create-args 'create easy': understood; its answer has bugs for fuzz run to show (create_blanks: " \
+           "10 blanks" in done.stderr
+    header = fuzz("probe", "--target", spec("header_easy"), cwd=tmp_path)
+    assert header.returncode == 1 and header.stdout.splitlines()[1:] == [
+        "the spelling that works: --create-args 'create easy' --format header",
+        f"fuzz run --target {shlex.quote(spec('header_easy'))} --create-args 'create easy' --format header"]
+
+
+def test_probe_shows_the_programs_words_escaped_in_one_line(tmp_path):
+    program = tmp_path / "usage_with_escapes.py"
+    program.write_text("import sys\nif sys.argv[1:] == ['create']:\n"
+                       "    sys.stderr.write('\\x1b[31mUsage:\\tcreate LEVEL\\r\\n'); sys.exit(4)\n"
+                       "sys.exit(1)\n")
+    done = fuzz("probe", "--target", f"{sys.executable} -S {program}", cwd=tmp_path)
+    first = done.stdout.splitlines()[0]
+    assert done.returncode == 1 and "\x1b" not in done.stdout and "\t" not in first
+    assert first.startswith("breaks the contract: 'create' exits 4 with no grid on stdout; it said: ")
+    assert "Usage:" in first and "\\x1b" in first
 
 
 def test_probe_takes_a_spelling_that_is_understood_even_when_the_answer_has_a_bug(tmp_path):
     """A create that prints a readable puzzle with too few blanks is the right spelling: the bug is
-    for the run to show; and a program that wants `solve easy` gets it."""
-    import shlex
-
+    for the run to show; and a program that wants `solve easy` gets it, after the finding that its
+    `solve` breaks the contract."""
     done = fuzz("probe", "--target", spec("few_blanks_solve_easy"), cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout == f"fuzz run --target {shlex.quote(spec('few_blanks_solve_easy'))} --solve-args 'solve easy'\n"
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.splitlines() == [
+        "breaks the contract: 'solve' of a known-good puzzle in the classic text exits 2 with no grid on stdout; "
+        "it said: 'usage: sudoku solve easy|hard'",
+        "the spelling that works: --solve-args 'solve easy'",
+        f"fuzz run --target {shlex.quote(spec('few_blanks_solve_easy'))} --solve-args 'solve easy'"]
     assert "--create-args 'create': understood; its answer has bugs for fuzz run to show (create_blanks" in done.stderr
 
 
 def test_probe_says_when_nothing_works(tmp_path):
     done = fuzz("probe", "--target", "/bin/true", cwd=tmp_path)
-    assert done.returncode == 1 and done.stdout.startswith("no way found to create and solve with /bin/true")
+    assert done.returncode == 1 and done.stdout.splitlines() == [
+        "breaks the contract: 'create' exits 0 with no grid on stdout; it printed nothing",
+        "breaks the contract: 'solve' of a known-good puzzle in the classic text exits 0 with no grid on stdout; "
+        "it printed nothing",
+        "no way found to create and solve with /bin/true (tried the spellings above)"]
     missing = fuzz("probe", "--target", f"{sys.executable} -S /nonexistent/x.py", cwd=tmp_path)
     assert missing.returncode == 2 and "cannot start" in missing.stderr
+
+
+# --- the contract's own spelling beside a dialect -------------------------------------------------
+
+HEADER_EASY_CREATE = ("'create' exits 2 with no grid on stdout; it said: 'usage: sudoku create easy|hard'")
+
+
+def test_a_run_in_a_dialect_reports_the_contracts_own_spelling_failing_once_apart_from_the_bugs(tmp_path):
+    """A right program whose plain `create` is a usage error, run as it asks (`create easy`, header
+    text): the contract's `create` is asked once and reported once, in every output, as a finding of
+    its own that is no bug and does not fail the run."""
+    done = fuzz("run", "-n", 12, "--seed", 3, *COMMON, "--create-args", "create easy", "--format", "header",
+                "--out", tmp_path / "run", "--corpus", tmp_path / "corpus", "--target", spec("header_easy"),
+                "--no-progress", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert lines.count(f"  {HEADER_EASY_CREATE}") == 1 and done.stdout.count("exits 2") == 1
+    heading = lines.index(f"  {HEADER_EASY_CREATE}") - 1
+    assert lines[heading] == f"the contract's own spelling fails ({CONTRACT_APART}):"
+    assert lines[heading + 2] == f"  look at: {CONTRACT_HELP}"
+    assert "0 distinct bugs, the contract's own spelling broken;" in done.stdout
+    assert done.stderr.count(f"breaks the contract: {HEADER_EASY_CREATE}") == 1  # said as the pre-flight finds it
+    assert not (tmp_path / "run" / "corpus").exists()  # no reproducer: no bug group
+    summary = (tmp_path / "run" / "summary.md").read_text()
+    assert "## The contract's own spelling fails" in summary and summary.count("usage: sudoku create easy") == 1
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    breaks = manifest["config"]["contract_breaks"]
+    assert breaks == {spec("header_easy"): [{"call": "create", "exit_code": 2, "said": "usage: sudoku create easy|hard",
+                                             "line": HEADER_EASY_CREATE}]}
+    assert manifest["fuzz"]["groups"] == [] and manifest["fuzz"]["targets"][0]["contract"] == breaks[spec("header_easy")]
+
+
+def test_fail_contract_fails_a_run_whose_contract_spelling_fails_and_json_gives_it(tmp_path):
+    done = fuzz("run", "-n", 6, "--seed", 3, *COMMON, "--create-args", "create easy", "--format", "header",
+                "--out", tmp_path / "run", "--corpus", tmp_path / "corpus", "--target", spec("header_easy"),
+                "--no-progress", "--fail-contract", "--json", cwd=tmp_path)
+    data = json.loads(done.stdout)
+    assert done.returncode == 1 and data["exit_code"] == 1 and data["distinct_bugs"] == 0 and data["bugs"] == []
+    assert [one["line"] for one in data["contract_breaks"][spec("header_easy")]] == [HEADER_EASY_CREATE]
+
+
+def test_the_issues_program_in_its_dialect_has_its_dialects_bug_and_the_contracts_create_apart(tmp_path):
+    """The issue's case: `create` exits 4 with its usage, `create easy` gives 10 blanks. The run in the
+    dialect finds the 10 blanks as its one bug, and the contract's `create` once, apart."""
+    seed = seed_where(12, lambda cases: any(case.family == "create" for case in cases))
+    done = fuzz("run", "-n", 12, "--seed", seed, *COMMON, "--create-args", "create easy", "--out", tmp_path / "run",
+                "--corpus", tmp_path / "corpus", "--target", spec("needs_difficulty"), "--no-progress", "--json",
+                cwd=tmp_path)
+    data = json.loads(done.stdout)
+    assert done.returncode == 1 and data["distinct_bugs"] == 1, done.stderr[-2000:]
+    assert data["bugs"][0]["signature"].startswith("create_blanks:few_blanks on create")
+    assert data["contract_breaks"] == {spec("needs_difficulty"): [{
+        "call": "create", "exit_code": 4, "said": "Usage: ./sudoku create difficulty",
+        "line": "'create' exits 4 with no grid on stdout; it said: 'Usage: ./sudoku create difficulty'"}]}
+
+
+def test_a_class_line_names_the_contract_spelling_that_fails(tmp_path):
+    rows = [{"target": "alice/sudoku", "status": "ok", "failed": 0,
+             "contract": [{"call": "create", "exit_code": 4, "said": "Usage", "line": "..."}]},
+            {"target": "bob/sudoku", "status": "ok", "failed": 0}]
+    alice, bob = class_lines(rows, [])[1:]
+    assert alice.endswith("no bug found; contract's own create fails") and bob.endswith("no bug found")
+
+
+def test_the_contract_spelling_is_asked_only_of_a_program_run_in_a_dialect(tmp_path, monkeypatch):
+    """One create and one solve of the contract's spelling, and only when the run asks another."""
+    from fuzz import engine, probe
+
+    asked = []
+    monkeypatch.setattr(probe, "contract_breaks", lambda target, side: asked.append(target.create_args) or [])
+    base = {"spec": spec("correct"), "create_args": "create", "solve_args": "solve", "header": False, "timeout": 10,
+            "max_output": 1 << 20, "check_args": "check", "base": str(tmp_path)}
+    for options in ({}, {"create_args": "create"}, {"create_args": "create {size}"}, {"header": True},
+                    {"solve_args": "solve easy"}):
+        engine.cannot_start([{**base, **options}], 9, contract={})
+    engine.cannot_start([{**base, "header": True}], 9, "check", contract={})
+    assert asked == [["create"]] * 3
 
 
 # --- round trip ----------------------------------------------------------------------------------
@@ -381,7 +495,7 @@ def test_run_and_replay_json_name_each_bug_its_reproducer_and_replay_line(tmp_pa
                 tmp_path / "corpus", "--target", spec("few_blanks"), "--json", cwd=tmp_path)
     assert done.returncode == 1, done.stderr[-2000:]
     data = json.loads(done.stdout)  # the whole of stdout is one object
-    assert data["schema"] == "fuzz.run" and data["version"] == 2 and data["exit_code"] == 1
+    assert data["schema"] == "fuzz.run" and data["version"] == 3 and data["exit_code"] == 1
     assert data["status"] == "complete" and data["cases"] == 40 and 0 < data["failed"] <= 40
     assert data["targets"] == [spec("few_blanks")] and data["seed"] == 3
     assert data["distinct_bugs"] == len(data["bugs"]) >= 1
@@ -392,7 +506,7 @@ def test_run_and_replay_json_name_each_bug_its_reproducer_and_replay_line(tmp_pa
     assert "distinct bugs:" not in done.stdout + done.stderr  # no short summary beside the JSON
     again = fuzz("replay", bug["reproducer"], "--target", spec("few_blanks"), "--json", cwd=tmp_path)
     replayed = json.loads(again.stdout)
-    assert again.returncode == 1 and replayed["schema"] == "fuzz.replay" and replayed["version"] == 2
+    assert again.returncode == 1 and replayed["schema"] == "fuzz.replay" and replayed["version"] == 3
     assert replayed["replayed"] == 1 and replayed["passed"] == 0 and replayed["exit_code"] == 1
     assert [row["signature"] for row in replayed["still_fail"]] == [bug["signature"]]
     assert "still fail" in again.stderr  # the human line stays on stderr
@@ -406,15 +520,23 @@ def test_run_and_replay_json_name_each_bug_its_reproducer_and_replay_line(tmp_pa
     assert both.returncode == 2 and "--json and --md - both want stdout" in both.stderr
 
 
-def test_probe_json_gives_the_spellings_found_and_every_try(tmp_path):
+def test_probe_json_gives_the_contract_first_then_the_spellings_found_and_every_try(tmp_path):
     done = fuzz("probe", "--target", spec("header_easy"), "--json", cwd=tmp_path)
     data = json.loads(done.stdout)
-    assert done.returncode == 0 and data["schema"] == "fuzz.probe" and data["version"] == 2
+    assert done.returncode == 1 and data["schema"] == "fuzz.probe" and data["version"] == 3
+    assert data["exit_code"] == 1 and data["keeps_contract"] is False
+    assert list(data)[:5] == ["schema", "version", "target", "exit_code", "keeps_contract"]
+    assert data["contract"] == [{"call": "create", "exit_code": 2, "said": "usage: sudoku create easy|hard",
+                                 "line": "'create' exits 2 with no grid on stdout; it said: "
+                                         "'usage: sudoku create easy|hard'"}]
     assert (data["create_args"], data["solve_args"], data["format"]) == ("create easy", "solve", "header")
     assert data["command"].endswith("--create-args 'create easy' --format header")
     assert data["tried"] and all(set(row) == {"what", "outcome"} for row in data["tried"])
+    kept = json.loads(fuzz("probe", "--target", spec("correct"), "--json", cwd=tmp_path).stdout)
+    assert kept["exit_code"] == 0 and kept["keeps_contract"] is True and kept["contract"] == []
     none = fuzz("probe", "--target", "/bin/true", "--json", cwd=tmp_path)
     assert none.returncode == 1 and json.loads(none.stdout)["command"] is None
+    assert [one["call"] for one in json.loads(none.stdout)["contract"]] == ["create", "solve"]
 
 
 def test_a_replay_says_what_a_pass_of_a_flaky_reproducer_is_worth_and_a_bug_failing_another_way(tmp_path, capsys):

@@ -66,6 +66,7 @@ def test_a_bug_behind_the_reader_is_found_with_the_readers_own_bug(tmp_path):
 def test_probe_says_the_reader_needs_a_space_after_each_number(tmp_path):
     done = fuzz("probe", "--target", spec("needs_space_after"), cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.startswith("fuzz run --target ")
+    assert done.stdout.splitlines()[0] == "understands the contract's own spelling: 'create' and 'solve'"
+    assert done.stdout.splitlines()[1].startswith("fuzz run --target ")
     first = next(line for line in done.stderr.splitlines() if "--solve-args 'solve':" in line)
     assert "row with 8 numbers" in first and "with a space after every number: right" in first

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A program of another dialect with a planted bug, for `fuzz probe`: it solves only when asked
 `solve easy` (plain `solve` is a usage error), and its `create` prints a readable puzzle with only
-30 blanks (oracle create_blanks). The probe must still take `create` as the right spelling."""
+30 blanks (oracle create_blanks). The probe must say that its `solve` breaks the contract, and still
+take `create` as the right spelling."""
 
 import sys
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A correct program of another dialect: `create easy` (plain `create` is a usage error) and text that
-starts with the box size, as one of the seed designs writes it. No bug: `fuzz probe` should find
-`--create-args 'create easy' --format header`."""
+starts with the box size, as one of the seed designs writes it. No bug in its dialect, but its plain
+`create` breaks the contract: `fuzz probe` says so first, then finds `--create-args 'create easy'
+--format header`; a run in that dialect reports the contract's `create` apart, and passes."""
 
 import sys
 
