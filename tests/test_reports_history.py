@@ -129,7 +129,7 @@ def test_history_json_is_versioned_like_the_other_reports(tmp_path):
     result = run_reports("history", tmp_path / "runs", "--json")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
-    assert (data["schema"], data["version"], data["commits"], data["configurations"]) == ("reports.history", 1, 6, 1)
+    assert (data["schema"], data["version"], data["commits"], data["configurations"]) == ("reports.history", 2, 6, 1)
     solve = next(s for s in data["series"] if s["phase"] == "solve_s")
     assert len(solve["medians"]) == 6 and all(m["median_s"] > 0 for m in solve["medians"])
     assert [(step["label"], step["verdict"]) for step in solve["steps"]] == [("0303030303", "regression")]

@@ -1,6 +1,6 @@
 """JSON of a summary (``reports show --json``), a comparison (``reports compare --json``) and a history
 (``reports history --json``): one object, ``{"schema": "reports.show" | "reports.compare" |
-"reports.history", "version": 1, ...}``, with snake_case keys and
+"reports.history", "version": 2, ...}``, with snake_case keys and
 times in seconds (``_s``), as ``sudoku check --json`` writes. ``VERSION`` goes up on any change of
 shape; the README lists the keys. Numbers that are not numbers (NaN, inf) are ``null``."""
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from reports.summary import Failure, Summary
     from reports.verdict import Comparison
 
-VERSION = 1
+VERSION = 2  # 2: a run's wall_s is the whole run's (fuzz phases too), its cases' alone cases_wall_s
 
 
 def _plain(value: Any) -> Any:
