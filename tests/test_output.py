@@ -140,7 +140,7 @@ def test_reports_show_json_is_versioned_and_holds_counts_failures_and_timings(ru
     result = run_reports("show", runs["slow"], "--json")
     assert result.returncode == 1, result.stderr
     data = json.loads(result.stdout)
-    assert data["schema"] == "reports.show" and data["version"] == 1
+    assert data["schema"] == "reports.show" and data["version"] == 2
     assert data["run"]["cases"] == 200 and data["counts"] == {"failed": 1, "ok": 199} and data["failed"] == 1
     assert data["failures"][0]["case"] == 11 and data["failures"][0]["reproducer"] == records()[11]["puzzle"]
     solve = [t for t in data["timings"] if t["phase"] == "solve_s"]
@@ -151,7 +151,7 @@ def test_reports_compare_json_names_the_regression_with_its_interval(runs):
     result = run_reports("compare", runs["base"], runs["slow"], "--json")
     assert result.returncode == 1, result.stderr
     data = json.loads(result.stdout)
-    assert data["schema"] == "reports.compare" and data["version"] == 1
+    assert data["schema"] == "reports.compare" and data["version"] == 2
     assert data["regression"] is True and data["correctness_regression"] is True
     metrics = {m["name"]: m for m in data["metrics"]}
     solve = metrics["solve_s[9x9,create]"]
