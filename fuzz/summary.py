@@ -52,10 +52,13 @@ def by_status(saved: Sequence[Any]) -> dict[str, list[Any]]:
 
 def target_rows(config: dict[str, Any], records: Any, saved: Sequence[Saved]) -> list[dict[str, Any]]:
     """One row per target for the summary's matrix: cases, failing cases per oracle, slips, bugs
-    (slow answers and unconfirmed failures counted apart; a target with only those is 'ok')."""
+    (slow answers and unconfirmed failures counted apart; a target with only those is 'ok'); a target
+    run in a dialect whose contract's own spelling fails has it (``contract``) with the help for it
+    (``contract_help``: feedback pages show both, and reports do not import fuzz)."""
     import pyarrow.compute as pc
 
     from fuzz.targets import make_target
+    from fuzz.wording import CONTRACT_HELP
 
     rows: list[dict[str, Any]] = []
     for spec in targets_of(config):
@@ -75,7 +78,8 @@ def target_rows(config: dict[str, Any], records: Any, saved: Sequence[Saved]) ->
                      "slips": sum(1 for r in mine if r["format_slips"]),
                      "differs": sum(1 for r in mine if "differs" in (r["notes"] or "").split(",")),
                      "bugs": len(found["bug"]), "slow": len(found["slow"]), "unconfirmed": len(found["unconfirmed"]),
-                     **({"contract": broken} if (broken := config.get("contract_breaks", {}).get(name)) else {})})
+                     **({"contract": broken, "contract_help": CONTRACT_HELP}
+                        if (broken := config.get("contract_breaks", {}).get(name)) else {})})
     return rows
 
 

@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from reports.grades import Line, Scored
     from reports.load import Run
 
+CONTRACT_PAGE = ("Your program was tested with the arguments your course gave (a dialect of the contract), "
+                 "and it does not understand the contract's own `create` and `solve` (not counted as a bug here):")
 OWN_NOTES = ("slow", "strict_input", "left_processes")  # notes about the program alone (differs, oracle_doubted compare it to others)
 
 
@@ -50,6 +52,8 @@ class Submission:
     slip_families: dict[str, list[str]] = field(default_factory=dict)  # slip -> [families]
     notes: dict[str, int] = field(default_factory=dict)      # note -> cases
     said: list[dict[str, object]] = field(default_factory=list)  # what it printed to the pre-flight (``said_of``)
+    contract: list[str] = field(default_factory=list)  # each call of the contract's own spelling it failed, in a line
+    contract_help: str = ""  # what the contract asks of those calls (fuzz.wording, through the manifest)
     solved: bool = True      # some case asking for an answer (a puzzle to solve, a grid to check) passed
 
     @property
@@ -96,6 +100,9 @@ def submissions(run: Run) -> list[Submission]:
                          why=str(row.get("detail", "")), cases=len(mine),
                          failed=int((mine["outcome"] == "failed").sum()) if len(mine) else 0)
         one.said = _said(row.get("said"))
+        one.contract = [str(call["line"]) for call in row.get("contract") or [] if isinstance(call, dict)
+                        and isinstance(call.get("line"), str)] if isinstance(row.get("contract"), list) else []
+        one.contract_help = str(row.get("contract_help") or "") if one.contract else ""
         one.solved = solved_any(mine)
         # bugs first, then slow answers and unconfirmed failures: the page's numbers and bugs/N/ follow this order
         one.bugs = [bug for found in by_status([bug_of(g) for g in groups if g.get("target") == name]).values()
@@ -255,6 +262,9 @@ def page_md(one: Submission, scored: Sequence[Scored], run: Run) -> str:
             lines += bug_md(number, bug)
     elif one.started:
         lines += ["## Bugs", "", "No bug found in these cases.", ""]
+    if one.contract:
+        lines += ["## The contract's own spelling", "", CONTRACT_PAGE, ""] + [f"- {cell(line)}" for line in one.contract]
+        lines += ["", f"Look at: {cell(one.contract_help)}", ""] if one.contract_help else [""]
     for status, these in one.apart():
         lines += [f"## {HEADINGS[status]} ({len(these)})", "", f"{MEANINGS[status].capitalize()}.", ""]
         for number, bug in these:
@@ -290,6 +300,10 @@ def page_html(one: Submission, scored: Sequence[Scored], run: Run) -> str:
         body += [bug_html(number, bug) for number, bug in enumerate(one.real_bugs, 1)]
     elif one.started:
         body += ["<h2>Bugs</h2>", "<p>No bug found in these cases.</p>"]
+    if one.contract:
+        body += ["<h2>The contract's own spelling</h2>", f"<p>{escape(CONTRACT_PAGE)}</p>",
+                 "<ul>" + "".join(f"<li>{escape(line)}</li>" for line in one.contract) + "</ul>"]
+        body += [f"<p>Look at: {escape(one.contract_help)}</p>"] if one.contract_help else []
     for status, these in one.apart():
         body += [f"<h2>{escape(HEADINGS[status])} ({len(these)})</h2>", f"<p>{escape(MEANINGS[status].capitalize())}.</p>"]
         body += [bug_html(number, bug) for number, bug in these]

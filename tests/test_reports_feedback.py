@@ -265,3 +265,26 @@ def test_the_whole_matrix_is_in_the_markdown_and_the_html_on_request(five_run):
     html = (root / "report.html").read_text().split("<h2>Targets</h2>", 1)[1].split("</table>", 1)[0]
     assert "<th>keeps_givens</th>" in html and "<th>rejects_malformed</th>" in html
     assert html.count("cannot start: ") == 2 and html.count("<tr>") == 1 + len(FIVE)
+
+
+def test_a_page_says_the_contracts_own_spelling_fails_apart_from_the_bugs(tmp_path):
+    """A class run in the course's dialect (`create hard`): a program whose plain `create` prints its
+    usage is told so on its own page, with the help, as the run said it; one that understands the
+    contract's spelling is told nothing of it."""
+    listed = tmp_path / "class.txt"
+    listed.write_text(f"{spec('needs_difficulty')}\n{spec('correct')}\n")
+    done = fuzz("run", "-n", 6, "--seed", 1, "--workers", 1, "--create-args", "create hard", "--out", tmp_path / "run",
+                "--corpus", tmp_path / "corpus", "--targets", listed, "--no-progress", cwd=tmp_path, timeout=300)
+    assert done.returncode in (0, 1), done.stderr[-2000:]  # 1: a bug of its dialect, if the cases meet one
+    out = run_reports("feedback", str(tmp_path / "run"), "--out", str(tmp_path / "feedback"))
+    assert out.returncode == 0, out.stderr
+    broken = tmp_path / "feedback" / "fake_targets-needs_difficulty.py"
+    page, html = (broken / "feedback.md").read_text(), (broken / "feedback.html").read_text()
+    assert "## The contract's own spelling" in page and "(not counted as a bug here)" in page
+    assert "'create' exits 4 with no grid on stdout" in page and "Usage: ./sudoku create difficulty" in page
+    assert "Look at: the contract asks \\`create\\` and \\`solve\\` with no other argument" in page  # escaped: from the manifest
+    assert "<h2>The contract's own spelling</h2>" in html and "Usage: ./sudoku create difficulty" in html
+    assert "Look at: the contract asks `create` and `solve`" in html
+    assert page.index("## Bugs") < page.index("## The contract's own spelling") < page.index("## Grade")
+    correct = (tmp_path / "feedback" / "fake_targets-correct.py" / "feedback.md").read_text()
+    assert "contract's own spelling" not in correct
