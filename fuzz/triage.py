@@ -231,6 +231,8 @@ def replay_command(folder: str | Path, target_options: dict[str, Any], reference
         words += ["--format", "header"]
     if spec.get("timeout") not in (None, 5.0):
         words += ["--timeout", f"{spec['timeout']:g}"]
+    if spec.get("leaks"):  # a leak is no failure without it
+        words.append("--leaks")
     return shlex.join(words)
 
 
