@@ -138,12 +138,16 @@ def _parser() -> Parser:
                      "100 target calls a chunk, in a multiple of --workers chunks)")
     run.add_argument("--sanitize", action="store_true",
                      help="build each target (a C program: ./folder/program) with AddressSanitizer and "
-                          "UndefinedBehaviorSanitizer first, from a copy of its folder in the run's build/ "
-                          "(its Makefile, with make CC='gcc -fsanitize=address,undefined ...'), and fuzz the "
-                          "build: memory errors that do not crash become no_crash:asan findings")
+                          "UndefinedBehaviorSanitizer first, from a copy of its folder in the run's build/ (with "
+                          "the folders its Makefile's ../ paths reach; its Makefile, with make CC='gcc "
+                          "-fsanitize=address,undefined ...'), and fuzz the build: memory errors that do not crash "
+                          "become no_crash:asan findings, one bug per line of the program")
     run.add_argument("--build", metavar="CMD", help="with --sanitize: the build command instead of make, run by "
                      "sh in each copy with $CC, $CFLAGS and $LDFLAGS set (e.g. 'gcc $CFLAGS -o sudoku *.c "
                      "$LDFLAGS'); it must leave the program where the target names it")
+    run.add_argument("--leaks", action="store_true", help="report memory never freed too (LeakSanitizer, in a "
+                     "sanitized build: one bug per allocation site); off by default, as a program that does not free "
+                     "breaks no contract and a leak report ends the call before its output is written")
     run.add_argument("--reference", metavar="CMD", help="a trusted program whose answers stand in for our engine's "
                      "as the expected ones (solve and check cases; run with the same options as the targets); a "
                      "case it fails on (crash, hang, broken answer) is not compared, and counted")
@@ -188,6 +192,8 @@ def _parser() -> Parser:
     _target_options(replay, replay=True)
     replay.add_argument("--reference", metavar="CMD", help="a trusted program whose answers are the expected ones, "
                         "as in `fuzz run --reference` (the replay line of a run with one names it)")
+    replay.add_argument("--leaks", action="store_true", help="report leaks too, as `fuzz run --leaks` (the replay "
+                        "line of such a run says it); off by default")
     _json_option(replay, "fuzz.replay", "reproducers replayed, each that still fails with its signature (the "
                  "line per reproducer stays on stderr)")
     add_color_option(replay)
@@ -238,11 +244,12 @@ def _json_option(parser: argparse.ArgumentParser, schema: str, what: str) -> Non
                         help=f"stdout: one JSON object (schema {schema}, version 3): {what}")
 
 
-def _target_spec(args: argparse.Namespace, spec: str | None = None) -> dict[str, Any]:
+def _target_spec(args: argparse.Namespace, spec: str | None = None, *, leaks: bool = False) -> dict[str, Any]:
     return {"spec": args.target if spec is None else spec, "create_args": args.create_args,
             "solve_args": args.solve_args, "header": args.format == "header", "timeout": args.timeout,
             "max_output": args.max_output, "check_args": args.check_args,
-            "base": os.getcwd()}  # relative paths in the command are from here, on a resume from elsewhere too
+            "base": os.getcwd(),  # relative paths in the command are from here, on a resume from elsewhere too
+            **({"leaks": True} if leaks else {})}  # a target's, never the reference's
 
 
 def _target_specs(args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -256,7 +263,7 @@ def _target_specs(args: argparse.Namespace) -> list[dict[str, Any]]:
     names = list(dict.fromkeys(names or ["engine"]))
     if len(names) > MAX_TARGETS:
         raise Usage(f"{len(names)} targets, more than {MAX_TARGETS} a run takes (split them into several runs)")
-    return [_target_spec(args, name) for name in names]
+    return [_target_spec(args, name, leaks=args.leaks) for name in names]
 
 
 def _check_command_options(args: argparse.Namespace) -> None:
@@ -372,7 +379,8 @@ def replay(args: argparse.Namespace) -> int:
 
     _check_command_options(args)
     with case_folders():  # what a fuzz command killed outright left is ended first; ours are marked too
-        target, count, still = engine.replay(args.corpus, _target_spec(args) if args.target else None,
+        spec = _target_spec(args, leaks=args.leaks) if args.target else None
+        target, count, still = engine.replay(args.corpus, spec,
                                              strict=args.strict, words=args.verdict_words, exits=args.verdict_exit,
                                              reference=_target_spec(args, args.reference) if args.reference else None)
     code = FAILED if engine.real_failures(still) else OK

@@ -7,7 +7,7 @@ found. Names, for solve cases:
 - ``no_timeout`` (a hang: no answer after the limit in CPU time while computing, or after sitting
   blocked for the limit in wall time, or within the wall-clock backstop; see ``fuzz.targets``),
   ``no_flood`` (output past the cap), ``no_crash`` (killed by a signal, a Python traceback, or a
-  sanitizer's report on stderr: ``asan heap-buffer-overflow``, ``ubsan ...``, see ``fuzz.sanitize``);
+  sanitizer's report on stderr: ``asan at main.c:12``, ``ubsan at ...``, ``lsan at ...``, see ``fuzz.sanitize``);
 - ``answers``: a puzzle with a solution gets exit 0 and a grid on stdout;
 - ``valid_grid``: a grid given as an answer is complete, holds only 1..side, and breaks no unit;
   also judged when a target "solves" input it should reject (an out-of-range ``10`` kept in the

@@ -617,7 +617,7 @@ def _env_finding_our_sudoku() -> dict[str, str]:
 
 def make_target(spec: str, *, create_args: str = "create", solve_args: str = "solve", header: bool = False,
                 timeout: float = DEFAULT_TIMEOUT_S, max_output: int = DEFAULT_MAX_OUTPUT, check_args: str = "check",
-                where: str = "--target", base: str | None = None) -> Target:
+                where: str = "--target", base: str | None = None, leaks: bool = False) -> Target:
     """A target from its command-line spelling: ``engine`` (or ``engine:NAME``), ``cli``, or a command.
 
     ``where`` names where ``spec`` came from ("--target", "--reference", "targets.txt line 3"), for
@@ -625,6 +625,7 @@ def make_target(spec: str, *, create_args: str = "create", solve_args: str = "so
     not executable or not on PATH a CannotStart (a run marks that target and goes on with others).
     Relative paths in the command are taken from ``base``, the folder the run was started in
     (recorded with the run, so a resume from elsewhere runs the same program), or the current one.
+    ``leaks``: a command's calls report leaks if it is built with AddressSanitizer (``--leaks``).
     """
     from fuzz.commands import BadCommand, split
 
@@ -650,6 +651,10 @@ def make_target(spec: str, *, create_args: str = "create", solve_args: str = "so
     # started ('python3 their.py') is given by its full path, or the interpreter would not find it.
     argv[1:] = [str((here / arg).resolve()) if not arg.startswith("-") and (here / arg).is_file() else arg
                 for arg in argv[1:]]
+    if leaks:
+        from fuzz.sanitize import environment
+
+        options["env"] = environment(leaks=True)
     return CommandTarget(argv, name=spec, **options)
 
 

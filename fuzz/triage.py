@@ -43,6 +43,7 @@ from fuzz import corpus as store
 from fuzz.cases import Case, CountUnknown, about_text, create_case, from_text, malformed_place
 from fuzz.oracles import Verdict, oracles_of, parts_of
 from fuzz.reference import answer, asks
+from fuzz.sanitize import bug_of
 from fuzz.shrink import shrink
 from fuzz.targets import Result, Target
 from fuzz.tasks import case_of, reads_spaced, run_case, signature_of, target_of
@@ -93,6 +94,8 @@ def groups(records: Any) -> list[Group]:
             plain = [m for m in plain if not about_text(m[1]["family"]) and m[1]["family"] != "create"] or plain
         if key.startswith("rejects"):  # a refusal done wrong on many kinds of text: not a lone NUL byte
             plain = [m for m in plain if m[1]["family"] not in HARD_TO_READ] or plain
+        if key.startswith("no_crash:memory error at "):  # ASan's report says more than UBSan's of one place
+            plain = [m for m in plain if m[0].startswith("no_crash:asan ")] or plain
         if "no_timeout" in oracles_of(members[0][0]):  # shown by its smallest input (then its slowest)
             signature, chosen = min(plain, key=lambda m: (len(m[1]["input_text"] or ""), -(m[1]["target_s"] or 0.0),
                                                           m[1]["case"]))
@@ -178,10 +181,14 @@ def bug_key(signature: str) -> str:
     on solvable, unsolvable and malformed input). A hang computing stays apart by the input's class:
     a solver that spins on puzzles with no solution and one lost on sparse ones are two bugs. A format
     slip alone (``--strict``) is one bug whatever was printed: one writer prints the grids that create
-    and solve print (CRLF line ends showed as two bugs)."""
+    and solve print (CRLF line ends showed as two bugs). A sanitizer's finding is one bug per place in
+    the program (``sanitize.bug_of``), whatever the tool, the input or the end: one ``found[v]``
+    reached by a -1, a 10 and a 456789 showed as three (an underflow, an overflow, a SEGV)."""
     failures, rest = signature.split(" on ", 1)
     oracle, _, kind = failures.partition(":")
     klass, _, ended = rest.partition(" (")
+    if oracle == "no_crash" and (place := bug_of(kind)):
+        return f"no_crash:{place} on any input (however it ended)"
     if oracle in _REJECTS and klass in ("malformed", "unsolvable") and kind in _ONE_BEHAVIOUR:
         return f"rejects:{kind} on input to refuse ({ended}"
     if oracle == "no_crash" and klass != "create":
@@ -224,6 +231,8 @@ def replay_command(folder: str | Path, target_options: dict[str, Any], reference
         words += ["--format", "header"]
     if spec.get("timeout") not in (None, 5.0):
         words += ["--timeout", f"{spec['timeout']:g}"]
+    if spec.get("leaks"):  # a leak is no failure without it
+        words.append("--leaks")
     return shlex.join(words)
 
 

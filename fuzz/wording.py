@@ -328,8 +328,8 @@ def _seconds(value: float) -> str:
 
 
 def _crash(kind: str) -> str:
-    """'crashed (SIGSEGV)', 'crashed with a Python IndexError', 'a memory error (heap-buffer-overflow,
-    found by AddressSanitizer)' for a no_crash kind."""
+    """'crashed (SIGSEGV)', 'crashed with a Python IndexError', 'made a memory error at main.c:12 (found
+    by AddressSanitizer)' for a no_crash kind."""
     first, _, rest = kind.partition(" ")
     if first == "signal":
         from fuzz.oracles import _signal_name
@@ -342,10 +342,13 @@ def _crash(kind: str) -> str:
         return "crashed with a panic"
     if first == "exception":
         return f"crashed with an uncaught {rest or 'exception'}"
+    at = f" {rest}" if rest.startswith("at ") else ""  # the place in the program, when the report names it
     if first == "ubsan":
-        return "did something undefined in C (found by UndefinedBehaviorSanitizer)"
+        return f"did something undefined in C{at} (found by UndefinedBehaviorSanitizer)"
+    if first == "lsan":
+        return f"never freed memory allocated{at} (found by LeakSanitizer)"
     if first in SANITIZERS:
-        return f"made a memory error ({rest}, found by {SANITIZERS[first]})"
+        return f"made a memory error{at} ({'' if at else rest + ', '}found by {SANITIZERS[first]})"
     return "crashed"
 
 

@@ -30,6 +30,8 @@ KINDS = [
     ("no_crash", "traceback IndexError", "malformed", "exit non-zero"), ("no_crash", "panic", "solvable", "signal 6"),
     ("no_crash", "exception NumberFormatException", "malformed", "exit non-zero"),
     ("no_crash", "asan heap-buffer-overflow", "malformed", "exit non-zero"),
+    ("no_crash", "asan at main.c:15", "malformed", "exit non-zero"), ("no_crash", "ubsan at main.c:15", "malformed", "exit 0"),
+    ("no_crash", "lsan at board.c:10", "malformed", "exit non-zero"),
     ("no_crash", "lsan detected-memory-leaks", "malformed", "exit non-zero"),
     ("no_crash", "msan use-of-uninitialized-value", "solvable", "exit non-zero"),
     ("no_crash", "tsan data-race", "solvable", "exit non-zero"),

@@ -7,7 +7,11 @@ output, a strict reader, randomly slow answers, a daemon left behind on every ca
 which costs several times a whole fake call on our machines, and the fakes need only the repo.
 ``c_overread/`` is a C program the way students write them (a Makefile, two files, errors on stdout,
 a ``create`` that shuffles one puzzle) that reads past a table on a ``10``: the tests that need it
-copy and build it (``test_fuzz_sanitize``).
+copy and build it (``test_fuzz_sanitize``). ``c_sibling/`` is a team's layout: ``sudoku/Makefile``
+builds from ``../common`` (board I/O) and ``../solve`` (a right solver and generator) through
+``VPATH`` and ``-I``; planted: ``givens_ok`` in ``sudoku/main.c`` indexes ``found[v]`` before the
+values' range is checked (a -1, a 10 and a 123456789 reach one line: an underflow, an overflow and
+a SEGV under ASan), and ``read_board`` leaks its line buffer on every rejected input (``--leaks``).
 """
 
 import os
