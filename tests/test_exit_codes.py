@@ -92,6 +92,31 @@ def test_a_usage_error_is_one_line_naming_the_help(capsys):
     assert err.startswith("fuzz run: unrecognized arguments: --bogus") and err.endswith("(see fuzz run --help)\n")
 
 
+@pytest.mark.parametrize("tool, argv, said", [
+    ("sudoku", ["crate"], "sudoku: unknown command 'crate'; did you mean 'create'? (commands: create, solve, "),
+    ("sudoku", ["create", "--format", "jsn"], "argument --format: invalid choice: 'jsn'; did you mean 'json'?"),
+    ("fuzz", ["replya"], "fuzz: unknown command 'replya'; did you mean 'replay'?"),
+    ("fuzz", ["run", "--mode", "chek"], "invalid choice: 'chek'; did you mean 'check'?"),
+    ("reports", ["shwo"], "did you mean 'show'?"),
+    ("sudoku-jobs", ["run", "--seeed", "3"], "unrecognized arguments: --seeed 3; did you mean '--seed'?"),
+    ("fuzz", ["run", "--no-shrnk"], "did you mean '--no-shrink'?"),
+])
+def test_a_word_near_a_command_choice_or_option_is_named(tool, argv, said):
+    from helpers import call_main
+
+    done = call_main(_mains()[tool], argv)
+    assert done.returncode == scaffold.USAGE and done.stderr.count("\n") == 1 and said in done.stderr, done.stderr
+    assert done.stdout == ""
+
+
+def test_a_word_near_nothing_gets_no_guess():
+    from helpers import call_main
+
+    done = call_main(_mains()["sudoku"], ["xyzzy"])
+    assert done.returncode == scaffold.USAGE and "unknown command 'xyzzy'" in done.stderr
+    assert "did you mean" not in done.stderr
+
+
 def test_say_escapes_control_characters(capsys):
     scaffold.say("tool", "bad \x1b[31mred\x1b[0m\nsecond line")
     assert capsys.readouterr().err == "tool: bad \\x1b[31mred\\x1b[0m\\nsecond line\n"

@@ -69,15 +69,61 @@ class Formatter(argparse.RawDescriptionHelpFormatter):
 
 class Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line on stderr, exit 2, and whose help keeps the
-    epilog's lines (subcommand parsers made by ``add_subparsers`` are Parsers too)."""
+    epilog's lines (subcommand parsers made by ``add_subparsers`` are Parsers too). A word that is
+    not a command, a choice or an option gets the nearest one named, as git does (``did_you_mean``):
+    ``sudoku crate`` says "did you mean 'create'?"."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", Formatter)
         super().__init__(*args, **kwargs)
 
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        """A value outside ``action.choices``: the error names it, the nearest choice and them all."""
+        choices = action.choices
+        if choices is None or value in choices:
+            return
+        names = [str(choice) for choice in choices]
+        hint = did_you_mean(str(value), names)
+        if isinstance(action, argparse._SubParsersAction):
+            raise argparse.ArgumentError(None, f"unknown command {value!r}{hint} (commands: {', '.join(names)})")
+        raise argparse.ArgumentError(action, f"invalid choice: {value!r}{hint} "
+                                             f"(choose from {', '.join(map(repr, choices))})")
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extras = super().parse_known_args(args, namespace)
+        self._unknown = extras  # for ``error``: the nearest option to the first unknown one
+        return parsed, extras
+
     def error(self, message: str) -> NoReturn:
+        unknown = next((word.split("=", 1)[0] for word in getattr(self, "_unknown", None) or ()
+                        if word.startswith("--")), None)
+        if unknown and message.startswith("unrecognized arguments"):
+            message += did_you_mean(unknown, option_strings(self))
         say(self.prog, f"{message} (see {self.prog} --help)")
         sys.exit(USAGE)
+
+
+def did_you_mean(word: str, choices: Sequence[str]) -> str:
+    """'; did you mean 'create'?' when one of ``choices`` is near ``word`` (difflib's ratio, case
+    aside), else ''."""
+    from difflib import get_close_matches
+
+    lower = {choice.lower(): choice for choice in choices}
+    found = get_close_matches(word.lower(), list(lower), n=1, cutoff=0.6)
+    return f"; did you mean {lower[found[0]]!r}?" if found else ""
+
+
+def option_strings(parser: argparse.ArgumentParser) -> list[str]:
+    """Every long option of ``parser`` and of its subcommands' parsers (what an unknown one is held
+    against: the top parser names the unknown options of every level)."""
+    found: list[str] = []
+    for action in parser._actions:
+        found += [option for option in action.option_strings if option.startswith("--")]
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in dict.fromkeys(action.choices.values()):
+                found += option_strings(sub)
+    return list(dict.fromkeys(found))
 
 
 COLOR_HELP = ("colour verdicts and failures: auto (default: on a terminal, unless NO_COLOR is set), always or "
