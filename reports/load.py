@@ -138,11 +138,14 @@ def load_run(path: str | PathLike[str], *, merge_unlike: bool = False) -> Run:
 
 
 def unfinished_how(run_path: Path, manifest: dict[str, Any]) -> str | None:
-    """How a run directory is not complete ('interrupted', 'stopped', 'still running', 'failed'),
-    or None when it is (an old manifest without a status counts as complete)."""
+    """How a run directory is not complete ('interrupted', 'stopped', 'still running', 'failed',
+    'finished early as asked': stopped once enough cases failed), or None when it is (an old manifest
+    without a status counts as complete)."""
     status = manifest.get("status")
     if status in (None, "complete"):
         return None
+    if status == "finished_early":
+        return "finished early as asked"
     if status == "running":  # a run killed by SIGKILL, or whose machine went down, still says running
         status = "still running" if held(run_path) else "stopped"
     return str(status)

@@ -100,6 +100,7 @@ def test_a_usage_error_is_one_line_naming_the_help(capsys):
     ("reports", ["shwo"], "did you mean 'show'?"),
     ("sudoku-jobs", ["run", "--seeed", "3"], "unrecognized arguments: --seeed 3; did you mean '--seed'?"),
     ("fuzz", ["run", "--no-shrnk"], "did you mean '--no-shrink'?"),
+    ("fuzz", ["run", "--max-fialures=2"], "did you mean '--max-failures'?"),
 ])
 def test_a_word_near_a_command_choice_or_option_is_named(tool, argv, said):
     from helpers import call_main
