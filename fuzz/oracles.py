@@ -192,6 +192,22 @@ def _raised(stderr: bytes) -> tuple[str, str]:
     return "exception", "exception"
 
 
+def ending(result: Result) -> str:
+    """How a call ended, for people: 'exit 2', 'killed by signal 11 (SIGSEGV)', or for a hang, which
+    fuzz itself stopped, by which rule: 'killed by fuzz after 5s of CPU (hang)'. Never the
+    harness's own SIGKILL as 'exit -9', which reads as a crash of the program's."""
+    if result.timed_out:
+        limit = result.limit or result.seconds
+        if result.hang == "blocked":
+            return f"killed by fuzz after {limit:g}s blocked (hang)"
+        if result.hang == "wall":
+            return f"killed by fuzz at the {limit * BACKSTOP_FACTOR:g}s wall backstop (hang)"
+        return f"killed by fuzz after {limit:g}s of CPU (hang)"
+    if result.exit_code < 0:
+        return f"killed by signal {-result.exit_code}{_signal_name(-result.exit_code)}"
+    return f"exit {result.exit_code}"
+
+
 def _hang_detail(result: Result) -> str:
     """What a hung call did, by the rule that stopped it (see ``fuzz.targets``)."""
     limit = result.limit or result.seconds

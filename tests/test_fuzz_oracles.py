@@ -437,6 +437,20 @@ def test_a_hang_says_which_rule_stopped_it(hang, seconds, detail):
     assert verdict.failed["no_timeout"].kind == "hang" and verdict.notes == []
 
 
+@pytest.mark.parametrize("done, said", [
+    (result(exit_code=-9, timed_out=True, seconds=17.2, limit=5.0, hang="cpu"), "killed by fuzz after 5s of CPU (hang)"),
+    (result(exit_code=-9, timed_out=True, seconds=5.0, limit=5.0, hang="blocked"), "killed by fuzz after 5s blocked (hang)"),
+    (result(exit_code=-9, timed_out=True, seconds=100.0, limit=5.0, hang="wall"),
+     "killed by fuzz at the 100s wall backstop (hang)"),
+    (result(exit_code=-9), "killed by signal 9 (SIGKILL)"),  # not ours: killed by someone else
+    (result(exit_code=-11), "killed by signal 11 (SIGSEGV)"),
+    (result(exit_code=2), "exit 2"),
+])
+def test_how_a_call_ended_says_a_hang_was_fuzzs_own_kill_not_exit_minus_9(done, said):
+    assert oracles.ending(done) == said
+    assert corpus.actual_of(done)["ended"] == said  # what a reproducer's case.json and the reports show
+
+
 @pytest.mark.parametrize("count, judged", [
     (None, {"rejects_malformed"}),
     (0, {"rejects_unsolvable"}),

@@ -127,7 +127,7 @@ def answer_figures(bug: Bug) -> list[str]:
     if actual:
         took = ", ".join(f"{what} {fmt_time(actual[key])}" for what, key in (("wall", "wall_s"), ("cpu", "cpu_s"))
                          if key in actual)
-        caption = f"actual: exit {escape(actual.get('exit_code', '?'))}" + (f", {took}" if took else "")
+        caption = f"actual: {escape(actual.get('ended', 'exit ?'))}" + (f", {took}" if took else "")
         pre = excerpt_html(actual.get("stdout") or "", _cell_mark(bug.mark), side=bug.side)[0]
         if actual.get("stderr"):
             pre += "<figcaption>stderr</figcaption>" + excerpt_html(actual["stderr"])[0]

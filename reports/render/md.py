@@ -80,7 +80,7 @@ def answer_md(bug: Bug) -> list[str]:
     if actual:
         took = "".join(f", {what} {fmt_time(actual[key])}" for what, key in (("wall", "wall_s"), ("cpu", "cpu_s"))
                        if key in actual)
-        out += [f"actual: exit {cell(actual.get('exit_code', '?'))}{took}, stdout:", "",
+        out += [f"actual: {cell(actual.get('ended', 'exit ?'))}{took}, stdout:", "",
                 excerpt_md(actual.get("stdout") or "", cell_mark, side=bug.side), ""]
         if actual.get("stderr"):
             out += ["stderr:", "", excerpt_md(actual["stderr"]), ""]
