@@ -424,7 +424,7 @@ def triage_phase(records: Any, config: dict[str, Any], target: Target, run_corpu
     if not total:
         return []
     log = logging.getLogger("jobs.fuzz")
-    log.warning("shrinking and confirming %d distinct failures%s", total,
+    log.warning("shrinking and confirming %s%s", counted(total, "distinct failure"),
                 f" in about {seconds:.0f}s" if seconds is not None else "")
     bar = None
     if show_progress and sys.stderr.isatty():
@@ -443,8 +443,8 @@ def triage_phase(records: Any, config: dict[str, Any], target: Target, run_corpu
             bar.set_postfix_str("; ".join(busy_line(state) for state in busy)[:160], refresh=True)
         elif done > said["done"]:
             each = (time.monotonic() - started) / max(done, 1)
-            log.warning("shrunk and confirmed %d of %d distinct failures, %.1fs each, about %.0fs left", done, total,
-                        each, each * (total - done))
+            log.warning("shrunk and confirmed %d of %s, %.1fs each, about %.0fs left", done,
+                        counted(total, "distinct failure"), each, each * (total - done))
         elif time.monotonic() - said["at"] >= PROGRESS_S:
             for state in busy:
                 log.warning("triage: %s", busy_line(state))

@@ -46,6 +46,7 @@ from collections.abc import Sequence
 from typing import cast
 
 from sudoku import Grid, engines, find_clash, min_blanks
+from sudoku.display import counted
 
 from fuzz.cases import Case, lenient
 from fuzz.read import Reading, echoed, find_grid
@@ -293,7 +294,7 @@ def judge_solve(case: Case, result: Result, *, side: int = 9, header: bool = Fal
     grid = reading.grid
     changed, where = _givens_changed(case.puzzle, grid)
     if where:
-        failed["keeps_givens"] = Failure(f"{len(changed)} given(s) changed, first at row {where['row']}, column "
+        failed["keeps_givens"] = Failure(f"{counted(len(changed), 'given')} changed, first at row {where['row']}, column "
                                          f"{where['column']}", "changed", where)
     if case.count == 1 and grid != case.solution and not invalid and not changed:
         failed["unique_solution"] = Failure("a valid grid, but not the puzzle's unique solution", "other_solution")
@@ -349,7 +350,7 @@ def _judge_rejection(case: Case, result: Result, reading: Reading, failed: dict[
 
 
 def _changed_givens(case: Case, reading: Reading) -> tuple[str, dict[str, int] | None]:
-    """'; the grid changes N given(s), first ...' and that cell, for a grid printed for a puzzle that
+    """'; the grid changes N givens, first ...' and that cell, for a grid printed for a puzzle that
     has no solution (a program that 'repairs' such a puzzle by overwriting a given), else ('', None)."""
     grid, puzzle = reading.grid, case.puzzle
     if grid is None or puzzle is None or grid.side != puzzle.side:
@@ -357,7 +358,7 @@ def _changed_givens(case: Case, reading: Reading) -> tuple[str, dict[str, int] |
     changed, where = _givens_changed(puzzle, grid)
     if not where:
         return "", None
-    return (f"; the grid changes {len(changed)} given(s), first at row {where['row']}, column {where['column']}: "
+    return (f"; the grid changes {counted(len(changed), 'given')}, first at row {where['row']}, column {where['column']}: "
             f"{grid.cells[changed[0]]} for the given {puzzle.cells[changed[0]]}"), where
 
 

@@ -182,7 +182,9 @@ def run(args: argparse.Namespace) -> int:
     if t["failed"]:
         return FAILED
     if t["rejected"]:  # malformed input: a CI job fed a bad file must not pass
-        print(f"{t['rejected']} input line(s) rejected as not puzzles of the line format: "
+        from sudoku.display import counted
+
+        print(f"{counted(t['rejected'], 'input line')} rejected as not puzzles of the line format: "
               f"sudoku-jobs show {run_dir.path} lists them", file=sys.stderr)
         return USAGE
     return OK

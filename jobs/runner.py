@@ -23,6 +23,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from sudoku.display import counted
 from sudoku.interrupts import Interrupted, Interrupts
 
 from jobs import backends
@@ -330,8 +331,8 @@ def _run_chunks(run_dir: RunDir, config: Config, task: Task, specs: Specs, todo:
                 if progress:
                     progress(count, newly)
                 if max_failed and failed_before + failed >= max_failed and finished < len(specs):
-                    log.warning("%d failed cases, at the limit of %d: the %d chunks left are not run",
-                                failed_before + failed, max_failed, len(specs) - finished)
+                    log.warning("%s, at the limit of %d: %s not run", counted(failed_before + failed, "failed case"),
+                                max_failed, counted(len(specs) - finished, "chunk left is", "chunks left are"))
                     return FINISHED_EARLY, None  # leaving the loop closes the backend: the chunks in flight stop
                 if time.time() - last_log >= LOG_EVERY_S:
                     last_log = time.time()
@@ -423,7 +424,7 @@ def _finish(run_dir: RunDir, manifest: dict[str, Any], specs: Specs, status: str
     if status == "interrupted" and signum is not None:
         reason = f"interrupted by {signal.Signals(signum).name}"
     if status == FINISHED_EARLY:
-        reason = f"stopped early: {totals_now.get('failed', 0)} failed cases, at the limit of {max_failed}"
+        reason = f"stopped early: {counted(totals_now.get('failed', 0), 'failed case')}, at the limit of {max_failed}"
     manifest.update({"status": status, "reason": reason, "totals": totals_now,
                      "chunks_done": len(run_dir.done_chunks()), "wall_s": manifest.get("wall_s", 0.0),
                      "finished": datetime.now(timezone.utc).isoformat()})

@@ -108,8 +108,8 @@ def test_timing_only_for_sets_with_enough_cases_and_plots_coloured_by_outcome(tm
     html, md = report(tmp_path, new_group(), n_per_family=30)
     assert "passed (" in html and "failed (1)" in html and "#d62728" in html  # a legend, the failed point red
     html, md = report(tmp_path / "small", new_group(), n_per_family=10)
-    assert "Left out: 2 set(s) with fewer than 20 cases each" in html and "<svg" not in html
-    assert "Left out: 2 set(s)" in md and "| phase | size |" not in md
+    assert "Left out: 2 sets with fewer than 20 cases each" in html and "<svg" not in html
+    assert "Left out: 2 sets" in md and "| phase | size |" not in md
 
 
 def test_reports_show_on_a_terminal_gives_each_bug_its_input_marked():
