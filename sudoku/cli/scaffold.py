@@ -1,6 +1,6 @@
 """What every command line of the toolkit does the same way (``sudoku``, ``sudoku-jobs``, ``fuzz``,
 ``reports``): one exit-code table, one-line usage errors, ``--version``, ``--color`` (the decision is
-``sudoku.colour.colour``), ``--print-completion`` (a bash or zsh script made from the parser by shtab),
+``sudoku.colour.colour``), ``--print-completion`` (a bash, zsh or fish script made from the parser by shtab),
 and the process-wide part of a command (stop signals, a reader that went away).
 
 Each code means one thing in every tool (DESIGN.md, CLI conventions); a tool documents the codes it can
@@ -167,10 +167,11 @@ def add_version_option(parser: argparse.ArgumentParser, name: str) -> None:
     ``--print-completion`` (every tool's top parser gets its version here, so both go together)."""
     parser.add_argument("--version", action=_VersionAction, name=name)
     parser.add_argument("--print-completion", action=_CompletionAction, choices=SHELLS, metavar="SHELL",
-                        help=f"print a shell completion script for {name} ({' or '.join(SHELLS)}), then exit")
+                        help=f"print a shell completion script for {name} ({', '.join(SHELLS[:-1])} or {SHELLS[-1]}), "
+                             "then exit (install lines: docs/completion.md)")
 
 
-SHELLS = ("bash", "zsh")
+SHELLS = ("bash", "zsh", "fish")
 
 
 class _CompletionAction(argparse.Action):
