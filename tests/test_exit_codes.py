@@ -118,6 +118,21 @@ def test_a_word_near_nothing_gets_no_guess():
     assert "did you mean" not in done.stderr
 
 
+def test_no_text_for_people_writes_a_plural_as_s_in_parentheses():
+    """'1 given(s) changed', '1 failed case(s)': one plural everywhere, ``sudoku.display.counted``."""
+    import tokenize
+    from pathlib import Path
+
+    root = Path(scaffold.__file__).resolve().parents[2]
+    plural = re.compile(r"[a-z]\(s\)(?![^{]*\})")  # not code in an f-string's {}: steps_text(s)
+    found = []
+    for path in sorted(p for package in ("sudoku", "jobs", "fuzz", "reports") for p in (root / package).rglob("*.py")):
+        with open(path, "rb") as source:
+            found += [f"{path.relative_to(root)}:{token.start[0]}" for token in tokenize.tokenize(source.readline)
+                      if token.type == tokenize.STRING and plural.search(token.string)]
+    assert found == []
+
+
 def test_say_escapes_control_characters(capsys):
     scaffold.say("tool", "bad \x1b[31mred\x1b[0m\nsecond line")
     assert capsys.readouterr().err == "tool: bad \\x1b[31mred\\x1b[0m\\nsecond line\n"
