@@ -16,7 +16,7 @@ from fuzz.engine import Usage
 from fuzz.targets import Target, case_folders
 from jobs.entry import dispatch
 from sudoku.cli.scaffold import (FAILED, INTERRUPTED, IO_ERROR, LOST, OK, USAGE, Parser, add_color_option,
-                                  add_version_option, exit_codes)
+                                  add_version_option, exit_codes, group_options)
 from sudoku.grid import MADE_SIDES
 
 KEPT = "finished chunks are kept (resume with --resume DIR)"
@@ -51,6 +51,19 @@ AUTOGRADER_EXIT_CODES = exit_codes({
 DEFAULT_CORPUS = ".fuzz-corpus"
 MAX_TARGETS = 1000  # each target costs a pre-flight (two calls) before the run starts
 MAX_TARGETS_BYTES = 1 << 20  # a --targets file of a thousand long commands is well under this
+# The options of run, replay and autograder in --help, under what each is for (sudoku.cli.scaffold.
+# group_options: the first heading naming an option takes it). A new option gets its heading here.
+OPTION_GROUPS = {
+    "what to test": ("--target", "--targets", "--create-args", "--solve-args", "--check-args", "--format", "--mode",
+                     "--verdict-words", "--verdict-exit", "--reference", "--sanitize", "--build"),
+    "cases": ("-n", "--size", "--seed", "--family", "--list-families", "--max-failures"),
+    "time limits": ("--timeout", "--max-output"),
+    "triage": ("--no-shrink",),
+    "grading (what fails the run)": ("--strict", "--fail-slow", "--fail-unconfirmed", "--rules"),
+    "run directory and workers": ("--out", "--resume", "--force", "--corpus", "--workers", "--chunk-size",
+                                  "--backend", "--scheduler", "--connect-timeout"),
+    "output": ("--json", "--md", "--no-progress", "-v", "--color"),
+}
 
 
 
@@ -193,6 +206,9 @@ def _parser() -> Parser:
     _json_option(replay, "fuzz.replay", "reproducers replayed, each that still fails with its signature (the "
                  "line per reproducer stays on stderr)")
     add_color_option(replay)
+    group_options(run, OPTION_GROUPS)
+    group_options(replay, OPTION_GROUPS)
+    group_options(sub.choices["autograder"], {"the zip": ("--out",), **OPTION_GROUPS})
     return parser
 
 

@@ -227,6 +227,27 @@ def test_every_subcommand_is_named_in_its_tools_help_with_a_line_of_its_own(prog
         assert re.search(rf"^\s+{sub}\s+\S", help_text, re.M), f"{tool} --help does not describe {sub}"
 
 
+@pytest.mark.parametrize("prog", ["fuzz run", "fuzz replay", "fuzz autograder", "sudoku-jobs run", "reports compare"])
+def test_a_long_help_puts_every_option_under_a_heading(prog):
+    parser = PARSERS[prog]
+    loose = [action.option_strings for action in parser._optionals._group_actions if action.dest != "help"]
+    assert loose == [], f"{prog} --help: options under no heading (sudoku.cli.scaffold.group_options)"
+    headings = [group.title for group in parser._action_groups if group._group_actions]
+    assert len(headings) >= 3 and all(f"\n{title}:\n" in parser.format_help() for title in headings)
+
+
+def test_grouping_options_changes_the_help_only():
+    parser = scaffold.Parser(prog="tool")
+    parser.add_argument("-n", type=int, default=1)
+    parser.add_argument("--out")
+    parser.add_argument("--quiet", action="store_true")
+    scaffold.group_options(parser, {"cases": ("-n", "--missing"), "output": ("--out", "-n"), "empty": ("--none",)})
+    text = parser.format_help()
+    assert text.index("\ncases:\n  -n N") < text.index("\noutput:\n  --out OUT") and "empty:" not in text
+    assert re.search(r"\noptions:\n  -h, --help +show this help message and exit\n  --quiet\n", text)
+    assert vars(parser.parse_args(["-n", "3", "--out", "x"])) == {"n": 3, "out": "x", "quiet": False}
+
+
 def test_a_tool_without_a_command_names_every_command():
     from helpers import call_main, run_cli
 

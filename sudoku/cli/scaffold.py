@@ -104,6 +104,28 @@ class Parser(argparse.ArgumentParser):
         sys.exit(USAGE)
 
 
+def group_options(parser: argparse.ArgumentParser, groups: Mapping[str, Sequence[str]]) -> None:
+    """Show ``parser``'s options under named headings in ``--help`` ({title: option strings}, in
+    that order), as pytest, ripgrep and git group theirs: a long list read as one is not read. Only
+    the help changes (parsing reads ``parser._actions``); an option a parser lacks is skipped, so one
+    table serves commands that share option helpers, the first heading that names an option takes
+    it, and an option no heading names stays under "options" (``tests/test_exit_codes.py`` finds it).
+    Done after the options are added, so each ``add_argument`` stays where it was written."""
+    actions = {option: action for action in parser._actions for option in action.option_strings}
+    placed: set[int] = set()
+    for title, options in groups.items():
+        moved = [actions[option] for option in options if option in actions and id(actions[option]) not in placed]
+        placed.update(map(id, moved))
+        if not moved:
+            continue
+        group = parser.add_argument_group(title)
+        for action in moved:
+            for held in parser._action_groups:
+                if action in held._group_actions and held is not group:
+                    held._group_actions.remove(action)
+            group._group_actions.append(action)
+
+
 def did_you_mean(word: str, choices: Sequence[str]) -> str:
     """'; did you mean 'create'?' when one of ``choices`` is near ``word`` (difflib's ratio, case
     aside), else ''."""
