@@ -18,7 +18,7 @@ from math import isqrt
 from collections import namedtuple
 from functools import lru_cache
 from pathlib import Path
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from sudoku import Grid, InvalidPuzzle, create, derive_seed, engines, find_clash, parse, render
@@ -56,10 +56,10 @@ MIN_CREATES = 30  # a bug on 30 % of creates slips through 30 creates with proba
 REPLAY_CREATES = 20  # creates asked when a saved create reproducer is replayed
 
 
-def create_calls(n: int) -> int:
-    """Creates asked per create case in a run of ``n`` cases: at least two (two answers must differ),
-    and enough that the run asks at least max(30, n/10) creates."""
-    create_cases = -(-n // CREATE_EVERY)
+def create_calls(n: int, every: int = CREATE_EVERY) -> int:
+    """Creates asked per create case in a run of ``n`` cases, one case in ``every`` a create: at least
+    two (two answers must differ), and enough that the run asks at least max(30, n/10) creates."""
+    create_cases = -(-n // every)
     return max(2, -(-MIN_CREATES // create_cases))
 
 
@@ -76,11 +76,14 @@ CHECK_WEIGHTS = {
 CHECK_FAMILIES = tuple(CHECK_WEIGHTS)
 
 
-def make_check_case(seed: int, index: int, *, header: bool = False, size: int | str = 9) -> Case:
-    """Case ``index`` of a checker run (``--mode check``)."""
+def make_check_case(seed: int, index: int, *, header: bool = False, size: int | str = 9,
+                    only: Sequence[str] | None = None) -> Case:
+    """Case ``index`` of a checker run (``--mode check``); ``only``: the families it draws from
+    (``select``; None: all)."""
     side = side_of(size, seed, index)
     rng = random.Random(derive_seed(seed, "check", index))
-    family = rng.choices(CHECK_FAMILIES, weights=[CHECK_WEIGHTS[f] for f in CHECK_FAMILIES])[0]
+    drawn = [name for name in CHECK_FAMILIES if name in only] if only else CHECK_FAMILIES
+    family = rng.choices(drawn, weights=[CHECK_WEIGHTS[f] for f in drawn])[0]
     _, solution = _unique("unique_easy", rng, _pool(derive_seed(seed, "pool", index // POOL_SPAN), isqrt(side)))
     if family.startswith("malformed_"):
         return Case(family, "check", _malformed(family, rng, _text(solution, header), side), None, None, None, 1,
@@ -152,15 +155,27 @@ def side_of(size: int | str, seed: int, index: int) -> int:
     return int(size)
 
 
-def make_case(seed: int, index: int, *, n: int, header: bool = False, size: int | str = 9) -> Case:
-    """Case ``index`` of a run of ``n`` cases with ``seed`` at ``size`` (a side, or 'mixed')."""
+def make_case(seed: int, index: int, *, n: int, header: bool = False, size: int | str = 9,
+              only: Sequence[str] | None = None) -> Case:
+    """Case ``index`` of a run of ``n`` cases with ``seed`` at ``size`` (a side, or 'mixed').
+
+    ``only`` (``select``; None: all) narrows the families: a create and a round trip keep their
+    places (case 0, 20, ... and 25, 75, ...) when chosen, the solve families chosen are drawn for the
+    others by their weights; with no solve family chosen every case is a create or a round trip, in
+    turn. Each case is still rebuilt from (seed, index, n, only) alone."""
     side = side_of(size, seed, index)
-    if index % CREATE_EVERY == 0:
+    drawn = [name for name in SOLVE_FAMILIES if name in only] if only else SOLVE_FAMILIES
+    whole = [name for name in ("create", "roundtrip") if not only or name in only]
+    if not drawn:  # creates and round trips alone
+        kind = whole[index % len(whole)]
+        return (create_case(create_calls(n, len(whole)), side=side) if kind == "create"
+                else Case("roundtrip", "roundtrip", b"", None, None, None, 2, side))
+    if index % CREATE_EVERY == 0 and "create" in whole:
         return create_case(create_calls(n), side=side)
-    if index % ROUNDTRIP_EVERY == ROUNDTRIP_EVERY // 2:
+    if index % ROUNDTRIP_EVERY == ROUNDTRIP_EVERY // 2 and "roundtrip" in whole:
         return Case("roundtrip", "roundtrip", b"", None, None, None, 2, side)
     rng = random.Random(derive_seed(seed, "case", index))
-    family = rng.choices(SOLVE_FAMILIES, weights=[WEIGHTS[f] for f in SOLVE_FAMILIES])[0]
+    family = rng.choices(drawn, weights=[WEIGHTS[f] for f in drawn])[0]
     pool = _pool(derive_seed(seed, "pool", index // POOL_SPAN), isqrt(side))
     return build(family, rng, pool, header=header)
 
@@ -688,45 +703,123 @@ def keeps_class(original: Case, candidate: Case) -> bool:
 
 # --- the solve families: each one object, its weight, maker and defining property -----------------
 
-Family = namedtuple("Family", "name weight make keeps text lenient")
+Family = namedtuple("Family", "name weight make keeps text lenient about")
 Family.__doc__ = """A solve family: its ``name``; its relative ``weight`` in a run; ``make(name, rng, puzzle,
 solution, header) -> Case`` from a unique puzzle; ``keeps(text, case) -> bool``, what defines it
 beyond the case's class, kept by shrinking (None: the class alone); ``text``, whether its point is
-the text rather than the puzzle (shrinking zeroes its digits instead of blanking givens); and
-``lenient``, valid text the classic contract never promises (a clean rejection passes)."""
+the text rather than the puzzle (shrinking zeroes its digits instead of blanking givens);
+``lenient``, valid text the classic contract never promises (a clean rejection passes); and
+``about``, what its cases ask, in a line (``fuzz run --list-families``)."""
 
 
-def _family(name: str, weight: int, make: Callable[..., Case], *, text: bool = False, lenient: bool = False) -> Family:
-    return Family(name, weight, make, _PROPERTIES.get(name), text, lenient)
+def _family(name: str, weight: int, make: Callable[..., Case], about: str, *, text: bool = False,
+            lenient: bool = False) -> Family:
+    return Family(name, weight, make, _PROPERTIES.get(name), text, lenient, about)
 
+
+_SPELLINGS = {  # the whitespace families: (weight, the spelling)
+    "tabs": (2, "tabs between the numbers"), "crlf": (2, "CRLF line ends"),
+    "no_final_newline": (2, "no newline after the last row"), "trailing_spaces": (2, "spaces at the ends of rows"),
+    "double_spaces": (2, "two spaces between the numbers"), "blank_lines_at_end": (2, "blank lines after the grid"),
+    "space_after_each": (2, "a space after every number"),
+    "space_after_each_crlf": (1, "a space after every number, CRLF line ends")}
+_BREAKS = {  # the malformed families: (weight, how the text is broken)
+    "fewer_rows": (2, "a row missing"), "more_rows": (2, "a row too many (a copy inside, or zeros after)"),
+    "fewer_columns": (2, "a number missing from a row"), "more_columns": (2, "a number too many in a row"),
+    "letter": (2, "a letter for a number"), "out_of_range": (2, "a number above the side (10 at 9x9)"),
+    "negative": (2, "a negative number"), "empty_input": (1, "no input at all"),
+    "binary": (1, "random bytes"), "huge_line": (1, "one line of 1 MB")}
 
 FAMILY = {family.name: family for family in (
-    _family("unique_easy", 10, _as_given),
-    _family("unique_medium", 10, _as_given),
-    _family("unique_hard", 10, _as_given),
-    _family("unique_corpus", 2, _as_given),
-    _family("multiple", 8, _multiple),
-    _family("no_solution", 6, _no_solution),
-    _family("no_solution_deep", 3, _no_solution_deep),
-    _family("no_solution_middle", 2, _no_solution_deep),
-    _family("no_solution_early", 2, _no_solution_deep),
-    _family("full_clashing", 2, _full_broken),
-    _family("full_out_of_range", 2, _full_broken, text=True),
-    _family(UNWRITABLE_FOLDER, 2, _as_given),
-    _family("clashing", 6, _clashing),
-    _family("empty", 1, _empty),
-    _family("full", 3, _full),
-    _family("one_blank", 3, _one_blank),
-    *(_family(f"whitespace_{kind}", weight, _respelled, text=True, lenient=True) for kind, weight in (
-        ("tabs", 2), ("crlf", 2), ("no_final_newline", 2), ("trailing_spaces", 2), ("double_spaces", 2),
-        ("blank_lines_at_end", 2), ("space_after_each", 2), ("space_after_each_crlf", 1))),
-    *(_family(f"malformed_{kind}", weight, _broken_text, text=True) for kind, weight in (
-        ("fewer_rows", 2), ("more_rows", 2), ("fewer_columns", 2), ("more_columns", 2), ("letter", 2),
-        ("out_of_range", 2), ("negative", 2), ("empty_input", 1), ("binary", 1), ("huge_line", 1))),
+    _family("unique_easy", 10, _as_given, "one solution; singles alone solve it"),
+    _family("unique_medium", 10, _as_given, "one solution; needs hidden singles"),
+    _family("unique_hard", 10, _as_given, "one solution; needs a search"),
+    _family("unique_corpus", 2, _as_given, "one solution; a hard puzzle shipped in fuzz/data/hard.txt"),
+    _family("multiple", 8, _multiple, "several solutions (fewer than 17 clues at 9x9): any one, givens kept"),
+    _family("no_solution", 6, _no_solution, "no solution, though no givens clash: a clean refusal"),
+    _family("no_solution_deep", 3, _no_solution_deep, "no solution, met only at the last row (backtracking "
+            "in reading order runs for hours)"),
+    _family("no_solution_middle", 2, _no_solution_deep, "no solution, met only at the middle band"),
+    _family("no_solution_early", 2, _no_solution_deep, "no solution, met at the first band"),
+    _family("full_clashing", 2, _full_broken, "a full grid with one cell wrong: no solution"),
+    _family("full_out_of_range", 2, _full_broken, "a full grid with a number out of range: malformed", text=True),
+    _family(UNWRITABLE_FOLDER, 2, _as_given, "one solution, solved in a working folder where no file can be "
+            "made"),
+    _family("clashing", 6, _clashing, "two equal givens in a row, column or box: no solution"),
+    _family("empty", 1, _empty, "the empty grid: any full grid"),
+    _family("full", 3, _full, "a solved grid: itself"),
+    _family("one_blank", 3, _one_blank, "a solved grid with one blank"),
+    *(_family(f"whitespace_{kind}", weight, _respelled, f"one solution, spelled with {what} (may be refused "
+              "cleanly)", text=True, lenient=True) for kind, (weight, what) in _SPELLINGS.items()),
+    *(_family(f"malformed_{kind}", weight, _broken_text, f"malformed: {what}; to be refused", text=True)
+      for kind, (weight, what) in _BREAKS.items()),
 )}
 WEIGHTS = {name: family.weight for name, family in FAMILY.items()}
 SOLVE_FAMILIES = tuple(FAMILY)
 FAMILIES = SOLVE_FAMILIES + ("create", "roundtrip")
+ABOUT = {  # the families that are no solve family, in a line each
+    "create": "create: every answer one solution with enough blanks, and two answers not the same",
+    "roundtrip": "create, then solve exactly what create printed (as course scripts test create | solve)",
+    "check_complete": "a full valid grid: complete", "check_blanks": "a valid grid with blanks: incomplete",
+    **{f"check_{unit}": f"a full grid whose {units} alone break: invalid"
+       for unit, units in (("row", "rows"), ("column", "columns"), ("box", "boxes"))},
+    **{f"check_{unit}_blanks": f"a grid with blanks whose {units} alone break: invalid"
+       for unit, units in (("row", "rows"), ("column", "columns"), ("box", "boxes"))},
+}
+
+
+GROUPS = ("unique", "whitespace", "malformed", "check")  # --family NAME takes every family named NAME_...
+
+
+def families(mode: str = "solve") -> dict[str, str]:
+    """{family: what its cases ask} of a run of ``mode``, in the order a run lists them."""
+    if mode == "check":
+        return {name: ABOUT.get(name) or FAMILY[name].about for name in CHECK_FAMILIES}
+    return {**{name: family.about for name, family in FAMILY.items()}, "create": ABOUT["create"],
+            "roundtrip": ABOUT["roundtrip"]}
+
+
+def groups(mode: str = "solve") -> dict[str, list[str]]:
+    """{group: its families} of a run of ``mode``: ``GROUPS``, each the families named GROUP_..."""
+    named = {group: [name for name in families(mode) if name.startswith(group + "_")] for group in GROUPS}
+    return {group: names for group, names in named.items() if names}
+
+
+def shown(chosen: Sequence[str], mode: str = "solve") -> str:
+    """The families a run chose, for people: a whole group by its name, the rest by theirs, and how
+    many of the mode's ('malformed (10 of 36)')."""
+    names: list[str] = []
+    left = list(chosen)
+    for group, members in groups(mode).items():
+        if set(members) <= set(left):
+            names.append(group)
+            left = [name for name in left if name not in members]
+    return f"{', '.join(names + left)} ({len(chosen)} of {len(families(mode))})"
+
+
+class UnknownFamily(ValueError):
+    """A ``--family`` name that chooses no family of the run's mode (``name``)."""
+
+    def __init__(self, name: str, mode: str) -> None:
+        super().__init__(name)
+        self.name, self.mode = name, mode
+
+
+def select(names: Sequence[str], mode: str = "solve") -> tuple[str, ...]:
+    """The families ``names`` choose, each a family, a group (``groups``) or a shell pattern
+    (``no_solution*``), in the order a run lists them: the same choice in any order or spelling
+    makes the same cases. UnknownFamily for a name that chooses none."""
+    from fnmatch import fnmatchcase
+
+    known, grouped = families(mode), groups(mode)
+    chosen: set[str] = set()
+    for name in names:
+        found = ([name] if name in known else grouped.get(name)
+                 or [family for family in known if fnmatchcase(family, name)])
+        if not found:
+            raise UnknownFamily(name, mode)
+        chosen.update(found)
+    return tuple(name for name in known if name in chosen)
 
 
 def in_unwritable_folder(case: Case) -> bool:

@@ -16,7 +16,7 @@ from fuzz.engine import Usage
 from fuzz.targets import Target, case_folders
 from jobs.entry import dispatch
 from sudoku.cli.scaffold import (FAILED, INTERRUPTED, IO_ERROR, LOST, OK, USAGE, Parser, add_color_option,
-                                  add_version_option, exit_codes)
+                                  add_version_option, exit_codes, group_options)
 from sudoku.grid import MADE_SIDES
 
 KEPT = "finished chunks are kept (resume with --resume DIR)"
@@ -53,8 +53,19 @@ AUTOGRADER_EXIT_CODES = exit_codes({
 DEFAULT_CORPUS = ".fuzz-corpus"
 MAX_TARGETS = 1000  # each target costs a pre-flight (two calls) before the run starts
 MAX_TARGETS_BYTES = 1 << 20  # a --targets file of a thousand long commands is well under this
-
-
+# The options of run, replay and autograder in --help, under what each is for (sudoku.cli.scaffold.
+# group_options: the first heading naming an option takes it). A new option gets its heading here.
+OPTION_GROUPS = {
+    "what to test": ("--target", "--targets", "--create-args", "--solve-args", "--check-args", "--format", "--mode",
+                     "--verdict-words", "--verdict-exit", "--reference", "--sanitize", "--leaks", "--build"),
+    "cases": ("-n", "--size", "--seed", "--family", "--list-families", "--max-failures"),
+    "time limits": ("--timeout", "--max-output"),
+    "triage": ("--no-shrink",),
+    "grading (what fails the run)": ("--strict", "--fail-slow", "--fail-unconfirmed", "--fail-contract", "--rules"),
+    "run directory and workers": ("--out", "--resume", "--force", "--corpus", "--workers", "--chunk-size",
+                                  "--backend", "--scheduler", "--connect-timeout"),
+    "output": ("--json", "--md", "--no-progress", "-v", "--color"),
+}
 
 
 def _three_words(text: str) -> list[str]:
@@ -128,6 +139,14 @@ def _parser() -> Parser:
     run.add_argument("-n", type=int, default=1000, help="cases to run (default 1000), against each target")
     _target_options(run, many=True)
     _case_options(run)
+    run.add_argument("--family", action="append", metavar="NAME", help="ask only cases of this family (again for "
+                     "more): a family, a group (malformed, whitespace, unique, check) or a pattern ('no_solution*'); "
+                     "the same seed and families make the same cases")
+    run.add_argument("--list-families", action="store_true", help="list the families of --mode, each with what it "
+                     "asks, then exit")
+    run.add_argument("--max-failures", type=int, metavar="N", help="stop the cases once N have failed (the chunks "
+                     "running then are dropped; a few more may have failed in the chunks done), then shrink and save "
+                     "those as ever; the run is finished_early, not resumed")
     run.add_argument("--out", help="run directory (default runs/fuzz-YYYYmmdd-HHMMSS)")
     run.add_argument("--resume", metavar="DIR", help="finish an interrupted run (options come from its manifest)")
     run.add_argument("--force", action="store_true", help="replace an existing run directory")
@@ -197,6 +216,9 @@ def _parser() -> Parser:
     _json_option(replay, "fuzz.replay", "reproducers replayed, each that still fails with its signature (the "
                  "line per reproducer stays on stderr)")
     add_color_option(replay)
+    group_options(run, OPTION_GROUPS)
+    group_options(replay, OPTION_GROUPS)
+    group_options(sub.choices["autograder"], {"the zip": ("--out",), **OPTION_GROUPS})
     return parser
 
 
@@ -317,14 +339,18 @@ def run(args: argparse.Namespace) -> int:
     from sudoku.display import show
     from sudoku import new_seed
 
+    if args.list_families:
+        _print(_families_text(args.mode))
+        return OK
     if args.json and args.md == "-":
         raise Usage("--json and --md - both want stdout: write the Markdown to a file")
     if args.resume and (given := changed_options(_parser(), args)):
         raise Usage(f"--resume takes the run's options from its manifest; leave out {', '.join(given)}")
     config = None
     if not args.resume:
-        if args.n < 1 or args.workers < 1 or (args.chunk_size is not None and args.chunk_size < 1):
-            raise Usage("-n, --workers and --chunk-size must be at least 1")
+        if args.n < 1 or args.workers < 1 or (args.chunk_size is not None and args.chunk_size < 1) or (
+                args.max_failures is not None and args.max_failures < 1):
+            raise Usage("-n, --workers, --chunk-size and --max-failures must be at least 1")
         if args.build is not None and not args.sanitize:
             raise Usage("--build is the sanitized build's command: give --sanitize with it")
         from jobs import backends
@@ -341,7 +367,8 @@ def run(args: argparse.Namespace) -> int:
             "backend": args.backend, "scheduler": args.scheduler, "corpus": str(Path(args.corpus).resolve()),
             "out": out, "size": args.size, "mode": args.mode, "verdict_words": args.verdict_words,
             "verdict_exit": args.verdict_exit, "sanitize": args.sanitize, "build": args.build,
-            "fail_slow": args.fail_slow, "fail_unconfirmed": args.fail_unconfirmed, "fail_contract": args.fail_contract}
+            "fail_slow": args.fail_slow, "fail_unconfirmed": args.fail_unconfirmed, "fail_contract": args.fail_contract,
+            "families": _families(args.family, args.mode), "max_failures": args.max_failures}
     # the case folders' home first: workers forked next inherit it, and it goes after they stop
     with case_folders(), engine.workers(config) as pool:  # they start while the targets are pre-flighted
         if config is not None:
@@ -369,6 +396,35 @@ def run(args: argparse.Namespace) -> int:
     if code == INTERRUPTED:
         print(f"resume with: fuzz run --resume {outcome.run_dir.path}", file=sys.stderr)
     return code
+
+
+def _families(names: list[str] | None, mode: str) -> list[str] | None:
+    """The families ``--family`` chose (``fuzz.cases.select``), or None for all; a name that chooses
+    none is a usage error naming the nearest family or group."""
+    from fuzz.cases import UnknownFamily, families, groups, select
+    from sudoku.cli.scaffold import did_you_mean
+    from sudoku.display import visible
+
+    if not names:
+        return None
+    try:
+        return list(select(names, mode))
+    except UnknownFamily as error:
+        hint = did_you_mean(error.name, [*families(mode), *groups(mode)])
+        raise Usage(f"--family {visible(error.name, newlines=False)!r}: no family of --mode {mode}{hint} (fuzz run "
+                    f"--list-families{' --mode check' if mode == 'check' else ''} lists them)") from None
+
+
+def _families_text(mode: str) -> str:
+    """``--list-families``: each family of ``mode`` with what it asks, then the groups."""
+    from fuzz.cases import families, groups
+
+    found = families(mode)
+    width = max(map(len, found))
+    lines = [f"{name:<{width}}  {about}" for name, about in found.items()]
+    lines.append("groups (--family GROUP takes them all): " + ", ".join(
+        f"{group} ({len(names)})" for group, names in groups(mode).items()))
+    return "\n".join(lines)
 
 
 def replay(args: argparse.Namespace) -> int:

@@ -190,9 +190,12 @@ def _is_replay_copy(folder: Path) -> bool:
 
 
 def actual_of(result: Result) -> dict[str, Any]:
-    """What a target did, for people and reports: exit code, output (cut for display), wall and CPU
-    seconds, and whether it was stopped as a hang."""
-    return {"exit_code": result.exit_code, "wall_s": round(result.seconds, 4),
+    """What a target did, for people and reports: exit code and how the call ended in words
+    (``ended``: a hang is fuzz's own kill, not the program's exit -9), output (cut for display), wall
+    and CPU seconds, and whether it was stopped as a hang."""
+    from fuzz.oracles import ending
+
+    return {"exit_code": result.exit_code, "ended": ending(result), "wall_s": round(result.seconds, 4),
             "cpu_s": round(result.cpu_seconds, 4), "timed_out": result.timed_out,
             "stdout": _shown(result.stdout), "stderr": _shown(result.stderr)}
 

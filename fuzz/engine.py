@@ -369,6 +369,12 @@ def replay_own(config: dict[str, Any], spec: dict[str, Any], target: Target,
     own = Path(config["corpus"]) / store.target_key(target)
     found = store.load_own(config["corpus"], target)
     entries = loaded(found)
+    if config.get("families"):  # --family: the bugs of those families alone, as pytest -k runs no other test
+        kept = [entry for entry in entries if entry[1].get("family") in config["families"]]
+        if len(kept) < len(entries):
+            print(f"fuzz: {counted(len(entries) - len(kept), 'saved reproducer')} of other families not replayed "
+                  "(--family)", file=sys.stderr)
+        entries = kept
     _note_legacy(Path(config["corpus"]), spec, target, own)
     reference = target_of_spec(config["reference"], "--reference") if config.get("reference") else None
     unread: list[Path] = []
@@ -428,7 +434,7 @@ def triage_phase(records: Any, config: dict[str, Any], target: Target, run_corpu
     if not total:
         return []
     log = logging.getLogger("jobs.fuzz")
-    log.warning("shrinking and confirming %d distinct failures%s", total,
+    log.warning("shrinking and confirming %s%s", counted(total, "distinct failure"),
                 f" in about {seconds:.0f}s" if seconds is not None else "")
     bar = None
     if show_progress and sys.stderr.isatty():
@@ -447,8 +453,8 @@ def triage_phase(records: Any, config: dict[str, Any], target: Target, run_corpu
             bar.set_postfix_str("; ".join(busy_line(state) for state in busy)[:160], refresh=True)
         elif done > said["done"]:
             each = (time.monotonic() - started) / max(done, 1)
-            log.warning("shrunk and confirmed %d of %d distinct failures, %.1fs each, about %.0fs left", done, total,
-                        each, each * (total - done))
+            log.warning("shrunk and confirmed %d of %s, %.1fs each, about %.0fs left", done,
+                        counted(total, "distinct failure"), each, each * (total - done))
         elif time.monotonic() - said["at"] >= PROGRESS_S:
             for state in busy:
                 log.warning("triage: %s", busy_line(state))
@@ -604,10 +610,11 @@ def run(config: dict[str, Any] | None = None, *, resume: str | Path | None = Non
         _arrow_from_python()  # in here: a stop signal during it leaves the run interrupted, not running
     manifest = runner.run_with_progress(run_dir, config, tasks.FUZZ, specs, resume=bool(resume),
                                         show_progress=show_progress, pool=pool,
-                                        resume_with=f"fuzz run --resume {run_dir.path}")
+                                        resume_with=f"fuzz run --resume {run_dir.path}",
+                                        max_failed=config.get("max_failures"))
     records = run_dir.read_table()
     saved: list[Saved] = []
-    if manifest["status"] == "complete":
+    if manifest["status"] in (runner.COMPLETE, runner.FINISHED_EARLY):  # the cases asked for are all in
         start = time.monotonic()
         # shrinking and confirming get at most as long as the cases took, shared among the targets by
         # their groups of failures
@@ -620,6 +627,7 @@ def run(config: dict[str, Any] | None = None, *, resume: str | Path | None = Non
         if sum(found.values()):  # until triage ends, the run is not complete: killed outright (SIGKILL,
             # the OOM killer) here, it reads as stopped, with its resume line, not as complete with no bugs
             run_dir.write_manifest({**manifest, "status": "running", "reason": "shrinking and confirming"})
+            # (a run finished early and stopped here is resumed to triage alone: ``runner.execute``)
         try:
             for number, spec, target in targets:
                 share = allowed * found[target.name] / max(1, sum(found.values()))

@@ -46,6 +46,7 @@ from collections.abc import Sequence
 from typing import cast
 
 from sudoku import Grid, engines, find_clash, min_blanks
+from sudoku.display import counted
 
 from fuzz.cases import Case, lenient
 from fuzz.read import Reading, echoed, find_grid
@@ -192,6 +193,22 @@ def _raised(stderr: bytes) -> tuple[str, str]:
     return "exception", "exception"
 
 
+def ending(result: Result) -> str:
+    """How a call ended, for people: 'exit 2', 'killed by signal 11 (SIGSEGV)', or for a hang, which
+    fuzz itself stopped, by which rule: 'killed by fuzz after 5s of CPU (hang)'. Never the
+    harness's own SIGKILL as 'exit -9', which reads as a crash of the program's."""
+    if result.timed_out:
+        limit = result.limit or result.seconds
+        if result.hang == "blocked":
+            return f"killed by fuzz after {limit:g}s blocked (hang)"
+        if result.hang == "wall":
+            return f"killed by fuzz at the {limit * BACKSTOP_FACTOR:g}s wall backstop (hang)"
+        return f"killed by fuzz after {limit:g}s of CPU (hang)"
+    if result.exit_code < 0:
+        return f"killed by signal {-result.exit_code}{_signal_name(-result.exit_code)}"
+    return f"exit {result.exit_code}"
+
+
 def _hang_detail(result: Result) -> str:
     """What a hung call did, by the rule that stopped it (see ``fuzz.targets``)."""
     limit = result.limit or result.seconds
@@ -277,7 +294,7 @@ def judge_solve(case: Case, result: Result, *, side: int = 9, header: bool = Fal
     grid = reading.grid
     changed, where = _givens_changed(case.puzzle, grid)
     if where:
-        failed["keeps_givens"] = Failure(f"{len(changed)} given(s) changed, first at row {where['row']}, column "
+        failed["keeps_givens"] = Failure(f"{counted(len(changed), 'given')} changed, first at row {where['row']}, column "
                                          f"{where['column']}", "changed", where)
     if case.count == 1 and grid != case.solution and not invalid and not changed:
         failed["unique_solution"] = Failure("a valid grid, but not the puzzle's unique solution", "other_solution")
@@ -333,7 +350,7 @@ def _judge_rejection(case: Case, result: Result, reading: Reading, failed: dict[
 
 
 def _changed_givens(case: Case, reading: Reading) -> tuple[str, dict[str, int] | None]:
-    """'; the grid changes N given(s), first ...' and that cell, for a grid printed for a puzzle that
+    """'; the grid changes N givens, first ...' and that cell, for a grid printed for a puzzle that
     has no solution (a program that 'repairs' such a puzzle by overwriting a given), else ('', None)."""
     grid, puzzle = reading.grid, case.puzzle
     if grid is None or puzzle is None or grid.side != puzzle.side:
@@ -341,7 +358,7 @@ def _changed_givens(case: Case, reading: Reading) -> tuple[str, dict[str, int] |
     changed, where = _givens_changed(puzzle, grid)
     if not where:
         return "", None
-    return (f"; the grid changes {len(changed)} given(s), first at row {where['row']}, column {where['column']}: "
+    return (f"; the grid changes {counted(len(changed), 'given')}, first at row {where['row']}, column {where['column']}: "
             f"{grid.cells[changed[0]]} for the given {puzzle.cells[changed[0]]}"), where
 
 

@@ -278,6 +278,7 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
     ``--md``), and short, as ``sudoku.display`` blocks for stdout: counts, each bug with its input and
     replay line, failures per oracle, where the rest is. A target's text (details, inputs, names) is
     escaped for each medium."""
+    from fuzz.cases import shown as families_shown
     from fuzz.show import bug_lines, state_of
     from fuzz.wording import words_of
     from sudoku.display import counted, marked, md_block, md_code, md_text, visible
@@ -291,7 +292,11 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
     wall = manifest["wall_s"] + sum(phases.values())
     spent = ", ".join(f"{name} {seconds:.1f}s" for name, seconds in phases.items() if seconds >= 0.05)
     several = len(targets_of(config)) > 1
-    head = f"fuzz run {manifest['run_id']}: {manifest['status']}"
+    head = f"fuzz run {manifest['run_id']}: {manifest['status'].replace('_', ' ')}"
+    if manifest["status"] == "finished_early":  # as asked (--max-failures): say why, and how much ran
+        head += (f" (stopped after {counted(totals['failed'], 'failed case')}, --max-failures "
+                 f"{config.get('max_failures')}: {totals['cases']} of {manifest.get('plan', {}).get('cases', '?')} "
+                 "cases run)")
     contract = config.get("contract_breaks") or {}
     untriaged = manifest["status"] == "interrupted" and totals["failed"] and not saved
     findings = by_status(saved)
@@ -309,13 +314,15 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
                + (f"; {counted(skipped, 'corpus entry', 'corpus entries')} skipped, unreadable (each named on "
                   "stderr)" if skipped else ""))
     spaced = [f"{name} {SPACED_READER}" for name in config.get("spaced_readers", [])]
+    seed = f", seed {config['seed']}, " + (f"families: {families_shown(config['families'], config.get('mode', 'solve'))}, "
+                                           if config.get("families") else "")
     out = [f"# {md_text(head)}", "",
            (f"{len(targets_of(config))} targets" if several else f"target {md_code(config['target']['spec'])}")
-           + f", seed {config['seed']}, " + counts, replays, *[md_text(line) for line in spaced], ""]
+           + md_text(seed) + counts, replays, *[md_text(line) for line in spaced], ""]
     failed = "bad" if findings["bug"] or untriaged else None
     short: list[str | Table] = [marked(head, failed), marked((f"{len(targets_of(config))} targets" if several
                                            else f"target {config['target']['spec']}")
-                                          + f", seed {config['seed']}, " + counts, failed),
+                                          + seed + counts, failed),
              marked(replays, "bad" if failing else None), *[visible(line, newlines=False) for line in spaced]]
     if still:  # which: each with what it does now (a bug that came back, or changed its way of failing)
         failing_lines = [still_line(one) for one in still]

@@ -110,8 +110,10 @@ def case_of(spec: dict[str, Any], index: int, *, header: bool = False, spaced: b
     case is spelled that way (``fuzz.cases.respaced``): those test its solver past its reader, the
     rest keep the classic text, whose refusal stays a bug of its own."""
     if spec.get("mode") == "check":
-        return make_check_case(spec["seed"], index, header=header, size=spec.get("size", 9))
-    case = make_case(spec["seed"], index, n=spec["n"], header=header, size=spec.get("size", 9))
+        return make_check_case(spec["seed"], index, header=header, size=spec.get("size", 9),
+                               only=spec.get("families"))
+    case = make_case(spec["seed"], index, n=spec["n"], header=header, size=spec.get("size", 9),
+                     only=spec.get("families"))
     return respaced(case) if spaced and index % 2 else case
 
 
@@ -243,7 +245,8 @@ def plan(config: dict[str, Any], targets: list[tuple[int, dict[str, Any]]]) -> l
              "reference": config.get("reference"), "strict": config["strict"],
              "check_engine": config["check_engine"], "mode": config.get("mode", "solve"),
              "verdict_words": config.get("verdict_words"), "verdict_exit": config.get("verdict_exit"),
-             "spaced_readers": config.get("spaced_readers", [])}
+             "spaced_readers": config.get("spaced_readers", []),
+             **({"families": config["families"]} if config.get("families") else {})}  # older runs' specs kept
             for chunk, first in enumerate(range(0, n, size))]
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from sudoku import DIFFICULTIES, engines, new_seed
 from sudoku.cli.scaffold import (FAILED, INTERRUPTED, IO_ERROR, LOST, OK, USAGE, Parser, add_color_option,
                                   add_version_option,
-                                  exit_codes)
+                                  exit_codes, group_options)
 from sudoku.generate import GenerationFailed, refuse_impossible
 from sudoku.grid import MADE_SIDES, box_of_side
 
@@ -86,6 +86,12 @@ def _parser() -> Parser:
     show.add_argument("--md", metavar="FILE", help="write the summary as Markdown here ('-': to stdout instead)")
     show.add_argument("--failures", type=int, default=10, metavar="N", help="cases not ok listed (default 10)")
     add_color_option(show)
+    group_options(run, {
+        "what to make": ("-n", "--size", "--seed", "--input", "--blanks", "--difficulty"),
+        "engines and records": ("--engine", "--check-engine", "--grade", "--canonical"),
+        "run directory and workers": ("--out", "--resume", "--force", "--workers", "--chunk-size", "--backend",
+                                      "--scheduler", "--connect-timeout"),
+        "output": ("--no-progress", "-v")})
     return parser
 
 
@@ -182,7 +188,9 @@ def run(args: argparse.Namespace) -> int:
     if t["failed"]:
         return FAILED
     if t["rejected"]:  # malformed input: a CI job fed a bad file must not pass
-        print(f"{t['rejected']} input line(s) rejected as not puzzles of the line format: "
+        from sudoku.display import counted
+
+        print(f"{counted(t['rejected'], 'input line')} rejected as not puzzles of the line format: "
               f"sudoku-jobs show {run_dir.path} lists them", file=sys.stderr)
         return USAGE
     return OK

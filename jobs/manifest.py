@@ -26,7 +26,8 @@ Check = Callable[[Any], bool]
 Fields = dict[str, tuple[Check, str]]
 
 KINDS = {"batch": "sudoku-jobs run --resume", "fuzz": "fuzz run --resume"}
-STATUSES = ("running", "complete", "interrupted", "failed")
+# finished_early: stopped as asked once enough cases failed (``fuzz run --max-failures``); never resumed
+STATUSES = ("running", "complete", "interrupted", "failed", "finished_early")
 
 
 MAX_BYTES = 64 << 20  # a manifest holds a digest per chunk: about 70 bytes each, a few MB at most
@@ -151,7 +152,10 @@ def check_status(manifest: dict[str, Any]) -> None:
 
 
 def resume_command(manifest: dict[str, Any], path: object) -> str | None:
-    """The command that finishes the run at ``path``, by its manifest's kind (None for a kind unknown)."""
+    """The command that finishes the run at ``path``, by its manifest's kind (None for a kind unknown,
+    and for a run that finished early as asked: it is not resumed)."""
+    if manifest.get("status") == "finished_early":
+        return None
     config = manifest.get("config")
     tool = KINDS.get(kind_of(config if isinstance(config, dict) else {}))
     return f"{tool} {path}" if tool else None

@@ -23,6 +23,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from sudoku.display import counted
 from sudoku.interrupts import Interrupted, Interrupts
 
 from jobs import backends
@@ -33,6 +34,7 @@ from jobs.task import Task
 
 log = logging.getLogger("jobs")
 
+COMPLETE, FINISHED_EARLY = "complete", "finished_early"  # a run's final statuses (jobs.manifest.STATUSES)
 LOG_EVERY_S = 10.0
 RELAY_BACKLOG = 10_000  # lines kept for a run log not made yet: a worker warming says a few
 WARM_NOTE_AFTER_S = 5.0  # a warm-up longer than this is announced: it is compiling (loading takes 1-3 s)
@@ -216,7 +218,7 @@ def _forwarding() -> Any:
 
 
 def execute(run_dir: RunDir, config: Config, task: Task, specs: Specs, *, resume: bool = False,
-            progress: Progress | None = None, pool: Any = None) -> dict[str, Any]:
+            progress: Progress | None = None, pool: Any = None, max_failed: int | None = None) -> dict[str, Any]:
     """Run the specs of ``task`` (a ``jobs.task.Task``) without a whole part yet; keep the manifest
     current; return the final manifest.
 
@@ -231,6 +233,9 @@ def execute(run_dir: RunDir, config: Config, task: Task, specs: Specs, *, resume
     write the system refuses (WriteError), a lost worker (BackendLost) or an incomplete run is raised
     after the manifest is marked ``failed`` with its reason, where it can still be written.
     ``pool`` is the run's workers, started already (``start_workers``); the run stops them.
+    With ``max_failed`` the chunks stop once that many saved cases have failed (pytest's ``-x``, a
+    resume's saved cases counted too): the chunks in flight are dropped, the run is ``finished_early``
+    (``FINISHED_EARLY``), with the reason, and no resume goes on past that stop.
     """
     plan = manifests.plan(config, specs)
     manifest = run_dir.read_manifest() if resume else {}
@@ -255,10 +260,11 @@ def execute(run_dir: RunDir, config: Config, task: Task, specs: Specs, *, resume
             previous_wall = manifest["wall_s"]
             run_dir.write_manifest(manifest)
         status, error = _run_chunks(run_dir, config, task, specs, todo, done, interrupts, progress, pool,
-                                    identity=_identity(manifest))
+                                    identity=_identity(manifest), max_failed=max_failed)
         with interrupts.deferred(then_raise=False):  # a second signal waits for these writes
             manifest["wall_s"] = previous_wall + time.time() - started
-            status, error = _finish(run_dir, manifest, specs, status, error, signum=interrupts.signum)
+            status, error = _finish(run_dir, manifest, specs, status, error, signum=interrupts.signum,
+                                    max_failed=max_failed)
     if error is not None:
         raise error
     return manifest
@@ -266,12 +272,12 @@ def execute(run_dir: RunDir, config: Config, task: Task, specs: Specs, *, resume
 
 def _run_chunks(run_dir: RunDir, config: Config, task: Task, specs: Specs, todo: Specs, done: set[int],
                 interrupts: Interrupts, progress: Progress | None, pool: Any = None, *,
-                identity: str) -> tuple[str, BaseException | None]:
+                identity: str, max_failed: int | None = None) -> tuple[str, BaseException | None]:
     """Run ``todo`` on the config's backend, saving each part as it comes; returns (status, error):
-    ``complete``, ``interrupted`` (a stop signal, caught by ``interrupts``; the parts saved are kept) or
-    ``failed`` with the exception, which ``execute`` records before raising it. ``identity`` (run id
-    @ start time: ``_identity``) tells a worker that the run directory it sees is this run's
-    (``_sees_run``)."""
+    ``complete``, ``interrupted`` (a stop signal, caught by ``interrupts``; the parts saved are kept),
+    ``finished_early`` (``max_failed`` failed cases saved: the rest not run) or ``failed`` with the
+    exception, which ``execute`` records before raising it. ``identity`` (run id @ start time:
+    ``_identity``) tells a worker that the run directory it sees is this run's (``_sees_run``)."""
     backend = backends.BACKENDS[config["backend"]]
     options: dict[str, Any] = {"workers": config["workers"], "heartbeat": LOG_EVERY_S}
     if config["backend"] == "dask":
@@ -282,6 +288,7 @@ def _run_chunks(run_dir: RunDir, config: Config, task: Task, specs: Specs, todo:
     total = sum(spec["count"] for spec in specs)
     cases = before = sum(spec["count"] for spec in specs if spec["chunk"] in done)
     failed = 0
+    failed_before = _failed_in(run_dir.read_columns(["outcome"])) if max_failed and done else 0
     started = last_log = last_chunk = time.time()
     try:  # from its first line: a signal anywhere here must leave the run interrupted, not running
         log.warning("run %s: %d chunk%s to do (%d already done), backend %s, %d worker%s", config["run_id"],
@@ -289,6 +296,8 @@ def _run_chunks(run_dir: RunDir, config: Config, task: Task, specs: Specs, todo:
                     "" if config["workers"] == 1 else "s")
         if interrupts.signum is not None:  # received while the run was being prepared
             raise Interrupted(interrupts.signum)
+        if max_failed and failed_before >= max_failed and todo:  # stopped so before, interrupted after
+            return FINISHED_EARLY, None
         # Each worker that sees the run directory (any local one; a Dask worker on this machine or on a
         # shared disk) writes its chunk's parts itself, and only a summary comes back; one on another
         # machine sends its records as one Arrow table, written here (``_run_and_stage``). The one local
@@ -321,6 +330,10 @@ def _run_chunks(run_dir: RunDir, config: Config, task: Task, specs: Specs, todo:
                 cases, failed = cases + count, failed + newly
                 if progress:
                     progress(count, newly)
+                if max_failed and failed_before + failed >= max_failed and finished < len(specs):
+                    log.warning("%s, at the limit of %d: %s not run", counted(failed_before + failed, "failed case"),
+                                max_failed, counted(len(specs) - finished, "chunk left is", "chunks left are"))
+                    return FINISHED_EARLY, None  # leaving the loop closes the backend: the chunks in flight stop
                 if time.time() - last_log >= LOG_EVERY_S:
                     last_log = time.time()
                     rate = (cases - before) / max(time.time() - started, 1e-9)
@@ -386,7 +399,7 @@ def _warm(names: list[str]) -> None:
 
 
 def _finish(run_dir: RunDir, manifest: dict[str, Any], specs: Specs, status: str, error: BaseException | None, *,
-            signum: int | None = None) -> tuple[str, BaseException | None]:
+            signum: int | None = None, max_failed: int | None = None) -> tuple[str, BaseException | None]:
     """Rebuild the CSV, check every planned case is saved once, write the manifest, clear temporaries;
     returns (status, the error to raise or None). A write that fails here is recorded where it can be.
     The reason of an interrupted run names the signal (``signum``) that stopped it.
@@ -401,7 +414,7 @@ def _finish(run_dir: RunDir, manifest: dict[str, Any], specs: Specs, status: str
             status, error = "failed", RunDirError(f"{run_dir.path}: not complete: {problem}")
         del narrow
         run_dir.write_csv()
-        if status == "complete":
+        if status in (COMPLETE, FINISHED_EARLY):  # neither goes on: records.csv is whole
             run_dir.clear_csv_parts()
     except RunDirError as caught:  # WriteError included
         status, error = "failed", error or caught
@@ -410,6 +423,8 @@ def _finish(run_dir: RunDir, manifest: dict[str, Any], specs: Specs, status: str
     reason = str(error) if error is not None else None
     if status == "interrupted" and signum is not None:
         reason = f"interrupted by {signal.Signals(signum).name}"
+    if status == FINISHED_EARLY:
+        reason = f"stopped early: {counted(totals_now.get('failed', 0), 'failed case')}, at the limit of {max_failed}"
     manifest.update({"status": status, "reason": reason, "totals": totals_now,
                      "chunks_done": len(run_dir.done_chunks()), "wall_s": manifest.get("wall_s", 0.0),
                      "finished": datetime.now(timezone.utc).isoformat()})
@@ -455,6 +470,9 @@ def open_run(task: Task, *, resume: str | Path | None = None, config: Config | N
     if resume:
         run_dir = RunDir(resume, task)
         config = run_dir.read_config(kind=task.kind, fields=task.fields)
+        if (manifest := run_dir.read_manifest()).get("status") == FINISHED_EARLY:  # as asked: nothing left to do
+            raise RunDirError(f"{run_dir.path} finished early, as asked ({manifest.get('reason')}): there is "
+                              "nothing to resume; a new run with the same seed makes the same cases")
         run_dir.lock()
         run_dir.refuse_links()
         run_dir.clear_temporaries()
@@ -561,7 +579,7 @@ def _bar_update(bar: Any) -> Progress:
 
 def run_with_progress(run_dir: RunDir, config: Config, task: Task, specs: Specs, *, resume: bool = False,
                       show_progress: bool = True, unit: str = "case", pool: Any = None,
-                      resume_with: str | None = None) -> dict[str, Any]:
+                      resume_with: str | None = None, max_failed: int | None = None) -> dict[str, Any]:
     """``execute`` with a progress bar when stderr is a terminal (periodic log lines otherwise); a lost
     worker or a failed write ends it with an error that names ``resume_with``, the command that goes on."""
     bar = None
@@ -573,7 +591,7 @@ def run_with_progress(run_dir: RunDir, config: Config, task: Task, specs: Specs,
                    initial=sum(spec["count"] for spec in specs if spec["chunk"] in done), unit=unit, file=sys.stderr)
     try:
         return execute(run_dir, config, task, specs, resume=resume, progress=_bar_update(bar) if bar else None,
-                       pool=pool)
+                       pool=pool, max_failed=max_failed)
     except backends.BackendLost as error:
         if resume_with is None:
             raise

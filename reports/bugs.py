@@ -133,14 +133,28 @@ def folder_meta(folder: object) -> tuple[dict[str, Any], str | None]:
 
 
 def _actual(value: object) -> dict[str, Any]:
-    """The run's answer as {exit_code, stdout, stderr, wall_s, cpu_s}, from either spelling (the
-    group record's, or case.json's ``seconds``/``cpu_seconds``); wrong types dropped."""
+    """The run's answer as {exit_code, ended, stdout, stderr, wall_s, cpu_s}, from either spelling
+    (the group record's, or case.json's ``seconds``/``cpu_seconds``); wrong types dropped. ``ended``
+    says how the call ended, in words (``ended``): a hang was killed by fuzz, not by itself."""
     if not isinstance(value, dict):
         return {}
-    out = {"exit_code": value.get("exit_code"), "stdout": value.get("stdout"), "stderr": value.get("stderr"),
-           "wall_s": value.get("wall_s", value.get("seconds")), "cpu_s": value.get("cpu_s", value.get("cpu_seconds"))}
-    kinds: dict[str, type | tuple[type, ...]] = {"exit_code": int, "stdout": str, "stderr": str, "wall_s": (int, float), "cpu_s": (int, float)}
-    return {k: v for k, v in out.items() if isinstance(v, kinds[k]) and not isinstance(v, bool)}
+    out = {"exit_code": value.get("exit_code"), "ended": value.get("ended"), "stdout": value.get("stdout"),
+           "stderr": value.get("stderr"), "wall_s": value.get("wall_s", value.get("seconds")),
+           "cpu_s": value.get("cpu_s", value.get("cpu_seconds"))}
+    kinds: dict[str, type | tuple[type, ...]] = {"exit_code": int, "ended": str, "stdout": str, "stderr": str,
+                                                 "wall_s": (int, float), "cpu_s": (int, float)}
+    found: dict[str, Any] = {k: v for k, v in out.items() if isinstance(v, kinds[k]) and not isinstance(v, bool)}
+    if "ended" not in found and "exit_code" in found:  # a record from before ``ended``
+        found["ended"] = ended(found["exit_code"], hang=value.get("timed_out") is True)
+    return found
+
+
+def ended(exit_code: int, *, hang: bool = False) -> str:
+    """How a call ended, from its exit code alone (records written before ``ended``): a hang was
+    killed by fuzz; a negative code is a signal."""
+    if hang:
+        return "killed by fuzz (hang)"
+    return f"killed by signal {-exit_code}" if exit_code < 0 else f"exit {exit_code}"
 
 
 def _mark(value: object) -> dict[str, int] | None:

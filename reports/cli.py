@@ -19,8 +19,8 @@ from jobs.files import NotWritable
 
 from reports import ReportError, WriteFailed, settings
 from sudoku.cli.scaffold import (FAILED, INTERRUPTED, IO_ERROR, NOT_COMPARABLE, OK, USAGE, Parser, add_color_option,
-                                  add_version_option, exit_codes, main as run_as_command, say,
-                                  use_colour)
+                                  add_version_option, exit_codes, group_options, main as run_as_command,
+                                  say, use_colour)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -161,6 +161,10 @@ def parser() -> Parser:
         sub.add_argument("--html", metavar="FILE", help="write a self-contained HTML report with plots")
         sub.add_argument("-q", "--quiet", action="store_true", help="nothing on stdout")
         add_color_option(sub)
+    group_options(compare, {
+        "the verdict": ("--threshold", "--min-samples", "--resamples", "--confidence", "--seed", "--fail-on",
+                        "--merge-unlike"),
+        "output": ("--json", "--md", "--html", "--junit", "-q", "--color")})
     return top
 
 

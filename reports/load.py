@@ -32,6 +32,7 @@ from jobs.lock import held
 from jobs.manifest import check_status, read as read_manifest_file, resume_command
 from jobs.schema import HISTORY, SCHEMA
 from reports import ReportError
+from sudoku.display import counted
 
 _PART = re.compile(r"^chunk-(\d{6,})\.parquet$")
 KNOWN_VERSIONS = tuple(sorted(HISTORY))
@@ -138,11 +139,14 @@ def load_run(path: str | PathLike[str], *, merge_unlike: bool = False) -> Run:
 
 
 def unfinished_how(run_path: Path, manifest: dict[str, Any]) -> str | None:
-    """How a run directory is not complete ('interrupted', 'stopped', 'still running', 'failed'),
-    or None when it is (an old manifest without a status counts as complete)."""
+    """How a run directory is not complete ('interrupted', 'stopped', 'still running', 'failed',
+    'finished early as asked': stopped once enough cases failed), or None when it is (an old manifest
+    without a status counts as complete)."""
     status = manifest.get("status")
     if status in (None, "complete"):
         return None
+    if status == "finished_early":
+        return "finished early as asked"
     if status == "running":  # a run killed by SIGKILL, or whose machine went down, still says running
         status = "still running" if held(run_path) else "stopped"
     return str(status)
@@ -248,13 +252,13 @@ def read_parts(run_path: str | PathLike[str], manifest: dict[str, Any], notes: l
         if missing:
             shown = ", ".join(f"chunk-{c:06d}.parquet" for c in missing[:5]) + (" ..." if len(missing) > 5 else "")
             raise ReportError(f"{run_path}: the manifest says complete with {expected} chunks, "
-                              f"but {len(missing)} part(s) are missing: {shown}")
+                              f"but {counted(len(missing), 'part is', 'parts are')} missing: {shown}")
     else:
         how = unfinished_how(Path(run_path), manifest)
         if how:
             resume = resume_command(manifest, run_path) if how != "still running" else None
             notes.append(f"{run_path}: {how}{' (no process holds it: killed?)' * (how == 'stopped')}, not "
-                         f"complete: this report covers only the cases of its {len(found)} finished part(s)"
+                         f"complete: this report covers only the cases of its {counted(len(found), 'finished part')}"
                          + (f"; finish it with `{resume}`" if resume else ""))
             unfinished.append(f"{run_path} ({how})")
     tables = [read_part(path) for _, path in found]

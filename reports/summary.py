@@ -155,7 +155,7 @@ def enough_cases(timings: Iterable[Timing], least: int = MIN_TIMED) -> tuple[lis
 def left_out_text(left: Sequence[str], least: int = MIN_TIMED) -> str:
     """One line on the sets ``enough_cases`` left out, and why."""
     named = ", ".join(left) if len(left) <= 6 else ", ".join(left[:6]) + f" and {len(left) - 6} more"
-    return (f"Left out: {len(left)} set(s) with fewer than {least} cases each ({named}): the percentiles of so "
+    return (f"Left out: {counted(len(left), 'set')} with fewer than {least} cases each ({named}): the percentiles of so "
             "few cases are their slowest one or two.")
 
 

@@ -124,16 +124,24 @@ def _next_row(numbered: Iterator[tuple[int, str]], after: int, what: str) -> tup
     raise InvalidPuzzle(f"the grid ends after {what}", line=after)
 
 
-def _parse_row(text: str, number: int, side: int | None) -> list[int]:
-    tokens = text.split()
-    if side is not None and len(tokens) != side:
-        raise InvalidPuzzle(f"row has {len(tokens)} numbers, expected {side}", line=number)
-    row = []
+def _numbers(tokens: list[str], number: int) -> None:
+    """InvalidPuzzle naming the first token of a row that is not a number (a letter, a negative), so a
+    row of letters is told as letters before its width is counted ("'a' is not a number", not "row
+    has 3 numbers")."""
     for column, token in enumerate(tokens, 1):
         if not token.isdecimal() or not token.isascii():
             if token.startswith("-") and token[1:].isdecimal() and token[1:].isascii():
                 raise InvalidPuzzle(f"value {_cut(token)} is negative", line=number, column=column)
             raise InvalidPuzzle(f"{_shown(token)} is not a number", line=number, column=column)
+
+
+def _parse_row(text: str, number: int, side: int | None) -> list[int]:
+    tokens = text.split()
+    _numbers(tokens, number)
+    if side is not None and len(tokens) != side:
+        raise InvalidPuzzle(f"row has {len(tokens)} numbers, expected {side}", line=number)
+    row = []
+    for column, token in enumerate(tokens, 1):
         if len(token.lstrip("0")) > 9:  # beyond any side; int() refuses over 4300 digits
             raise InvalidPuzzle(f"value {_cut(token)} is out of range 0..{side}", line=number, column=column)
         value = int(token)
@@ -146,6 +154,7 @@ def _parse_row(text: str, number: int, side: int | None) -> list[int]:
 def _parse_rows(text: str, number: int, numbered: Iterator[tuple[int, str]], box: int | None) -> Grid:
     """A grid whose first row is ``text``; the side comes from the header or the first row."""
     if box is None:
+        _numbers(text.split(), number)
         count = len(text.split())
         try:
             box = box_of_side(count)

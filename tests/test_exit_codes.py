@@ -92,6 +92,47 @@ def test_a_usage_error_is_one_line_naming_the_help(capsys):
     assert err.startswith("fuzz run: unrecognized arguments: --bogus") and err.endswith("(see fuzz run --help)\n")
 
 
+@pytest.mark.parametrize("tool, argv, said", [
+    ("sudoku", ["crate"], "sudoku: unknown command 'crate'; did you mean 'create'? (commands: create, solve, "),
+    ("sudoku", ["create", "--format", "jsn"], "argument --format: invalid choice: 'jsn'; did you mean 'json'?"),
+    ("fuzz", ["replya"], "fuzz: unknown command 'replya'; did you mean 'replay'?"),
+    ("fuzz", ["run", "--mode", "chek"], "invalid choice: 'chek'; did you mean 'check'?"),
+    ("reports", ["shwo"], "did you mean 'show'?"),
+    ("sudoku-jobs", ["run", "--seeed", "3"], "unrecognized arguments: --seeed 3; did you mean '--seed'?"),
+    ("fuzz", ["run", "--no-shrnk"], "did you mean '--no-shrink'?"),
+    ("fuzz", ["run", "--max-fialures=2"], "did you mean '--max-failures'?"),
+])
+def test_a_word_near_a_command_choice_or_option_is_named(tool, argv, said):
+    from helpers import call_main
+
+    done = call_main(_mains()[tool], argv)
+    assert done.returncode == scaffold.USAGE and done.stderr.count("\n") == 1 and said in done.stderr, done.stderr
+    assert done.stdout == ""
+
+
+def test_a_word_near_nothing_gets_no_guess():
+    from helpers import call_main
+
+    done = call_main(_mains()["sudoku"], ["xyzzy"])
+    assert done.returncode == scaffold.USAGE and "unknown command 'xyzzy'" in done.stderr
+    assert "did you mean" not in done.stderr
+
+
+def test_no_text_for_people_writes_a_plural_as_s_in_parentheses():
+    """'1 given(s) changed', '1 failed case(s)': one plural everywhere, ``sudoku.display.counted``."""
+    import tokenize
+    from pathlib import Path
+
+    root = Path(scaffold.__file__).resolve().parents[2]
+    plural = re.compile(r"[a-z]\(s\)(?![^{]*\})")  # not code in an f-string's {}: steps_text(s)
+    found = []
+    for path in sorted(p for package in ("sudoku", "jobs", "fuzz", "reports") for p in (root / package).rglob("*.py")):
+        with open(path, "rb") as source:
+            found += [f"{path.relative_to(root)}:{token.start[0]}" for token in tokenize.tokenize(source.readline)
+                      if token.type == tokenize.STRING and plural.search(token.string)]
+    assert found == []
+
+
 def test_say_escapes_control_characters(capsys):
     scaffold.say("tool", "bad \x1b[31mred\x1b[0m\nsecond line")
     assert capsys.readouterr().err == "tool: bad \\x1b[31mred\\x1b[0m\\nsecond line\n"
@@ -186,6 +227,27 @@ def test_every_subcommand_is_named_in_its_tools_help_with_a_line_of_its_own(prog
         assert re.search(rf"^\s+{sub}\s+\S", help_text, re.M), f"{tool} --help does not describe {sub}"
 
 
+@pytest.mark.parametrize("prog", ["fuzz run", "fuzz replay", "fuzz autograder", "sudoku-jobs run", "reports compare"])
+def test_a_long_help_puts_every_option_under_a_heading(prog):
+    parser = PARSERS[prog]
+    loose = [action.option_strings for action in parser._optionals._group_actions if action.dest != "help"]
+    assert loose == [], f"{prog} --help: options under no heading (sudoku.cli.scaffold.group_options)"
+    headings = [group.title for group in parser._action_groups if group._group_actions]
+    assert len(headings) >= 3 and all(f"\n{title}:\n" in parser.format_help() for title in headings)
+
+
+def test_grouping_options_changes_the_help_only():
+    parser = scaffold.Parser(prog="tool")
+    parser.add_argument("-n", type=int, default=1)
+    parser.add_argument("--out")
+    parser.add_argument("--quiet", action="store_true")
+    scaffold.group_options(parser, {"cases": ("-n", "--missing"), "output": ("--out", "-n"), "empty": ("--none",)})
+    text = parser.format_help()
+    assert text.index("\ncases:\n  -n N") < text.index("\noutput:\n  --out OUT") and "empty:" not in text
+    assert re.search(r"\noptions:\n  -h, --help +show this help message and exit\n  --quiet\n", text)
+    assert vars(parser.parse_args(["-n", "3", "--out", "x"])) == {"n": 3, "out": "x", "quiet": False}
+
+
 def test_a_tool_without_a_command_names_every_command():
     from helpers import call_main, run_cli
 
@@ -217,7 +279,8 @@ def test_print_completion_makes_a_script_naming_every_subcommand_and_option(tool
         for action in parser._actions:
             for option in action.option_strings:
                 if option.startswith("--") and action.help != argparse.SUPPRESS:
-                    assert option in script, f"{prog} {option} not in the {shell} script"
+                    named = f"-l {option[2:]}" if shell == "fish" else option  # fish: complete -l NAME
+                    assert named in script, f"{prog} {option} not in the {shell} script"
 
 
 def test_a_shell_that_completion_does_not_know_is_a_usage_error():

@@ -250,6 +250,9 @@ MALFORMED = [
     _case("short-first-row", rows_9(lambda r: r.__setitem__(0, "5 3 0 0 7 0 0 0")), None, "line 1:", "8 numbers"),
     # values that are no number, too big, negative
     _case("letter", rows_9(lambda r: _set(r, 2, 5, "x")), None, "line 2, column 5:", "'x' is not a number"),
+    _case("letters-row", "a b c\n", None, "line 1, column 1:", "'a' is not a number"),  # not "row has 3 numbers"
+    _case("short-row-with-letter", rows_9(lambda r: r.__setitem__(3, "1 2 x 4")), None, "line 4, column 3:",
+          "'x' is not a number"),
     _case("digit-and-letter", rows_9(lambda r: _set(r, 7, 1, "5a")), None, "line 7, column 1:", "is not a number"),
     _case("decimal-point", rows_9(lambda r: _set(r, 4, 9, "3.0")), None, "line 4, column 9:", "is not a number"),
     _case("arabic-indic-digit", rows_9(lambda r: _set(r, 6, 3, "\u0663")), None, "line 6, column 3:", "is not a number"),

@@ -186,7 +186,7 @@ def test_keeps_givens_and_valid_grid():
     case = case_of(render(PUZZLE, "grid"))
     failed = details(judge_solve(case, result(render(changed_given(PUZZLE, SOLUTION), "grid"))))
     assert set(failed) == {"keeps_givens", "valid_grid"}
-    assert "1 given(s) changed" in failed["keeps_givens"]
+    assert "1 given changed" in failed["keeps_givens"]
 
 
 def test_valid_grid_names_blanks_left():
@@ -238,7 +238,7 @@ def test_a_grid_that_overwrites_a_given_of_a_puzzle_with_no_solution_is_named_an
     repaired = Grid(3, [SOLUTION.cells[i] if i != first else next(iter(others)) for i in range(81)])
     case = Case("no_solution", "solve", render(PUZZLE, "grid").encode(), PUZZLE, 0, None)  # as if it had none
     failure = judge_solve(case, result(render(repaired, "grid"))).failed["rejects_unsolvable"]
-    assert failure.detail == (f"exit 0, printed a grid, nothing on stderr; the grid changes 1 given(s), first at "
+    assert failure.detail == (f"exit 0, printed a grid, nothing on stderr; the grid changes 1 given, first at "
                               f"row {r + 1}, column {c + 1}: {repaired.cells[first]} for the given {PUZZLE.cells[first]}")
     assert (failure.kind, failure.where) == ("accepted", {"row": r + 1, "column": c + 1})
     kept = judge_solve(case, result(EXACT)).failed["rejects_unsolvable"]  # its givens kept: nothing to name
@@ -435,6 +435,20 @@ def test_a_hang_says_which_rule_stopped_it(hang, seconds, detail):
     verdict = judge_solve(case, result(exit_code=-9, timed_out=True, seconds=seconds, limit=5.0, hang=hang))
     assert details(verdict) == {"no_timeout": detail}
     assert verdict.failed["no_timeout"].kind == "hang" and verdict.notes == []
+
+
+@pytest.mark.parametrize("done, said", [
+    (result(exit_code=-9, timed_out=True, seconds=17.2, limit=5.0, hang="cpu"), "killed by fuzz after 5s of CPU (hang)"),
+    (result(exit_code=-9, timed_out=True, seconds=5.0, limit=5.0, hang="blocked"), "killed by fuzz after 5s blocked (hang)"),
+    (result(exit_code=-9, timed_out=True, seconds=100.0, limit=5.0, hang="wall"),
+     "killed by fuzz at the 100s wall backstop (hang)"),
+    (result(exit_code=-9), "killed by signal 9 (SIGKILL)"),  # not ours: killed by someone else
+    (result(exit_code=-11), "killed by signal 11 (SIGSEGV)"),
+    (result(exit_code=2), "exit 2"),
+])
+def test_how_a_call_ended_says_a_hang_was_fuzzs_own_kill_not_exit_minus_9(done, said):
+    assert oracles.ending(done) == said
+    assert corpus.actual_of(done)["ended"] == said  # what a reproducer's case.json and the reports show
 
 
 @pytest.mark.parametrize("count, judged", [

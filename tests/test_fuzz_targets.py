@@ -582,6 +582,7 @@ def test_a_blocked_hang_is_stopped_after_the_limit(runs):
     assert all(1.0 <= float(row["target_s"]) < 4 for row in hung)  # --timeout 1, blocked: once, not retried
     meta, data = reproducers(out)["no_timeout"]
     assert meta["actual"]["timed_out"] is True
+    assert meta["actual"]["ended"] == "killed by fuzz after 1s blocked (hang)"  # not the SIGKILL's 'exit -9'
     assert meta["detail"].startswith("no_timeout: blocked 1s without answering (cpu ")
     assert from_text("t", "solve", data).puzzle.clues == 0
 

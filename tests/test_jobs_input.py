@@ -51,7 +51,7 @@ def input_run(tmp_path_factory):
 def test_bad_lines_are_rejected_rows_and_the_run_goes_on(input_run):
     out, result = input_run
     assert result.returncode == 2, result.stderr  # malformed input, though every line was read and kept
-    assert f"2 input line(s) rejected as not puzzles of the line format: sudoku-jobs show {out} lists them" \
+    assert f"2 input lines rejected as not puzzles of the line format: sudoku-jobs show {out} lists them" \
         in result.stderr
     assert "Traceback" not in result.stderr
     table = records(out)

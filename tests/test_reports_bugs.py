@@ -73,6 +73,17 @@ def test_markdown_marks_the_cell_with_a_caret_and_gives_expected_then_actual(tmp
     assert f"replay: `{REPLAY}`" in md
 
 
+def test_a_hangs_actual_answer_says_fuzz_killed_it_not_exit_minus_9(tmp_path):
+    hang = {"exit_code": -9, "ended": "killed by fuzz after 5s of CPU (hang)", "stdout": "", "stderr": "",
+            "wall_s": 5.3, "cpu_s": 5.0}
+    html, md = report(tmp_path / "new", {**new_group(), "actual": hang})
+    assert "actual: killed by fuzz after 5s of CPU (hang), wall 5.3 s, cpu 5 s" in md and "exit -9" not in md
+    assert "actual: killed by fuzz after 5s of CPU (hang), wall" in html and "exit -9" not in html
+    old = {"exit_code": -9, "timed_out": True, "stdout": "", "stderr": "", "wall_s": 5.3}  # before ``ended``
+    html, md = report(tmp_path / "old", {**new_group(), "actual": old})
+    assert "actual: killed by fuzz (hang), wall" in md and "exit -9" not in md
+
+
 def test_an_old_manifest_is_filled_from_the_reproducers_folder(tmp_path):
     folder = tmp_path / "corpus" / "t" / "keeps_givens" / "abc"
     folder.mkdir(parents=True)
@@ -97,8 +108,8 @@ def test_timing_only_for_sets_with_enough_cases_and_plots_coloured_by_outcome(tm
     html, md = report(tmp_path, new_group(), n_per_family=30)
     assert "passed (" in html and "failed (1)" in html and "#d62728" in html  # a legend, the failed point red
     html, md = report(tmp_path / "small", new_group(), n_per_family=10)
-    assert "Left out: 2 set(s) with fewer than 20 cases each" in html and "<svg" not in html
-    assert "Left out: 2 set(s)" in md and "| phase | size |" not in md
+    assert "Left out: 2 sets with fewer than 20 cases each" in html and "<svg" not in html
+    assert "Left out: 2 sets" in md and "| phase | size |" not in md
 
 
 def test_reports_show_on_a_terminal_gives_each_bug_its_input_marked():

@@ -63,7 +63,7 @@ def test_runs_of_one_commit_are_its_rounds_and_unlike_configurations_are_separat
 def test_history_markdown_and_html_name_the_step_commit(tmp_path):
     history = history_of(load_history([write_history(tmp_path, [1.0, 1.0, 1.0, 3.0, 3.0, 3.0])]))
     md = history_md(history)
-    assert md.splitlines()[0] == "## History: 6 commit(s), 4 metric(s), 1 with a step change (1 slower)"
+    assert md.splitlines()[0] == "## History: 6 commits, 4 metrics, 1 with a step change (1 slower)"
     row = next(line for line in md.splitlines() if line.startswith("| `solve_s"))
     assert row.count("|") == 6 + 3 and re.search(rf"\| {'03' * 5}: [23]\.?\d*x slower \|$", row), row
     html = history_html(history)
@@ -77,7 +77,7 @@ def test_history_command_writes_md_and_html_and_refuses_what_it_cannot_read(tmp_
     result = run_reports("history", tmp_path / "runs", "--html", html, "--md", tmp_path / "history.md")
     assert result.returncode == 0, result.stderr
     md = run_reports("history", tmp_path / "runs", "--md", "-").stdout
-    assert "## History: 6 commit(s)" in md and re.search(r"\| 0303030303: 2\.\d+x slower \|", md)
+    assert "## History: 6 commits" in md and re.search(r"\| 0303030303: 2\.\d+x slower \|", md)
     assert html.read_text().count("<svg") == 4 and (tmp_path / "history.md").read_text() == md
     missing = run_reports("history", tmp_path / "nowhere")
     assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "nowhere: no such run directory" in \
@@ -98,7 +98,7 @@ def test_a_run_set_that_mixes_configurations_gives_a_series_each_instead_of_an_e
                                                                                             ("00", "py", 1)]
     result = run_reports("history", tmp_path / "runs")
     assert result.returncode == 0, result.stderr
-    assert "history: 1 commit(s) in 2 configurations" in result.stdout  # one sha, run in two configurations
+    assert "history: 1 commit in 2 configurations" in result.stdout  # one sha, run in two configurations
     assert "{engine nb}" in result.stdout and "{engine py}" in result.stdout
 
 
@@ -107,21 +107,21 @@ def test_history_counts_commits_not_configurations(tmp_path):
     write_history(tmp_path / "py", [1.0, 1.0], engine="py")  # the same two shas, another engine
     history = history_of(load_history([tmp_path / "nb", tmp_path / "py"]))
     assert len(history.commits) == 4 and history.commit_count == 2 and history.configuration_count == 2
-    assert history_md(history).startswith("## History: 2 commit(s) in 2 configurations, 8 metric(s)")
+    assert history_md(history).startswith("## History: 2 commits in 2 configurations, 8 metrics")
     one = history_of(load_history([write_history(tmp_path / "one", [1.0], rounds=3)]))
-    assert one.commit_count == 1 and "3 round(s)" in history_md(one) and "1 commit(s)," in history_md(one)
+    assert one.commit_count == 1 and "3 rounds" in history_md(one) and "1 commit," in history_md(one)
 
 
 def test_history_prints_a_table_on_stdout_and_markdown_only_with_md(tmp_path):
     write_history(tmp_path / "runs", [1.0, 1.0, 1.0, 2.5, 2.5, 2.5])
     table = run_reports("history", tmp_path / "runs")
     assert table.returncode == 0, table.stderr
-    assert table.stdout.startswith("history: 6 commit(s), 4 metric(s), 1 with a step change (1 slower)\n")
+    assert table.stdout.startswith("history: 6 commits, 4 metrics, 1 with a step change (1 slower)\n")
     row = next(line for line in table.stdout.splitlines() if line.strip().startswith("solve_s[9x9,create]"))
     assert re.search(r"0303030303: 2\.\d+x slower$", row)
     assert "|" not in table.stdout and "\\" not in table.stdout and not re.search(r"^#", table.stdout, re.M)
     md = run_reports("history", tmp_path / "runs", "--md", "-")
-    assert md.stdout.startswith("## History: 6 commit(s)") and "| `solve_s[9x9,create]` |" in md.stdout  # a code span: no escapes
+    assert md.stdout.startswith("## History: 6 commits") and "| `solve_s[9x9,create]` |" in md.stdout  # a code span: no escapes
 
 
 def test_history_json_is_versioned_like_the_other_reports(tmp_path):

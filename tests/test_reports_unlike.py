@@ -95,7 +95,7 @@ def test_compare_of_unlike_runs_exits_5_not_1_and_a_failed_case_still_exits_1(tm
     failing = batch_run(tmp_path / "failing", engine="py", failed=(4,))
     result = run_reports("compare", base, failing, "--md", "-")
     assert result.returncode == 1
-    assert result.stdout.splitlines()[0] == ("## Benchmark comparison: regression: 1 failed case(s); timings not "
+    assert result.stdout.splitlines()[0] == ("## Benchmark comparison: regression: 1 failed case; timings not "
                                              "comparable (engine nb vs py)")
     assert "5 not comparable: (compare)" in " ".join(run_reports("compare", "--help").stdout.split())
 

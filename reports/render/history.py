@@ -9,7 +9,7 @@ import argparse
 from html import escape
 from typing import TYPE_CHECKING
 
-from sudoku.display import Table
+from sudoku.display import Table, counted
 from reports.render import svg
 from reports.render.html import _page, table
 from reports.render.terminal import files_line
@@ -25,13 +25,13 @@ TERMINAL_COLUMNS = 6  # and of the terminal's, which is narrower
 
 
 def headline(history: History) -> str:
-    """'6 commit(s), 4 metric(s), 1 with a step change (1 slower)': commits are shas, whatever the
+    """'6 commits, 4 metrics, 1 with a step change (1 slower)': commits are shas, whatever the
     configurations run on each (those are counted apart when there are several)."""
     h = history
     regressions = sum(step.verdict == REGRESSION for s in h.series for step in s.steps)
     changed = sum(bool(s.steps) for s in h.series)
     configurations = f" in {h.configuration_count} configurations" if h.configuration_count > 1 else ""
-    return (f"{h.commit_count} commit(s){configurations}, {len(h.series)} metric(s), {changed} with a step change "
+    return (f"{counted(h.commit_count, 'commit')}{configurations}, {counted(len(h.series), 'metric')}, {changed} with a step change "
             f"({regressions} slower)")
 
 
@@ -63,7 +63,7 @@ def steps_text(series: Series) -> str:
 def commits_lines(history: History) -> list[str]:
     return [f"{number}. {code(c.label)}{' ' + cell(c.tag) if c.tag else ''} "
             f"{cell(c.started[:19].replace('T', ' ')) or 'no start time'} "
-            f"({c.run.rounds} round(s), {len(c.run.records)} cases)" for number, c in enumerate(history.commits, 1)]
+            f"({counted(c.run.rounds, 'round')}, {counted(len(c.run.records), 'case')})" for number, c in enumerate(history.commits, 1)]
 
 
 def history_md(history: History) -> str:

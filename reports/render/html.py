@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from html import escape as _escape
 from typing import TYPE_CHECKING, Any
 
-from sudoku.display import excerpt, visible
+from sudoku.display import counted, excerpt, visible
 from reports.render import svg
 from reports.bugs import expected_parts
 from reports.summary import enough_cases, left_out_text
@@ -127,7 +127,7 @@ def answer_figures(bug: Bug) -> list[str]:
     if actual:
         took = ", ".join(f"{what} {fmt_time(actual[key])}" for what, key in (("wall", "wall_s"), ("cpu", "cpu_s"))
                          if key in actual)
-        caption = f"actual: exit {escape(actual.get('exit_code', '?'))}" + (f", {took}" if took else "")
+        caption = f"actual: {escape(actual.get('ended', 'exit ?'))}" + (f", {took}" if took else "")
         pre = excerpt_html(actual.get("stdout") or "", _cell_mark(bug.mark), side=bug.side)[0]
         if actual.get("stderr"):
             pre += "<figcaption>stderr</figcaption>" + excerpt_html(actual["stderr"])[0]
@@ -240,7 +240,7 @@ def summary_html(summary: Summary) -> str:
 
 
 def correctness_html(c: Comparison) -> list[str]:
-    return [f"<h2>Correctness: {len(c.failures)} failed case(s) in the current run"
+    return [f"<h2>Correctness: {counted(len(c.failures), 'failed case')} in the current run"
             + (f"; {c.fixed} fixed since the baseline" if c.fixed else "") + "</h2>",
             failures_html(c.failures, with_status=True) if c.failures else "<p>No failed case.</p>"]
 
@@ -254,7 +254,7 @@ def comparison_html(comparison: Comparison) -> str:
             f"<p>baseline: {describe_run(c.base)}<br/>current: {describe_run(c.head)}</p>",
             f"<p>Timing: {escape(method_text(c))}.<br/>{escape(aa_text(c).replace('**', ''))}.</p>"]
     body += [f'<p class="warning">Warning: {escape(w)}</p>' for w in c.warnings]
-    body.append(f"<p><b>Correctness:</b> {len(c.failures)} failed case(s) in the current run"
+    body.append(f"<p><b>Correctness:</b> {counted(len(c.failures), 'failed case')} in the current run"
                 + (f"; {c.fixed} fixed since the baseline" if c.fixed else "")
                 + ("; listed below the timing." if c.failures else ".") + "</p>")
     body.append("<h2>Timing</h2>")
@@ -289,7 +289,7 @@ def comparison_html(comparison: Comparison) -> str:
     body.append(f"<h2>Counters ({c.counters_matched} cases matched)</h2>")
     if changed:
         body.append("<p>counters changed (not a timing regression): "
-                    + escape(", ".join(f"{k} in {n} case(s)" for k, n in sorted(changed.items()))) + "</p>")
+                    + escape(", ".join(f"{k} in {counted(n, 'case')}" for k, n in sorted(changed.items()))) + "</p>")
         body.append(table(["counter", "case", "set", "size", "baseline", "current"],
                           [[x.counter, x.case, x.case_set, fmt_size(x.size), x.base, x.head]
                            for x in c.counter_changes[:FAILURES_SHOWN]], numeric=(1, 4, 5)))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
-from sudoku.display import xml_text
+from sudoku.display import counted, xml_text
 from reports.text import fmt_ratio
 from reports.verdict import NOT_COMPARABLE, REGRESSION
 from reports.wording import rule_text
@@ -27,7 +27,7 @@ def comparison_junit(comparison: Comparison) -> str:
         lines = [f"case {f.case} ({f.case_set}): {f.reason or 'failed'}; reproducer {f.reproducer}"
                  + (f"; corpus {f.corpus}" if f.corpus else "") for f in c.failures]
         failure = ET.SubElement(correctness, "failure", type="correctness",
-                                message=f"{len(c.failures)} failed case(s) in the current run")
+                                message=f"{counted(len(c.failures), 'failed case')} in the current run")
         failure.text = "\n".join(lines)
     for m in c.metrics:
         case = ET.SubElement(suite, "testcase", classname="reports.timing", name=m.name)

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from jobs.manifest import run_wall_s
-from sudoku.display import caret_lines, excerpt, md_block
+from sudoku.display import caret_lines, counted, excerpt, md_block
 from reports.bugs import expected_parts
 from reports.summary import enough_cases, left_out_text
 from reports.text import cell, code, fmt_change, fmt_ratio, fmt_size, fmt_time
@@ -81,7 +81,7 @@ def answer_md(bug: Bug) -> list[str]:
     if actual:
         took = "".join(f", {what} {fmt_time(actual[key])}" for what, key in (("wall", "wall_s"), ("cpu", "cpu_s"))
                        if key in actual)
-        out += [f"actual: exit {cell(actual.get('exit_code', '?'))}{took}, stdout:", "",
+        out += [f"actual: {cell(actual.get('ended', 'exit ?'))}{took}, stdout:", "",
                 excerpt_md(actual.get("stdout") or "", cell_mark, side=bug.side), ""]
         if actual.get("stderr"):
             out += ["stderr:", "", excerpt_md(actual["stderr"]), ""]
@@ -160,7 +160,7 @@ def method_text(c: Comparison) -> str:
             f"regression when the whole interval lies above {1 + c.threshold:g}, improvement when below "
             f"{1 - c.threshold:g}, and never within the spread between rounds of one side")
     return (f"ratio of medians (current / baseline) with a {c.confidence:.0%} block-bootstrap interval "
-            f"(rounds, then chunks, then cases resampled; baseline {base_rounds} round(s), current {head_rounds}; "
+            f"(rounds, then chunks, then cases resampled; baseline {counted(base_rounds, 'round')}, current {head_rounds}; "
             f"{c.resamples} resamples, seed {c.seed}); {rule}; at least {c.min_samples} samples per side")
 
 
@@ -209,16 +209,16 @@ def _verdict(comparison: Comparison) -> str:
     if not comparison.comparable:
         unlike = "; ".join(comparison.unlike)
         if comparison.correctness_regression:
-            return f"regression: {len(comparison.failures)} failed case(s); timings not comparable ({unlike})"
+            return f"regression: {counted(len(comparison.failures), 'failed case')}; timings not comparable ({unlike})"
         return f"not comparable: the runs' configurations differ ({unlike})"
     if comparison.correctness_regression and comparison.timing_regressions:
         return "regression: failed cases and slower timings"
     if comparison.correctness_regression:
-        return f"regression: {len(comparison.failures)} failed case(s)"
+        return f"regression: {counted(len(comparison.failures), 'failed case')}"
     if comparison.timing_regressions:
-        return f"regression: {len(comparison.timing_regressions)} slower metric(s)"
+        return f"regression: {counted(len(comparison.timing_regressions), 'slower metric')}"
     if comparison.flagged_regressions:
-        return (f"no regression counted: {len(comparison.flagged_regressions)} slower metric(s), "
+        return (f"no regression counted: {counted(len(comparison.flagged_regressions), 'slower metric')}, "
                 "but the timing verdicts are unreliable")
     return "no regression" if comparison.timing_reliable else "no regression (timing verdicts unreliable)"
 
@@ -233,7 +233,7 @@ def comparison_md(comparison: Comparison) -> str:
              f"- {aa_text(c)}",
              "- metrics: " + ", ".join(f"{n} {v}" for v, n in tally.items() if n) if c.metrics else "- metrics: none"]
     lines += [f"\n> **Warning:** {cell(w)}" for w in c.warnings]
-    lines += ["", f"### Correctness: {len(c.failures)} failed case(s) in the current run"
+    lines += ["", f"### Correctness: {counted(len(c.failures), 'failed case')} in the current run"
               + (f"; {c.fixed} fixed since the baseline" if c.fixed else ""), ""]
     lines += failures_table(c.failures, with_status=True) if c.failures else ["No failed case."]
     lines += ["", "### Timing", ""]
@@ -244,7 +244,7 @@ def comparison_md(comparison: Comparison) -> str:
     lines += ["", f"### Counters ({c.counters_matched} cases matched by case, set, size and puzzle)", ""]
     if changed:
         lines.append("counters changed (not a timing regression): "
-                     + ", ".join(f"{code(name)} in {n} case(s)" for name, n in sorted(changed.items())))
+                     + ", ".join(f"{code(name)} in {counted(n, 'case')}" for name, n in sorted(changed.items())))
         lines += ["", "| counter | case | set | size | baseline | current |", "|---|---:|---|---|---:|---:|"]
         for change in c.counter_changes[:20]:
             lines.append(f"| {change.counter} | {change.case} | {cell(change.case_set)} | {fmt_size(change.size)} | "

@@ -133,12 +133,12 @@ def comparison_blocks(comparison: Comparison, args: argparse.Namespace) -> list[
         blocks.append("A/A check of the current rounds: " + ("unchanged, timing verdicts reliable" if c.aa.reliable
                       else "changed, timing verdicts unreliable (none fails)"))
     fixed = f"; {c.fixed} fixed since the baseline" if c.fixed else ""
-    blocks.append(marked(f"correctness: {len(c.failures)} failed case(s) in the current run{fixed}",
+    blocks.append(marked(f"correctness: {counted(len(c.failures), 'failed case')} in the current run{fixed}",
                          "bad" if c.failures else None))
     if c.failures:
         blocks.append(failures_table(c.failures, with_status=True))
     changed = c.changed_counters()
     if changed:
         blocks.append("counters changed (not a timing regression): "
-                      + ", ".join(f"{name} in {n} case(s)" for name, n in sorted(changed.items())))
+                      + ", ".join(f"{name} in {counted(n, 'case')}" for name, n in sorted(changed.items())))
     return blocks + [files_line(args)]

@@ -293,7 +293,9 @@ def run_solve(args: argparse.Namespace) -> int:
             raise _TimeLimit(f"{error} ({doing} {which})") from None
         count = answer.count if answer else 0
         if args.verbose and answer:
-            _warn(f"{prefix}{count} solution(s) counting to {limit}; "
+            from sudoku.display import counted
+
+            _warn(f"{prefix}{counted(count, 'solution')} counting to {limit}; "
                   f"guesses {answer.counters.guesses}, nodes {answer.counters.nodes}")
         if args.count and args.json:
             counters = answer.counters if answer else None

@@ -1,6 +1,6 @@
 """What every command line of the toolkit does the same way (``sudoku``, ``sudoku-jobs``, ``fuzz``,
 ``reports``): one exit-code table, one-line usage errors, ``--version``, ``--color`` (the decision is
-``sudoku.colour.colour``), ``--print-completion`` (a bash or zsh script made from the parser by shtab),
+``sudoku.colour.colour``), ``--print-completion`` (a bash, zsh or fish script made from the parser by shtab),
 and the process-wide part of a command (stop signals, a reader that went away).
 
 Each code means one thing in every tool (DESIGN.md, CLI conventions); a tool documents the codes it can
@@ -69,15 +69,83 @@ class Formatter(argparse.RawDescriptionHelpFormatter):
 
 class Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line on stderr, exit 2, and whose help keeps the
-    epilog's lines (subcommand parsers made by ``add_subparsers`` are Parsers too)."""
+    epilog's lines (subcommand parsers made by ``add_subparsers`` are Parsers too). A word that is
+    not a command, a choice or an option gets the nearest one named, as git does (``did_you_mean``):
+    ``sudoku crate`` says "did you mean 'create'?"."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", Formatter)
         super().__init__(*args, **kwargs)
 
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        """A value outside ``action.choices``: the error names it, the nearest choice and them all."""
+        choices = action.choices
+        if choices is None or value in choices:
+            return
+        names = [str(choice) for choice in choices]
+        hint = did_you_mean(str(value), names)
+        if isinstance(action, argparse._SubParsersAction):
+            raise argparse.ArgumentError(None, f"unknown command {value!r}{hint} (commands: {', '.join(names)})")
+        raise argparse.ArgumentError(action, f"invalid choice: {value!r}{hint} "
+                                             f"(choose from {', '.join(map(repr, choices))})")
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extras = super().parse_known_args(args, namespace)
+        self._unknown = extras  # for ``error``: the nearest option to the first unknown one
+        return parsed, extras
+
     def error(self, message: str) -> NoReturn:
+        unknown = next((word.split("=", 1)[0] for word in getattr(self, "_unknown", None) or ()
+                        if word.startswith("--")), None)
+        if unknown and message.startswith("unrecognized arguments"):
+            message += did_you_mean(unknown, option_strings(self))
         say(self.prog, f"{message} (see {self.prog} --help)")
         sys.exit(USAGE)
+
+
+def group_options(parser: argparse.ArgumentParser, groups: Mapping[str, Sequence[str]]) -> None:
+    """Show ``parser``'s options under named headings in ``--help`` ({title: option strings}, in
+    that order), as pytest, ripgrep and git group theirs: a long list read as one is not read. Only
+    the help changes (parsing reads ``parser._actions``); an option a parser lacks is skipped, so one
+    table serves commands that share option helpers, the first heading that names an option takes
+    it, and an option no heading names stays under "options" (``tests/test_exit_codes.py`` finds it).
+    Done after the options are added, so each ``add_argument`` stays where it was written."""
+    actions = {option: action for action in parser._actions for option in action.option_strings}
+    placed: set[int] = set()
+    for title, options in groups.items():
+        moved = [actions[option] for option in options if option in actions and id(actions[option]) not in placed]
+        placed.update(map(id, moved))
+        if not moved:
+            continue
+        group = parser.add_argument_group(title)
+        for action in moved:
+            for held in parser._action_groups:
+                if action in held._group_actions and held is not group:
+                    held._group_actions.remove(action)
+            group._group_actions.append(action)
+
+
+def did_you_mean(word: str, choices: Sequence[str]) -> str:
+    """'; did you mean 'create'?' when one of ``choices`` is near ``word`` (difflib's ratio, case
+    aside), else ''."""
+    from difflib import get_close_matches
+
+    lower = {choice.lower(): choice for choice in choices}
+    found = get_close_matches(word.lower(), list(lower), n=1, cutoff=0.6)
+    return f"; did you mean {lower[found[0]]!r}?" if found else ""
+
+
+def option_strings(parser: argparse.ArgumentParser) -> list[str]:
+    """Every long option of ``parser`` and of its subcommands' parsers (what an unknown one is held
+    against: the top parser names the unknown options of every level)."""
+    found: list[str] = []
+    for action in parser._actions:
+        found += [option for option in action.option_strings if option.startswith("--")]
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in dict.fromkeys(action.choices.values()):
+                found += option_strings(sub)
+    return list(dict.fromkeys(found))
 
 
 COLOR_HELP = ("colour verdicts and failures: auto (default: on a terminal, unless NO_COLOR is set), always or "
@@ -121,10 +189,11 @@ def add_version_option(parser: argparse.ArgumentParser, name: str) -> None:
     ``--print-completion`` (every tool's top parser gets its version here, so both go together)."""
     parser.add_argument("--version", action=_VersionAction, name=name)
     parser.add_argument("--print-completion", action=_CompletionAction, choices=SHELLS, metavar="SHELL",
-                        help=f"print a shell completion script for {name} ({' or '.join(SHELLS)}), then exit")
+                        help=f"print a shell completion script for {name} ({', '.join(SHELLS[:-1])} or {SHELLS[-1]}), "
+                             "then exit (install lines: docs/completion.md)")
 
 
-SHELLS = ("bash", "zsh")
+SHELLS = ("bash", "zsh", "fish")
 
 
 class _CompletionAction(argparse.Action):
