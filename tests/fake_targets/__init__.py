@@ -67,8 +67,9 @@ def fuzz_process(*args, cwd, timeout=180):
                           cwd=cwd, env=env, timeout=timeout)
 
 
-def seed_where(n, wanted, *, seeds=range(1, 200)):
-    """The first run seed whose first ``n`` cases satisfy ``wanted(cases)`` (a list of fuzz Cases).
+def seed_where(n, wanted, *, seeds=range(1, 200), families=None):
+    """The first run seed whose first ``n`` cases satisfy ``wanted(cases)`` (a list of fuzz Cases),
+    in a run of only ``families`` when given (``fuzz run --family``).
 
     Runs pick families at random; a test that needs a family in its run says so here instead of
     hard-coding a seed that only works with today's weights.
@@ -76,7 +77,7 @@ def seed_where(n, wanted, *, seeds=range(1, 200)):
     from fuzz.cases import make_case
 
     for seed in seeds:
-        if wanted([make_case(seed, index, n=n) for index in range(n)]):
+        if wanted([make_case(seed, index, n=n, only=families) for index in range(n)]):
             return seed
     raise AssertionError(f"no seed in {seeds} gives {n} cases as wanted")
 
