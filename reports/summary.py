@@ -92,7 +92,11 @@ class Summary:
         """The run's verdict in a few words, for every rendering's headline: a run cut short says so,
         since its 'no failed case' covers only what ran."""
         found = counted(self.failed, "failed case") if self.failed else "no failed case"
-        return found if self.run.complete else f"{found} so far (not complete)"
+        if self.run.complete:
+            return found
+        if all(how.endswith("(finished early as asked)") for how in self.run.unfinished):
+            return f"{found} (finished early as asked: --max-failures)"  # no 'so far': it goes no further
+        return f"{found} so far (not complete)"
 
 
 def _present(value: Any) -> bool:

@@ -259,3 +259,13 @@ def test_run_wall_s_reads_a_manifest_of_any_shape():
     assert run_wall_s({"wall_s": 2.0}) == 2.0  # a batch run, or a fuzz run made before phases were kept
     assert run_wall_s({"wall_s": "x", "phases_s": {"a": True, "b": [1]}}) == 0.0
     assert run_wall_s({"phases_s": [1, 2]}) == 0.0
+
+
+def test_a_run_finished_early_as_asked_is_not_called_so_far(tmp_path):
+    """A run stopped by --max-failures goes no further (nothing resumes it): its headline says why it
+    stopped, not 'so far', and it still fails (its failures are failures)."""
+    early = write_run(tmp_path / "early", records(n=100, failed=(3,)), manifest_extra={"status": "finished_early"})
+    shown = run_reports("show", early)
+    assert shown.returncode == 1, shown.stderr
+    assert shown.stdout.splitlines()[0].endswith(": 1 failed case (finished early as asked: --max-failures)")
+    assert "so far" not in shown.stdout
