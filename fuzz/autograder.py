@@ -53,7 +53,7 @@ DEFAULT_ROOT = "/autograder"  # Gradescope's; AUTOGRADER_ROOT overrides it
 DEFAULT_PROGRAM = "./sudoku"
 # The `fuzz run` options a zip stores, in this order (the rest are the autograder's own).
 RUN_OPTIONS = ("n", "seed", "timeout", "max_output", "create_args", "solve_args", "check_args", "verdict_words",
-               "verdict_exit", "format", "strict", "mode", "size", "sanitize", "no_shrink")
+               "verdict_exit", "format", "strict", "mode", "size", "sanitize", "leaks", "no_shrink")
 MAX_CONFIG = 1 << 16  # bytes of autograder.json: a few hundred is usual
 BUILD_LINES = 40  # the build output a student sees when the build fails
 
@@ -139,6 +139,8 @@ def _check(bundle: Bundle) -> None:
                     f"from its folder ({DEFAULT_PROGRAM}, 'python3 sudoku.py')")
     if int(bundle.options.get("n", 1)) < 1:
         raise Usage("-n must be at least 1")
+    if bundle.options.get("leaks") and not bundle.options.get("sanitize"):
+        raise Usage("--leaks reports what a sanitized build leaks: give --sanitize with it")
     if bundle.options.get("sanitize") and os.sep not in argv[0]:
         raise Usage(f"--sanitize builds a C program from the submission's folder: give --target as "
                     f"{DEFAULT_PROGRAM}, not {bundle.target!r}")

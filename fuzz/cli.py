@@ -256,6 +256,8 @@ def _autograder_parser(sub: "argparse._SubParsersAction[Parser]") -> None:
     grader.add_argument("--sanitize", action="store_true", help="fuzz a build of each C submission with "
                         "AddressSanitizer and UndefinedBehaviorSanitizer (as `fuzz run --sanitize`), after the "
                         "plain build has compiled")
+    grader.add_argument("--leaks", action="store_true", help="with --sanitize, report memory never freed too "
+                        "(LeakSanitizer, as `fuzz run --leaks`; off by default)")
     grader.add_argument("--build", metavar="CMD", help="how a C submission is built, run by sh in its folder with "
                         "$CC, $CFLAGS and $LDFLAGS set (default: make -B with a Makefile, else $CC -O2 *.c)")
     grader.add_argument("--no-shrink", action="store_true", help="save failures as found, unshrunk")

@@ -167,6 +167,7 @@ def test_setup_sh_installs_the_toolkit_and_the_installed_grader_grades(c_zip, tm
     (["--sanitize", "--target", "python3 sudoku.py"], "--sanitize builds a C program"),
     (["--target", "./sudoku 'x"], "--target: unbalanced quote"),
     (["-n", "0"], "-n must be at least 1"),
+    (["--leaks"], "--leaks reports what a sanitized build leaks: give --sanitize with it"),
 ])
 def test_an_option_that_would_fail_every_submission_is_one_line_and_exit_2(tmp_path, options, message):
     done = fuzz("autograder", "--out", tmp_path / "a.zip", *options, cwd=tmp_path)
@@ -187,3 +188,11 @@ def test_a_zip_that_cannot_be_written_is_one_line_and_exit_3(tmp_path):
     done = fuzz("autograder", "--out", tmp_path / "missing" / "a.zip", "--target", "./sudoku", cwd=tmp_path,
                 timeout=300)
     assert done.returncode == 3 and "cannot write" in done.stderr and len(done.stderr.splitlines()) == 1
+
+
+def test_leaks_goes_to_the_run_with_the_sanitized_build():
+    from fuzz.autograder import Bundle
+
+    argv = Bundle("./sudoku", {"n": 5, "sanitize": True, "leaks": True}).run_argv()
+    assert "--sanitize" in argv and "--leaks" in argv
+    assert "--leaks" not in Bundle("./sudoku", {"n": 5, "sanitize": True}).run_argv()
