@@ -753,7 +753,7 @@ def test_a_small_fault_campaign_passes():
     ("zero", "manifest.json: a symbolic link (to /dev/zero), not followed"),
     ("fifo", "manifest.json: a FIFO, not a regular file"),
     ("deep", "manifest.json: nested 100000 deep, more than 64"),
-    ("status", "status must be one of running, complete, interrupted, failed, not 42"),
+    ("status", "status must be one of running, complete, interrupted, failed, finished_early, not 42"),
 ])
 def test_a_hostile_manifest_is_one_line_and_exit_2_for_every_reader(tmp_path, kind, says):
     """A manifest linked to /dev/zero took 24 GB before the OOM killer came; a FIFO blocked show for
