@@ -155,7 +155,7 @@ def parser() -> Parser:
                          help="merge a directory of runs even when their configurations differ (their timings "
                               "then compare with nothing)")
     for sub in (show, compare, history):
-        sub.add_argument("--json", action="store_true", help="stdout: one JSON object (schema reports.%s, version 1)"
+        sub.add_argument("--json", action="store_true", help="stdout: one JSON object (schema reports.%s, version 2)"
                          % sub.prog.split()[-1])
         sub.add_argument("--md", metavar="FILE", help="write the whole Markdown report here ('-': to stdout)")
         sub.add_argument("--html", metavar="FILE", help="write a self-contained HTML report with plots")

@@ -6,7 +6,8 @@
   (A = 10, ...); sizes up to 25x25. Many lines are a batch.
 - ``header``: a first line with the box size (3 for 9x9), then the rows as in ``grid``; a batch
   too, each grid with its header, blank lines between.
-- ``json``: one object per line, ``{"rows": [[...], ...]}`` (``{"line": "..."}`` is read too).
+- ``json``: one object per line, ``{"schema": "sudoku.grid", "version": 1, "rows": [[...], ...]}``
+  (``{"rows": ...}`` alone and ``{"line": "..."}`` are read too).
 - ``pretty``: a boxed grid for people; output only.
 
 ``parse`` reads an iterable of text lines lazily, so a batch of a million lines is never held whole.
@@ -241,7 +242,7 @@ def render(grid: Grid, format: str = "grid") -> str:
     if format == "json":
         import json
 
-        return json.dumps({"rows": grid.rows}, separators=(",", ":")) + "\n"
+        return json.dumps({"schema": "sudoku.grid", "version": 1, "rows": grid.rows}, separators=(",", ":")) + "\n"
     if format == "pretty":
         return _pretty(grid)
     raise ValueError(f"unknown output format {format!r}; known: {', '.join(OUTPUT_FORMATS)}")

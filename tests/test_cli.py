@@ -238,7 +238,7 @@ def test_solve_keeps_the_input_format_or_converts_with_to():
     assert run_cli("solve", "--to", "grid", input=LINE + "\n").stdout == SOLUTION
     assert run_cli("solve", input="3\n" + PUZZLE).stdout == "3\n" + SOLUTION
     as_json = run_cli("solve", "--to", "json", input=PUZZLE).stdout
-    assert json.loads(as_json) == {"rows": grid_of(SOLUTION).rows}
+    assert json.loads(as_json) == {"schema": "sudoku.grid", "version": 1, "rows": grid_of(SOLUTION).rows}
     assert "|" in run_cli("solve", "--to", "pretty", input=PUZZLE).stdout
 
 
@@ -529,11 +529,12 @@ def test_check_json_is_one_versioned_object_per_grid():
     done = run_cli("check", "--json", input=f"{full}\n{LINE}\n")
     assert done.returncode == 1 and done.stderr == ""
     assert [json.loads(line) for line in done.stdout.splitlines()] == [
-        {"version": 1, "puzzle": 1, "verdict": "complete", "detail": "9x9, every unit holds each digit once"},
-        {"version": 1, "puzzle": 2, "verdict": "incomplete", "detail": "51 blanks"},
+        {"schema": "sudoku.check", "version": 2, "puzzle": 1, "verdict": "complete",
+         "detail": "9x9, every unit holds each digit once"},
+        {"schema": "sudoku.check", "version": 2, "puzzle": 2, "verdict": "incomplete", "detail": "51 blanks"},
     ]
     single = run_cli("check", "--json", input=SOLUTION.replace("5 3 4", "5 5 4", 1))
-    assert json.loads(single.stdout) == {"version": 1, "puzzle": 1, "verdict": "invalid",
+    assert json.loads(single.stdout) == {"schema": "sudoku.check", "version": 2, "puzzle": 1, "verdict": "invalid",
                                          "detail": "row 1 has two 5s, columns 1 and 2"}
 
 
@@ -542,15 +543,27 @@ def test_solve_count_json_is_one_versioned_object_per_puzzle():
     done = run_cli("solve", "--count", "--json", "--limit", "3", input=f"{LINE}\n{clash}\n{'.' * 81}\n")
     assert done.returncode == 0 and done.stderr == ""
     rows = [json.loads(line) for line in done.stdout.splitlines()]
-    assert [(r["version"], r["puzzle"], r["count"], r["limit"]) for r in rows] == [(1, 1, 1, 3), (1, 2, 0, 3),
-                                                                                   (1, 3, 3, 3)]
+    assert [(r["version"], r["puzzle"], r["count"], r["limit"]) for r in rows] == [(2, 1, 1, 3), (2, 2, 0, 3),
+                                                                                   (2, 3, 3, 3)]
+    assert {r["schema"] for r in rows} == {"sudoku.solve"}
     assert rows[0]["detail"] is None and rows[1]["detail"] == "row 1 has two 1s, columns 1 and 2"
     assert isinstance(rows[0]["guesses"], int) and isinstance(rows[0]["nodes"], int) and rows[1]["nodes"] is None
-    assert set(rows[0]) == {"version", "puzzle", "count", "limit", "detail", "guesses", "nodes"}
+    assert set(rows[0]) == {"schema", "version", "puzzle", "count", "limit", "detail", "guesses", "nodes"}
 
 
-def test_solve_json_without_count_is_bad_usage():
-    assert_clean_error(run_cli("solve", "--json", input=PUZZLE))
+def test_json_is_one_spelling_in_every_command():
+    """Issue 42: `create --format json`, `solve --to json` and `--json` (with --count only) were three
+    spellings; --json now asks each command's JSON, the old spellings kept as the same output."""
+    solved = run_cli("solve", "--json", input=PUZZLE)
+    assert solved.returncode == 0, solved.stderr
+    assert json.loads(solved.stdout) == {"schema": "sudoku.grid", "version": 1, "rows": grid_of(SOLUTION).rows}
+    assert run_cli("solve", "--to", "json", input=PUZZLE).stdout == solved.stdout
+    made = run_cli("create", "--size", "4", "--seed", "1", "--json")
+    assert made.stdout == run_cli("create", "--size", "4", "--seed", "1", "--format", "json").stdout
+    assert json.loads(made.stdout)["schema"] == "sudoku.grid"
+    assert run_cli("check", "--json", input=made.stdout).stdout.startswith('{"schema": "sudoku.check", "version": 2')
+    assert_clean_error(run_cli("solve", "--json", "--to", "line", input=PUZZLE))
+    assert_clean_error(run_cli("create", "--json", "--format", "line"))
 
 
 # --- files as arguments (issue 14.10) -------------------------------------------------------------
@@ -771,4 +784,4 @@ def test_grade_and_hint_json_lines_carry_the_version(command, capsys, monkeypatc
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(render(create(3, seed=5), "grid").encode())))
     assert run([command, "--json"]) == 0
     record = json.loads(capsys.readouterr().out.splitlines()[0])
-    assert record["version"] == 1 and record["puzzle"] == 1
+    assert record["schema"] == f"sudoku.{command}" and record["version"] == 2 and record["puzzle"] == 1

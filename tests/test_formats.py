@@ -94,7 +94,7 @@ def test_render_grid_is_single_spaced_rows():
     assert render(grid) == PUZZLE_9
     assert render(grid, "line") == LINE_9 + "\n"
     assert render(grid, "header") == "3\n" + PUZZLE_9
-    assert json.loads(render(grid, "json")) == {"rows": grid.rows}
+    assert json.loads(render(grid, "json")) == {"schema": "sudoku.grid", "version": 1, "rows": grid.rows}
     assert render(grid, "json").count("\n") == 1
 
 

@@ -108,7 +108,10 @@ def _parser() -> Parser:
     create_p.add_argument("--minimal", action="store_true", help="remove clues until none can go")
     create_p.add_argument("--symmetric", action="store_true",
                           help="clue pattern symmetric under a half turn (blanks removed in pairs)")
-    create_p.add_argument("--format", choices=formats.OUTPUT_FORMATS, default="grid", help="output format (default grid)")
+    create_p.add_argument("--format", choices=formats.OUTPUT_FORMATS, default="grid", help="output format (default "
+                          "grid; --format json is --json, kept for one release)")
+    create_p.add_argument("--json", action="store_true", help='each puzzle as a JSON grid object, one a line: '
+                          '{"schema": "sudoku.grid", "version": 1, "rows": [[...], ...]}')
     create_p.add_argument("--engine", choices=engines.names(), help="engine that fills and proves uniqueness "
                           "(default py up to 9x9, big from 16x16)")
     create_p.add_argument("-v", "--verbose", action="store_true",
@@ -119,9 +122,11 @@ def _parser() -> Parser:
     _input_options(solve_p)
     solve_p.add_argument("--count", action="store_true", help="print how many solutions, up to --limit")
     solve_p.add_argument("--json", action="store_true",
-                         help='with --count: one JSON object a puzzle, {"version": 1, "puzzle": K, "count": ...}')
+                         help='JSON: each solution as a grid object (as --to json), or with --count one object a '
+                              'puzzle, {"schema": "sudoku.solve", "version": 2, "puzzle": K, "count": ...}')
     solve_p.add_argument("--limit", type=int, default=2, help="count solutions up to this (default 2)")
-    solve_p.add_argument("--to", choices=formats.OUTPUT_FORMATS, help="output format (default: the input's)")
+    solve_p.add_argument("--to", choices=formats.OUTPUT_FORMATS, help="output format (default: the input's; "
+                         "--to json is --json, kept for one release)")
     solve_p.add_argument("--engine", choices=engines.names(),
                          help="solver engine (default auto: py up to 9x9, a route over sat, big and py from 16x16)")
     solve_p.add_argument("-q", "--quiet", action="store_true", help="do not mention several solutions")
@@ -131,7 +136,8 @@ def _parser() -> Parser:
     check_p = command("check", "say whether a grid is complete, incomplete or invalid", "sudoku check grid.txt")
     _input_options(check_p)
     check_p.add_argument("--json", action="store_true",
-                         help='one JSON object a grid, {"version": 1, "puzzle": K, "verdict": ..., "detail": ...}')
+                         help='one JSON object a grid, {"schema": "sudoku.check", "version": 2, "puzzle": K, '
+                              '"verdict": ..., "detail": ...}')
     add_color_option(check_p)
 
     grade_p = command("grade", "rate puzzles by the techniques a person needs: level and score", "sudoku grade --steps < puzzle.txt")
@@ -223,6 +229,10 @@ def run_create(args: argparse.Namespace) -> int:
         raise Usage(f"-n must be at least 1, not {args.count}")
     if args.attempts < 1:
         raise Usage(f"--attempts must be at least 1, not {args.attempts}")
+    if args.json:  # as --format json
+        if args.format not in ("grid", "json"):  # grid: the default, not asked
+            raise Usage(f"--json prints each puzzle as JSON: not with --format {args.format}")
+        args.format = "json"
     box = box_of_side(side)
     engine = args.engine or engines.default_for(box)
     if engine not in engines.names():
@@ -264,8 +274,10 @@ def run_create(args: argparse.Namespace) -> int:
 def run_solve(args: argparse.Namespace) -> int:
     if args.limit < 1:
         raise Usage(f"--limit must be at least 1, not {args.limit}")
-    if args.json and not args.count:
-        raise Usage("--json goes with --count (for solutions as JSON, use --to json)")
+    if args.json and not args.count:  # the solutions as JSON grids, as --to json
+        if args.to not in (None, "json"):
+            raise Usage(f"--json prints the solutions as JSON: not with --to {args.to}")
+        args.to = "json"
     budget = _budget(args)
     limit = args.limit if args.count else (1 if args.quiet else 2)
     out_fmt = None
@@ -299,7 +311,7 @@ def run_solve(args: argparse.Namespace) -> int:
                   f"guesses {answer.counters.guesses}, nodes {answer.counters.nodes}")
         if args.count and args.json:
             counters = answer.counters if answer else None
-            _write(_json_line(puzzle=number, count=count, limit=limit, detail=clash,
+            _write(_json_line("solve", puzzle=number, count=count, limit=limit, detail=clash,
                               guesses=counters and counters.guesses, nodes=counters and counters.nodes))
         elif args.count:
             _write(f"{count}\n")
@@ -315,13 +327,16 @@ def run_solve(args: argparse.Namespace) -> int:
     return status
 
 
-JSON_VERSION = 1  # the shape of every --json line (check, solve --count, grade, hint); bump it on any change
+JSON_VERSION = 2  # the shape of every --json line (check, solve --count, grade, hint); bump it on any change
+# 2: each object names its schema, "sudoku.COMMAND", as every tool's JSON does (docs/json.md)
 
 
-def _json_line(**fields: Any) -> str:
+def _json_line(command: str, **fields: Any) -> str:
+    """One --json line of ``command``: its schema and version first, as every tool's JSON."""
     import json
 
-    return json.dumps({"version": JSON_VERSION, **fields}, separators=(", ", ": ")) + "\n"
+    return json.dumps({"schema": f"sudoku.{command}", "version": JSON_VERSION, **fields},
+                      separators=(", ", ": ")) + "\n"
 
 
 def _puzzles(args: argparse.Namespace) -> Iterator[tuple[int, Grid, str, bool]]:
@@ -397,7 +412,7 @@ def run_check(args: argparse.Namespace) -> int:
     for number, grid, _, batch in _puzzles(args):
         verdict = check(grid)
         if args.json:
-            _write(_json_line(puzzle=number, verdict=verdict.status, detail=verdict.detail))
+            _write(_json_line("check", puzzle=number, verdict=verdict.status, detail=verdict.detail))
         else:
             prefix = f"puzzle {number}: " if batch else ""
             _write(f"{prefix}{paint(verdict.status, VERDICT_STYLES.get(verdict.status))}: {verdict.detail}\n")
@@ -421,7 +436,7 @@ def run_grade(args: argparse.Namespace) -> int:
         if result.problem:
             _warn(f"{prefix}{result.problem}")
             status = FAILED
-            _write(_json_line(puzzle=number, error=result.problem) if args.json else "")
+            _write(_json_line("grade", puzzle=number, error=result.problem) if args.json else "")
             continue
         said = [describe(step, puzzle.box) for step in result.steps] if args.steps else []
         if args.json:
@@ -430,7 +445,7 @@ def run_grade(args: argparse.Namespace) -> int:
                       "techniques": tally(result.steps)}
             if args.steps:
                 record["steps"] = said
-            _write(_json_line(**record))
+            _write(_json_line("grade", **record))
             continue
         _write(f"{prefix}{result.level}, score {result.score}, {len(result.steps)} steps"
                f"{f', {result.guesses} guess' + 'es' * (result.guesses > 1) if result.guesses else ''}\n")
@@ -458,7 +473,7 @@ def run_hint(args: argparse.Namespace) -> int:
             if result.step:
                 record.update(technique=result.step.technique, placement=result.step.placement,
                               eliminations=[list(e) for e in result.step.eliminations])
-            _write(_json_line(**record))
+            _write(_json_line("hint", **record))
         elif result.broken:
             _warn(f"{prefix}{result.problem}")
         else:
