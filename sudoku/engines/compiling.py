@@ -38,14 +38,16 @@ OURS = "sudoku.engines."  # the package whose numba functions are counted
 
 
 def kernels_of(engines: Iterable[ModuleType]) -> int:
-    """How many numba functions the kernel modules of ``engines`` (engine modules, loaded) define:
-    each compiled once on a cold cache."""
+    """How many numba functions the kernel modules of ``engines`` (engine modules, loaded) define
+    that are compiled on their own on a cold cache: not those inlined into their callers
+    (``inline="always"``, numba compiles no dispatcher of theirs)."""
     from numba.core.registry import CPUDispatcher
 
     modules = {id(value): value for engine in engines for value in vars(engine).values()
                if isinstance(value, ModuleType) and value.__name__.startswith(OURS)}
     return sum(1 for module in modules.values() for value in vars(module).values()
-               if isinstance(value, CPUDispatcher) and value.py_func.__module__ == module.__name__)
+               if isinstance(value, CPUDispatcher) and value.py_func.__module__ == module.__name__
+               and value.targetoptions.get("inline") != "always")
 
 
 @contextmanager
