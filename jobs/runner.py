@@ -38,6 +38,7 @@ COMPLETE, FINISHED_EARLY = "complete", "finished_early"  # a run's final statuse
 LOG_EVERY_S = 10.0
 RELAY_BACKLOG = 10_000  # lines kept for a run log not made yet: a worker warming says a few
 WARM_NOTE_AFTER_S = 5.0  # a warm-up longer than this is announced: it is compiling (loading takes 1-3 s)
+WARM_EVERY_S = 15.0  # a compile's progress is said this often (kernels done, time left)
 
 
 Config = dict[str, Any]
@@ -386,12 +387,19 @@ def _warm(names: list[str]) -> None:
         return
     note = threading.Timer(WARM_NOTE_AFTER_S, log.warning, (
         "worker %d: loading the compiled kernels of %s once (the first run after an install compiles them "
-        "into numba's cache: a minute or two of CPU)", os.getpid(), ", ".join(names)))
+        "into numba's cache; how far it is follows)", os.getpid(), ", ".join(names)))
     note.daemon = True
     started = time.time()
     note.start()
+    said = [started]  # when progress was last said: first after WARM_EVERY_S, the note before it
+
+    def tell(progress: Any) -> None:  # a compile's progress, said now and then (a warm cache says nothing)
+        if time.time() - said[0] >= WARM_EVERY_S or progress.done == progress.total:
+            said[0] = time.time()
+            log.warning("worker %d: compiling %s: %s", os.getpid(), ", ".join(names), progress.words())
+
     try:
-        engines.warm(*names)
+        engines.warm(*names, tell=tell)
     finally:
         note.cancel()
     if time.time() - started >= WARM_NOTE_AFTER_S:

@@ -43,11 +43,13 @@ from importlib import import_module
 
 TYPE_CHECKING = False  # typing costs ~3 ms at start-up; only the type checker needs the classes below
 if TYPE_CHECKING:
-    from collections.abc import Collection
+    from collections.abc import Callable, Collection
+    from contextlib import AbstractContextManager
     from types import ModuleType
     from typing import NamedTuple
 
     from sudoku.budget import Budget
+    from sudoku.engines.compiling import Progress
     from sudoku.grid import Grid
 
     class Counters(NamedTuple):
@@ -171,16 +173,26 @@ def load(name: str = DEFAULT) -> ModuleType:
 _warmed: set[str] = set()
 
 
-def warm(*names: str) -> None:
+def warm(*names: str, tell: Callable[[Progress], None] | None = None) -> None:
     """Load the named engines and compile, or load from numba's cache, every kernel each has
     (``warm()`` in its module), once per process, outside any timed region: a batch run's workers
-    each warm theirs before their first chunk, in parallel, so the parent stays light (jobs.runner)."""
+    each warm theirs before their first chunk, in parallel, so the parent stays light (jobs.runner).
+    ``tell`` hears how far a compile is after each kernel (``compiling.watching``; nothing when the
+    cache holds them all)."""
+    from contextlib import nullcontext
+
     from sudoku.interrupts import held
 
-    for name in names:
-        if name not in _warmed:
-            module = load(name)
-            if hasattr(module, "warm"):
+    modules = {name: load(name) for name in names if name not in _warmed}
+    compiled = {name: module for name, module in modules.items() if hasattr(module, "warm")}
+    watch: AbstractContextManager[None] = nullcontext()
+    if tell is not None and compiled:
+        from sudoku.engines.compiling import kernels_of, watching
+
+        watch = watching(kernels_of(compiled.values()), tell)
+    with watch:
+        for name, module in modules.items():
+            if name in compiled:
                 with held():  # numba compiles through a callback that would drop a KeyboardInterrupt
                     module.warm()
             _warmed.add(name)
