@@ -272,6 +272,8 @@ def load(path: str | os.PathLike[str]) -> Loaded:
     if not root.is_dir():
         return Loaded(entries, skipped)
     for folder, names, files in _walk(root, skipped):
+        skipped += [(folder / name, "a file where a reproducer's folder goes") for name in sorted(files)
+                    if _ENTRY.fullmatch(name)]
         if "case.json" not in files:
             if "case.json" in names:  # a folder where case.json should be: said, not passed over
                 names.remove("case.json")
@@ -285,6 +287,9 @@ def load(path: str | os.PathLike[str]) -> Loaded:
             continue
         entries.append((folder, meta, data))
     return Loaded(entries, skipped)
+
+
+_ENTRY = re.compile(r"[0-9a-f]{12}|also-[a-z0-9_]+")  # the names of a reproducer's folder and its samples
 
 
 class BadEntry(ValueError):
