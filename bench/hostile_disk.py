@@ -66,12 +66,11 @@ def writers(prog: str) -> list[Writer]:
 
 
 def printers(prog: str) -> list[tuple[str, str, list[object]]]:
-    """(name, tool, args) of calls that print on stdout, made in the campaign's base folder."""
+    """(name, tool, args) of calls that print on stdout, made in the campaign's base folder (``sudoku-jobs
+    run`` says its line on stderr: nothing of it goes to stdout)."""
     return [
         ("sudoku create -n 200", "sudoku", ["create", "-n", 200, "--seed", 1]),
         ("sudoku solve", "sudoku", ["solve", "puzzle.txt"]),
-        ("sudoku-jobs run", "sudoku-jobs", ["run", "-n", 100, "--seed", 1, "--workers", 1, "--out", "printed",
-                                            "--no-progress"]),
         ("sudoku-jobs show", "sudoku-jobs", ["show", "batch/run"]),
         ("sudoku-jobs show --json", "sudoku-jobs", ["show", "batch/run", "--json"]),
         ("reports show", "reports", ["show", "run"]),
@@ -103,10 +102,15 @@ def unmount(folder: Path) -> None:
 
 
 def fill(folder: Path, room: int) -> None:
-    """Fill the small disk at ``folder`` but for ``room`` bytes."""
+    """Fill the small disk at ``folder`` but for ``room`` bytes (none: written to until it is full)."""
     free = os.statvfs(folder).f_bavail * os.statvfs(folder).f_frsize
-    with open(folder / ".filler", "wb") as out:
+    with open(folder / ".filler", "wb", buffering=0) as out:
         out.write(b"\0" * max(0, free - room))
+        while not room:
+            try:
+                out.write(b"\0" * 512)
+            except OSError:
+                break
 
 
 def _limit(room: int) -> Callable[[], None]:

@@ -3,8 +3,7 @@
 A ``fuzz run`` of a program with a bug (its target a wrapper that notes each call, so the pre-flight's
 first call is seen) is sent SIGINT or SIGTERM
 
-- ``pre-flight``: at the target's first call, before the run directory is made (with a cold cache,
-  0.5-3 s after it, while the parent compiles the checker's kernels);
+- ``pre-flight``: at the target's first call, before the run directory is made;
 - ``cases``: a moment after the first chunk is logged (with a cold cache: as the workers start to
   compile their kernels, the run's first minute);
 - ``shrinking``: up to 2 s after ``shrinking and confirming`` is logged (R13: the parent loads its
@@ -15,7 +14,8 @@ The phase the signal met is read from run.log as it is sent. Cold: ``NUMBA_CACHE
 folder (the pre-flight, the cases and shrinking; saving's kernels were loaded while shrinking). It holds when the call ended by itself with 128+n (``hostile_tools.Ran.faults``: no traceback,
 no "Exception ignored", no process left), and the run, read next, is ``interrupted`` with the resume
 line printed, or (stopped in the pre-flight) was never made, saying so; or, stopped once everything
-was saved, is ``complete`` with its summary. A resume then finishes it (``complete``).
+was saved, is ``complete`` with its summary. A resume then finishes it (``complete``; with a warm
+cache only: a cold one would pay the compiling again).
 """
 
 from __future__ import annotations
@@ -85,8 +85,7 @@ def send_at(call: Call, phase: str, signum: int, run_dir: Path, calls: Path, rng
         ready = lambda: met(run_dir, calls) == "saving"  # noqa: E731
     if not _wait(call, ready):
         return None
-    delays = {"cases": (0.0, 1.0), "shrinking": (0.0, 2.0), "pre-flight": (0.5, 3.0) if cold else (0.0, 0.0)}
-    delay = rng.uniform(*delays.get(phase, (0.0, 0.0)))
+    delay = rng.uniform(*{"cases": (0.0, 1.0), "shrinking": (0.0, 2.0)}.get(phase, (0.0, 0.0)))
     deadline = time.monotonic() + delay
     if not _wait(call, lambda: time.monotonic() >= deadline, 0.01):
         return None
@@ -159,6 +158,6 @@ def campaign(work: Path, *, quick: bool, report: Callable[[Try], None], seed: in
                  for number, phase in enumerate(PHASES[:3])]
     tries = []
     for number, (phase, signum, cold) in enumerate(plan):
-        tries.append(one_try(work, phase, signum, cold=cold, seed=seed + number, resume=not quick))
+        tries.append(one_try(work, phase, signum, cold=cold, seed=seed + number, resume=not quick and not cold))
         report(tries[-1])
     return tries

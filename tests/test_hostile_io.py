@@ -415,3 +415,12 @@ def test_a_run_saves_no_reproducer_through_a_link_in_the_shared_corpus(tmp_path)
     assert first.returncode == 1 and f"skipped {tmp_path / 'shared' / key}: a symbolic link" in done.stderr
     assert done.returncode == 2 and "not written through" in done.stderr.strip().splitlines()[-1]
     assert list((tmp_path / "elsewhere").iterdir()) == []
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the campaign reads /proc")
+def test_the_hostile_campaign_holds():
+    """bench/hostile_campaign.py --quick (docs/hostile.md, the campaign): every try held."""
+    done = subprocess.run([sys.executable, str(REPO / "bench" / "hostile_campaign.py"), "--quick"], cwd=REPO,
+                          capture_output=True, text=True, timeout=3600)
+    assert done.returncode == 0 and "PASS:" in done.stdout, done.stdout[-5000:] + done.stderr[-2000:]
