@@ -91,35 +91,34 @@ def make(out: Path, bundle: Bundle, *, rules: str | None) -> list[str]:
     """Write the zip to ``out`` (through a temporary beside it); the names it holds. A bad option or
     rule, or a toolkit that is not a source checkout, is a Usage error; a zip that cannot be written a
     ``jobs.store.WriteError``."""
+    from jobs.files import replacing
     from jobs.store import WriteError
 
     _check(bundle)
     rule = _checked_rule(rules)
     if not out.parent.is_dir():  # told before the wheel is built
         raise WriteError(f"cannot write {out}: no folder {out.parent}")
-    with tempfile.TemporaryDirectory(prefix="fuzz-autograder-") as work:
-        wheel = _wheel(Path(work))
-        files: list[tuple[str, bytes, int]] = [
-            ("setup.sh", (DATA / "setup.sh").read_bytes(), 0o755),
-            ("run_autograder", (DATA / "run_autograder.sh").read_bytes(), 0o755),
-            (wheel.name, wheel.read_bytes(), 0o644),
-            (RULE, rule, 0o644),
-            (CONFIG, (json.dumps({"version": CONFIG_VERSION, "target": bundle.target, "build": bundle.build,
-                                  "options": bundle.options}, indent=2) + "\n").encode(), 0o644)]
-        if (CHECKOUT / ".ci" / CONSTRAINTS).is_file():
-            files.append((CONSTRAINTS, (CHECKOUT / ".ci" / CONSTRAINTS).read_bytes(), 0o644))
-        temporary = out.parent / f".{out.name}.{os.getpid()}.tmp"
-        try:
-            with zipfile.ZipFile(temporary, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+    try:  # the zip opened first (never through a link, nor over a folder or a FIFO: jobs.files, exit 2), so a
+        # refusal comes before the wheel is built
+        with replacing(out) as raw, tempfile.TemporaryDirectory(prefix="fuzz-autograder-") as work:
+            wheel = _wheel(Path(work))
+            files: list[tuple[str, bytes, int]] = [
+                ("setup.sh", (DATA / "setup.sh").read_bytes(), 0o755),
+                ("run_autograder", (DATA / "run_autograder.sh").read_bytes(), 0o755),
+                (wheel.name, wheel.read_bytes(), 0o644),
+                (RULE, rule, 0o644),
+                (CONFIG, (json.dumps({"version": CONFIG_VERSION, "target": bundle.target, "build": bundle.build,
+                                      "options": bundle.options}, indent=2) + "\n").encode(), 0o644)]
+            if (CHECKOUT / ".ci" / CONSTRAINTS).is_file():
+                files.append((CONSTRAINTS, (CHECKOUT / ".ci" / CONSTRAINTS).read_bytes(), 0o644))
+            with zipfile.ZipFile(raw, "w", compression=zipfile.ZIP_DEFLATED) as archive:
                 for name, data, mode in files:
                     info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
                     info.external_attr = (0o100000 | mode) << 16  # a regular file, and its mode
                     info.compress_type = zipfile.ZIP_DEFLATED
                     archive.writestr(info, data)
-            os.replace(temporary, out)  # a link at ``out`` is replaced, never followed
-        except OSError as error:
-            temporary.unlink(missing_ok=True)
-            raise WriteError(f"cannot write {out}: {error.strerror or error}") from None
+    except OSError as error:
+        raise WriteError(f"cannot write {out}: {error.strerror or error}") from None
     return [name for name, _, _ in files]
 
 

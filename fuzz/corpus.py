@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jobs.files import make_folders, write_file
+from jobs.files import check_inside, make_folders, write_file
 from sudoku.grid import MADE_SIDES
 
 from fuzz.cases import MAX_INPUT
@@ -147,6 +147,8 @@ def save(corpus: str | os.PathLike[str], case: Case, *, signature: str, oracle: 
     uncounted), which a triaged reproducer replaces. ``folder``: where, when not the group's own folder
     (a sample saved beside its reproducer)."""
     final = folder or folder_for(corpus, target, oracle, signature)
+    make_folders(final.parent, within=corpus)  # first: nothing looked at, read or written through a link
+    check_inside(final, corpus)
     replacing = final.exists() and "replayed_from" not in (extra or {}) and _is_replay_copy(final)
     if final.exists() and not replacing:
         return final
@@ -157,7 +159,6 @@ def save(corpus: str | os.PathLike[str], case: Case, *, signature: str, oracle: 
         "actual": actual_of(result),
         **(extra or {}),
     }
-    make_folders(final.parent, within=corpus)
     temporary = final.parent / f".{final.name}.{os.getpid()}.tmp"
     shutil.rmtree(temporary, ignore_errors=True)
     try:
@@ -208,10 +209,11 @@ def _write_meta(folder: Path, meta: dict[str, Any]) -> None:
 def merge(folder: str | os.PathLike[str], *, signature: str, cases: int, families: list[str]) -> None:
     """Record in a saved reproducer that another group's failure is the same bug (its shrunk input is
     the same bytes): its signature joins ``also``, and the counts and families are the merged ones."""
-    meta_path = Path(folder) / "case.json"
     try:
-        meta = json.loads(meta_path.read_text())
-    except (OSError, ValueError):
+        meta = json.loads(_read(Path(folder) / "case.json"))
+    except ValueError:  # BadEntry (a link, a FIFO, a folder) or not JSON
+        return
+    if not isinstance(meta, dict):
         return
     if signature != meta.get("signature") and signature not in meta.setdefault("also", []):
         meta["also"].append(signature)
@@ -235,8 +237,16 @@ def saved_groups(corpus: str | os.PathLike[str], target: Target) -> dict[str, tu
 def load_own(corpus: str | os.PathLike[str], target: Target) -> Loaded:
     """``load`` of the reproducers ``corpus`` keeps of ``target``: under each of its ``target_keys``
     that is there (an older corpus named the same program's folder by its file name alone)."""
-    found = [load(Path(corpus) / key) for key in target_keys(target) if (Path(corpus) / key).is_dir()]
-    return Loaded([entry for one in found for entry in one.entries], [bad for one in found for bad in one.skipped])
+    from jobs.files import real_folder
+
+    found, strange = [], []
+    for folder in (Path(corpus) / key for key in target_keys(target)):
+        if (why := real_folder(folder)) is not None:  # a link is not followed: another corpus, or anything
+            strange.append((folder, why))
+        elif folder.is_dir():
+            found.append(load(folder))
+    return Loaded([entry for one in found for entry in one.entries],
+                  strange + [bad for one in found for bad in one.skipped])
 
 
 Loaded = namedtuple("Loaded", "entries skipped")
@@ -265,6 +275,8 @@ def load(path: str | os.PathLike[str]) -> Loaded:
     if not root.is_dir():
         return Loaded(entries, skipped)
     for folder, names, files in _walk(root, skipped):
+        skipped += [(folder / name, "a file where a reproducer's folder goes") for name in sorted(files)
+                    if _ENTRY.fullmatch(name)]
         if "case.json" not in files:
             if "case.json" in names:  # a folder where case.json should be: said, not passed over
                 names.remove("case.json")
@@ -278,6 +290,9 @@ def load(path: str | os.PathLike[str]) -> Loaded:
             continue
         entries.append((folder, meta, data))
     return Loaded(entries, skipped)
+
+
+_ENTRY = re.compile(r"[0-9a-f]{12}|also-[a-z0-9_]+")  # the names of a reproducer's folder and its samples
 
 
 class BadEntry(ValueError):

@@ -213,6 +213,7 @@ def show(args: argparse.Namespace) -> int:
 
     from sudoku.display import markdown, show as show_blocks
     from jobs import manifest as manifests
+    from jobs.files import write_file
     from jobs.store import RunDir, RunDirError, WriteError
     from jobs.summary import summary_blocks, summary_data
 
@@ -235,7 +236,7 @@ def show(args: argparse.Namespace) -> int:
         resume = manifests.resume_command(manifest, run_dir.path)
     if args.md and args.md != "-":
         try:
-            Path(args.md).write_text(markdown(summary_blocks(data, resume=resume)))
+            write_file(args.md, markdown(summary_blocks(data, resume=resume)))
         except OSError as error:
             raise WriteError(f"cannot write {args.md}: {error.strerror or error}") from None
     if args.json or args.md == "-":  # a reader that goes away (`show --json | head`): the scaffold's

@@ -1,4 +1,5 @@
-"""Reading a small file that a run directory or a corpus holds, which may not be what it seems.
+"""The one guarded way to read and write what a run directory, a corpus or a feedback folder holds,
+which may not be what it seems.
 
 A run directory or a corpus is a folder anyone may have touched: a colleague, a disk, an attacker.
 Its manifest as a symbolic link to /dev/zero read with ``Path.read_text`` took 24 GB before the OOM
@@ -6,6 +7,12 @@ killer came; as a FIFO it blocked the reader for ever, deaf to SIGTERM. ``read_s
 following a link and without blocking, takes only a regular file, and reads at most ``limit`` bytes,
 raising ``NotReadable`` (a ValueError) with a short reason otherwise; the caller names the file in
 its own error. ``regular`` says the same of a file another library will open (a Parquet part).
+
+Writes never go through a link either: ``write_file`` (bytes in memory) and ``replacing`` (a stream:
+records.csv, a manifest) write a temporary beside the file and rename it over; ``open_append`` opens a
+log; ``make_folders`` makes folders. A link, a folder or a FIFO where a file goes, or a file where a
+folder goes, is ``NotWritable`` (exit 2: the folder was tampered with); a write the system refuses is
+an OSError naming the file (exit 3), its temporary removed.
 """
 
 from __future__ import annotations
@@ -13,7 +20,10 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO, TextIO
 
 
 class NotReadable(ValueError):
@@ -91,44 +101,82 @@ class NotWritable(ValueError):
 
 
 def write_file(path: str | os.PathLike[str], data: bytes | str, *, within: str | os.PathLike[str] | None = None) -> Path:
-    """Write ``data`` to ``path`` whole or not at all, never through a link: a temporary beside it,
-    opened without following links and exclusively, renamed over it; the temporary removed when the
-    write fails (disk full, ``ulimit -f``), and the OSError raised naming ``path`` (exit 3 at the
-    edge). ``within``: the folder the write belongs to (a run directory, a feedback folder): no folder
-    between it and ``path`` may be a link, and ``path`` must be inside it. NotWritable otherwise."""
+    """Write ``data`` to ``path`` whole or not at all, never through a link (``replacing``)."""
+    with replacing(path, within=within) as out:
+        out.write(data.encode("utf-8") if isinstance(data, str) else data)
+    return Path(path)
+
+
+@contextmanager
+def replacing(path: str | os.PathLike[str], *, within: str | os.PathLike[str] | None = None,
+              temporary: str | os.PathLike[str] | None = None) -> Iterator[BinaryIO]:
+    """A binary file to write ``path`` through, whole or not at all, never through a link: a temporary
+    beside it (``temporary``, when the caller's own clean-up knows its name; else one named with this
+    process's id), opened without following links and exclusively, renamed over ``path`` when the
+    block ends; removed when the write fails (disk full, ``ulimit -f``) or the block raises, and the
+    OSError raised naming ``path`` (exit 3 at the edge). ``within``: the folder the write belongs to
+    (a run directory, a feedback folder): no folder between it and ``path`` may be a link, and
+    ``path`` must be inside it. NotWritable when ``path`` or a folder on the way is of the wrong kind."""
     path = Path(path)
     check_inside(path.parent, within)
     why = _not_a_file_to_replace(path)
     if why:
         raise NotWritable(f"{path}: {why}")
-    temporary = path.parent / f".{path.name}.{os.getpid()}.tmp"
-    payload = data.encode("utf-8") if isinstance(data, str) else data
+    if temporary is None:
+        temporary = path.parent / f".{path.name}.{os.getpid()}.tmp"
+    else:
+        _remove(Path(temporary))  # a stale one of a write that never finished (never followed: unlinked)
     try:
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
         with os.fdopen(fd, "wb") as out:
-            out.write(payload)
+            yield out
         os.replace(temporary, path)
     except OSError as error:
-        _remove(temporary)
+        _remove(Path(temporary))
         raise OSError(error.errno, error.strerror, str(path)) from None
     except BaseException:
-        _remove(temporary)
+        _remove(Path(temporary))
         raise
-    return path
+
+
+def open_append(path: str | os.PathLike[str], *, within: str | os.PathLike[str] | None = None) -> TextIO:
+    """``path`` opened to append text (a run's log), made if absent: never through a link, never a
+    FIFO (opening one to write blocks until a reader comes), a folder or a device: NotWritable, as
+    for ``write_file``."""
+    path = Path(path)
+    check_inside(path.parent, within)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as error:
+        if error.errno in (errno.ELOOP, errno.EISDIR, errno.ENXIO):  # a link; a folder; a FIFO with no reader
+            raise NotWritable(f"{path}: {_not_a_file_to_replace(path) or _why(error)}") from None
+        raise OSError(error.errno, error.strerror, str(path)) from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):  # a FIFO that had a reader, a device
+        os.close(fd)
+        raise NotWritable(f"{path}: {_kind(mode)}")
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "a", encoding="utf-8")
 
 
 def make_folders(path: str | os.PathLike[str], *, within: str | os.PathLike[str] | None = None) -> Path:
     """``mkdir -p path``, refusing (NotWritable) a link or a file on the way from ``within`` (see
-    ``write_file``), so nothing is made through a link planted in a run's folders."""
+    ``write_file``), so nothing is made through a link planted in a run's folders, and a file where a
+    folder goes is one line, not an internal error."""
     path = Path(path)
     check_inside(path, within)
-    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise NotWritable(f"{path}: a file on the way, not a folder") from None
     return path
 
 
 def check_inside(folder: str | os.PathLike[str], within: str | os.PathLike[str] | None) -> None:
     """NotWritable unless ``folder`` is under ``within`` and every existing folder from ``within`` down
-    to it is a real folder, not a link (None: no check)."""
+    to it is a real folder, not a link (None: no check). ``within`` itself was named by the user (a
+    link to a folder is taken), but must be a folder."""
     if within is None:
         return
     folder, top = Path(folder), Path(within)
@@ -138,6 +186,8 @@ def check_inside(folder: str | os.PathLike[str], within: str | os.PathLike[str] 
         raise NotWritable(f"{folder}: outside {top}, not written") from None
     if ".." in rest.parts:
         raise NotWritable(f"{folder}: outside {top}, not written")
+    if os.path.exists(top) and not os.path.isdir(top):
+        raise NotWritable(f"{top}: not a folder")
     place = top
     for part in rest.parts:
         place = place / part

@@ -113,8 +113,14 @@ def _int64s(array: Any) -> Any:
 
 
 class _LogFile(logging.FileHandler):
-    """The run log; a line it cannot write (disk full) is dropped quietly: the run's own writes say
-    what failed, once, where logging would print a traceback for every line."""
+    """The run log, opened through ``jobs.files.open_append`` (never through a link, never a FIFO); a
+    line it cannot write (disk full) is dropped quietly: the run's own writes say what failed, once,
+    where logging would print a traceback for every line."""
+
+    def _open(self) -> Any:
+        from jobs.files import open_append
+
+        return open_append(self.baseFilename)
 
     def handleError(self, record: logging.LogRecord) -> None:
         pass
@@ -482,7 +488,7 @@ def open_run(task: Task, *, resume: str | Path | None = None, config: Config | N
             raise RunDirError(f"{run_dir.path} finished early, as asked ({manifest.get('reason')}): there is "
                               "nothing to resume; a new run with the same seed makes the same cases")
         run_dir.lock()
-        run_dir.refuse_links()
+        run_dir.refuse_strangers()
         run_dir.clear_temporaries()
         return run_dir, config
     assert config is not None, "a new run needs its config"

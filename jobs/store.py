@@ -40,7 +40,7 @@ import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from jobs import manifest as manifests
-from jobs.files import real_folder, regular
+from jobs.files import real_folder, regular, replacing
 from jobs.lock import LOCK_NAME, held
 from jobs.schema import SCHEMA, columns_of, run_metadata, table
 from jobs.task import Task
@@ -90,6 +90,11 @@ class WriteError(RunDirError):
     """A write the operating system refused: disk full, a file size limit, read-only, not a directory.
 
     A subclass of RunDirError, so a caller that knows only RunDirError still prints one line."""
+
+
+def _not_a_file(path: Path) -> str | None:
+    """Why ``path`` is no file a run may write over (a folder, a FIFO), None when it is one or absent."""
+    return regular(path) if os.path.lexists(path) else None
 
 
 def _write_error(path: str | PathLike[str], error: OSError) -> WriteError:
@@ -336,7 +341,7 @@ class RunDir:
             os.replace(temporary, final)
 
     def done_chunks(self) -> set[int]:
-        """Chunk numbers whose part is in place (none in a parts folder that is a link: ``refuse_links``)."""
+        """Chunk numbers whose part is in place (none in a parts folder that is a link: ``refuse_strangers``)."""
         if real_folder(self.parts) is not None or not self.parts.exists():
             return set()
         return {int(m.group(1)) for p in self.parts.iterdir() if (m := _PART.match(p.name))}
@@ -421,18 +426,33 @@ class RunDir:
                 raise RunDirError(f"{path}: {why}: not read as a part of this run")
         return [path for _, path in found]
 
-    def refuse_links(self) -> None:
-        """RunDirError when a name the run writes (its log, its CSV, its folders of parts) is a symbolic
-        link: a resume would write through it, outside the run (a QA try: the log appended to a file
-        elsewhere, 172 CSV parts left in another folder). The lock refuses a link itself."""
-        mine = [self.manifest_path, self.log_path, self.csv_path, self.parts, self.csv_parts, self.corrupt]
+    def refuse_strangers(self) -> None:
+        """RunDirError when the run holds a symbolic link anywhere (its log, its CSV, its folders of
+        parts, a folder of its corpus), or a name it writes is not of its kind (a folder where the log
+        goes, a file where the parts go): a resume would write or read through the link, outside the
+        run (a QA try: the log appended to a file elsewhere, 172 CSV parts left in another folder), or
+        fail half-way. The lock refuses a link itself; a part that is a link is moved aside by
+        ``check_parts`` (into corrupt/, where it is never followed), as any part that is not whole."""
+        for folder, names, found in os.walk(self.path):  # links are not entered: each is named here
+            if Path(folder) == self.path:
+                names[:] = [name for name in names if self.path / name not in (self.parts, self.corrupt)]
+            for name in sorted(names + found):
+                if (path := Path(folder) / name).is_symlink() and path != self.lock_path:
+                    raise RunDirError(f"{path} is a symbolic link (to {os.readlink(path)}); a run never writes "
+                                      "through a link: put the run's own file or folder there, or remove the link")
+        files = [self.manifest_path, self.log_path, self.csv_path]
+        folders = [self.parts, self.csv_parts, self.corrupt]
         if self.task:  # and what the task writes here (a fuzz run's summary.md, corpus/, build/)
             theirs = re.compile(rf"^(?:{self.task.files}|{self.task.dirs})$", re.X)
-            mine += [path for path in sorted(self.path.iterdir()) if theirs.match(path.name)]
-        for path in mine:
-            if path.is_symlink():
-                raise RunDirError(f"{path} is a symbolic link (to {os.readlink(path)}); a run never writes through "
-                                  "a link: put the run's own file or folder there, or remove the link")
+            a_folder = re.compile(rf"^(?:{self.task.dirs})$", re.X)
+            for path in sorted(self.path.iterdir()):
+                if theirs.match(path.name):
+                    (folders if a_folder.match(path.name) else files).append(path)
+        for path in files + folders:
+            why = (real_folder if path in folders else _not_a_file)(path)
+            if why is not None:
+                raise RunDirError(f"{path}: {why}; a run writes its own {'folder' if path in folders else 'file'} "
+                                  "there: move it away")
 
     def _read_part(self, path: Path, columns: list[str] | None = None) -> Any:
         try:  # ParquetFile, not read_table: no dataset is built per part (most of the time for a few columns)
@@ -485,16 +505,13 @@ class RunDir:
         Without ``records_table``: the header, then each part's CSV part in chunk order (case order),
         joined as bytes; a part without one (written before CSV parts were, or left by an older
         version) has its lines made from the part here. Memory stays that of one part."""
-        temporary = self.path / f".{self.csv_path.name}.tmp"
-        with _writing(self.csv_path, temporary):
+        with _writing(self.csv_path), replacing(self.csv_path, temporary=self.path / f".{self.csv_path.name}.tmp") as out:
             if records_table is not None:
-                pacsv.write_csv(records_table, temporary)
+                pacsv.write_csv(records_table, out)
             else:
-                with open(temporary, "wb") as out:
-                    out.write(_csv_header(self._written()[1]))
-                    for path in self.part_paths():
-                        self._append_csv_lines(out, path)
-            os.replace(temporary, self.csv_path)
+                out.write(_csv_header(self._written()[1]))
+                for path in self.part_paths():
+                    self._append_csv_lines(out, path)
 
     def _append_csv_lines(self, out: Any, path: Path) -> None:
         """The CSV lines of the part at ``path``: its CSV part's bytes, else made from the part."""
@@ -521,11 +538,10 @@ class RunDir:
         overwritten in place if the old manifest's own blocks hold it, so that a run stopped by a full
         disk still says ``failed`` and why, not ``running``."""
         text = json.dumps(manifest, indent=2, default=str) + "\n"
-        temporary = self.path / f".{self.manifest_path.name}.tmp"
         try:
-            with _writing(self.manifest_path, temporary):
-                temporary.write_text(text)
-                os.replace(temporary, self.manifest_path)
+            with _writing(self.manifest_path), \
+                    replacing(self.manifest_path, temporary=self.path / f".{self.manifest_path.name}.tmp") as out:
+                out.write(text.encode())
         except WriteError:
             if not self._overwrite_manifest(text.encode()):
                 raise

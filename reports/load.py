@@ -129,7 +129,10 @@ def load_run(path: str | PathLike[str], *, merge_unlike: bool = False) -> Run:
         frame[ROUND] = number  # which member run (round) a row came from: the blocks of the bootstrap
         frames.append(frame)
         if (member / "corpus").is_dir():
-            corpus.append(member / "corpus")
+            if (why := real_folder(member / "corpus")) is None:
+                corpus.append(member / "corpus")
+            else:  # another run's corpus, or anything else, is not read as this run's reproducers
+                notes.append(f"{member / 'corpus'}: {why}: its reproducers not read")
     records = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
     unlike = any(differences(configuration(manifests[0]), configuration(m)) for m in manifests[1:])
     if unlike:

@@ -165,13 +165,17 @@ def left_out_text(left: Sequence[str], least: int = MIN_TIMED) -> str:
 
 def corpus_index(corpus_dirs: Iterable[Path]) -> dict[int | str, str]:
     """signature (or, for older runs, case index) -> reproducer folder, from the ``case.json`` of each
-    corpus entry (the fuzz layout: ``corpus/<target>/<oracle>/<bug>/{input.txt,case.json}``)."""
+    corpus entry (the fuzz layout: ``corpus/<target>/<oracle>/<bug>/{input.txt,case.json}``). A corpus is
+    untrusted: no link is followed (``rglob`` enters none below the corpus), nor a FIFO opened."""
+    from jobs.files import read_small
+    from reports.bugs import MAX_READ
+
     index: dict[int | str, str] = {}
     for directory in corpus_dirs:
         for meta_path in sorted(directory.rglob("case.json")):
             try:
-                meta = json.loads(meta_path.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
+                meta = json.loads(read_small(meta_path, MAX_READ))
+            except ValueError:  # NotReadable (a link, a FIFO, a folder, too big) or not JSON
                 continue
             if not isinstance(meta, dict):
                 continue

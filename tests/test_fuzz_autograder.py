@@ -196,3 +196,15 @@ def test_leaks_goes_to_the_run_with_the_sanitized_build():
     argv = Bundle("./sudoku", {"n": 5, "sanitize": True, "leaks": True}).run_argv()
     assert "--sanitize" in argv and "--leaks" in argv
     assert "--leaks" not in Bundle("./sudoku", {"n": 5, "sanitize": True}).run_argv()
+
+
+@pytest.mark.parametrize("kind", ["link", "folder", "fifo"])
+def test_a_zip_goes_only_where_a_file_of_its_own_can(tmp_path, kind):
+    """A folder where the zip goes was exit 3 (an I/O error), a link or a FIFO there replaced silently;
+    now each is refused before the wheel is built, exit 2 (the hostile campaign's find)."""
+    (tmp_path / "victim.zip").write_text("mine")
+    {"link": lambda p: p.symlink_to(tmp_path / "victim.zip"), "folder": os.mkdir, "fifo": os.mkfifo}[kind](
+        tmp_path / "a.zip")
+    done = fuzz("autograder", "--out", tmp_path / "a.zip", "--target", "./sudoku", cwd=tmp_path, timeout=60)
+    assert done.returncode == 2 and "a.zip: a " in done.stderr and len(done.stderr.splitlines()) == 1
+    assert (tmp_path / "victim.zip").read_text() == "mine" and sorted(os.listdir(tmp_path)) == ["a.zip", "victim.zip"]

@@ -96,6 +96,20 @@ def test_links_and_fifos_in_a_corpus_are_not_followed(tmp_path):
     assert "regular file" in why["fifo_input"]
 
 
+def test_a_file_where_a_reproducer_s_folder_goes_is_named_not_passed_over(tmp_path):
+    """A file at a reproducer's folder (or a sample's, ``also-...``) made a run replay one fewer without
+    a word (the hostile campaign's find); other files in a corpus (a README) are no reproducer's."""
+    entry(tmp_path / "c", "0123456789ab", GOOD)
+    (tmp_path / "c" / KEY / "no_crash" / "ba9876543210").write_text("not a folder")
+    (tmp_path / "c" / KEY / "no_crash" / "0123456789ab" / "also-malformed_letter").write_text("not a folder")
+    (tmp_path / "c" / "README").write_text("our corpus")
+    found = corpus.load(tmp_path / "c")
+    assert len(found.entries) == 1
+    assert {(folder.name, why) for folder, why in found.skipped} == {
+        ("ba9876543210", "a file where a reproducer's folder goes"),
+        ("also-malformed_letter", "a file where a reproducer's folder goes")}
+
+
 def test_replay_skips_bad_entries_one_escaped_line_each_and_goes_on(tmp_path, capsys):
     for number, (name, meta) in enumerate([("side \x1b[31mabc", {**GOOD, "side": "abc"}),
                                            ("minus\x07", {**GOOD, "side": -9}),

@@ -268,3 +268,159 @@ def test_a_run_killed_while_shrinking_reads_as_not_complete(tmp_path, monkeypatc
                 "--out", tmp_path / "run", "--corpus", tmp_path / "shared", "--no-progress", cwd=tmp_path)
     assert seen == ["running"], done.stderr[-2000:]
     assert json.loads((tmp_path / "run" / "manifest.json").read_text())["status"] == "complete"
+
+
+# --- what the campaign found (bench/hostile_campaign.py: a link, a folder, a FIFO at every path a tool touched) ---
+
+def test_reports_index_no_reproducer_through_a_link_nor_from_a_fifo(tmp_path):
+    """`reports show` of a fuzz run read each reproducer's case.json with read_text: a FIFO there blocked
+    it for ever, a link was followed."""
+    from reports.summary import corpus_index
+
+    corpus = tmp_path / "corpus"
+    for name, kind in (("aaaaaaaaaaaa", "own"), ("bbbbbbbbbbbb", "link"), ("cccccccccccc", "fifo")):
+        (corpus / "t" / "o" / name).mkdir(parents=True)
+    (corpus / "t" / "o" / "aaaaaaaaaaaa" / "case.json").write_text('{"signature": "own"}')
+    (tmp_path / "outside.json").write_text('{"signature": "theirs"}')
+    (corpus / "t" / "o" / "bbbbbbbbbbbb" / "case.json").symlink_to(tmp_path / "outside.json")
+    os.mkfifo(corpus / "t" / "o" / "cccccccccccc" / "case.json")
+    (tmp_path / "far" / "dddddddddddd").mkdir(parents=True)
+    (tmp_path / "far" / "dddddddddddd" / "case.json").write_text('{"signature": "far"}')
+    (corpus / "u").symlink_to(tmp_path / "far")
+    assert set(corpus_index([corpus])) == {"own"}
+
+
+def test_a_run_whose_corpus_is_a_link_has_its_reproducers_unread(fuzz_run, tmp_path):
+    from reports.load import load_run
+
+    run = copy_of(fuzz_run, tmp_path)
+    shutil.move(run / "corpus", tmp_path / "elsewhere")
+    (run / "corpus").symlink_to(tmp_path / "elsewhere")
+    loaded = load_run(run)
+    assert loaded.corpus == [] and any("corpus: a symbolic link" in note for note in loaded.notes)
+
+
+def test_a_file_where_a_folder_goes_is_one_line_not_an_internal_error(tmp_path):
+    """A file at a resumed run's corpus/<target> stopped it with an internal error (NotADirectoryError)."""
+    (tmp_path / "corpus").write_text("not a folder")
+    with pytest.raises(NotWritable, match="corpus: not a folder"):
+        make_folders(tmp_path / "corpus" / "t" / "o", within=tmp_path / "corpus")
+    with pytest.raises(NotWritable, match="a file on the way"):
+        make_folders(tmp_path / "corpus" / "t")
+    (tmp_path / "run" / "corpus").mkdir(parents=True)
+    (tmp_path / "run" / "corpus" / "t").write_text("not a folder")
+    with pytest.raises(NotWritable, match="corpus/t: not a folder"):
+        write_file(tmp_path / "run" / "corpus" / "t" / "o" / "case.json", "{}", within=tmp_path / "run" / "corpus")
+
+
+def test_a_log_is_appended_only_to_a_file_of_its_own(tmp_path):
+    """A FIFO at a run's run.log blocked a resume for ever (opened to write, it waits for a reader)."""
+    from jobs.files import open_append
+
+    os.mkfifo(tmp_path / "fifo.log")
+    (tmp_path / "folder.log").mkdir()
+    (tmp_path / "victim.log").write_text("mine\n")
+    (tmp_path / "link.log").symlink_to(tmp_path / "victim.log")
+    for name, says in (("fifo.log", "a FIFO"), ("folder.log", "a folder"), ("link.log", "a symbolic link")):
+        with pytest.raises(NotWritable, match=f"{name}: {says}"):
+            open_append(tmp_path / name)
+    with open_append(tmp_path / "run.log") as log:
+        log.write("one line\n")
+    assert (tmp_path / "run.log").read_text() == "one line\n" and (tmp_path / "victim.log").read_text() == "mine\n"
+
+
+def test_a_stale_temporary_planted_as_a_link_is_replaced_not_followed(tmp_path):
+    """records.csv and the manifest are written through temporaries of fixed names (a resume clears
+    what a killed run left); one planted as a link is removed, never written through."""
+    from jobs.files import replacing
+
+    (tmp_path / "victim").write_text("mine")
+    (tmp_path / ".records.csv.tmp").symlink_to(tmp_path / "victim")
+    with replacing(tmp_path / "records.csv", temporary=tmp_path / ".records.csv.tmp") as out:
+        out.write(b"case\n")
+    assert (tmp_path / "records.csv").read_text() == "case\n" and (tmp_path / "victim").read_text() == "mine"
+    assert sorted(os.listdir(tmp_path)) == ["records.csv", "victim"]
+
+
+@pytest.fixture(scope="module")
+def batch_run(tmp_path_factory):
+    """A small batch run, marked interrupted, so a resume reads and writes all its files."""
+    from jobs.cli import main
+
+    root = tmp_path_factory.mktemp("batch")
+    done = call_main(main, ["run", "-n", 40, "--size", 4, "--seed", 1, "--workers", 1, "--chunk-size", 10,
+                            "--out", str(root / "run"), "--no-progress"])
+    assert done.returncode == 0, done.stderr
+    manifest = json.loads((root / "run" / "manifest.json").read_text())
+    manifest["status"] = "interrupted"
+    (root / "run" / "manifest.json").write_text(json.dumps(manifest))
+    return root / "run"
+
+
+@pytest.mark.parametrize("name, kind, says", [
+    ("run.log", "fifo", "run.log: a FIFO"), ("run.log", "folder", "run.log: a folder"),
+    ("records.csv", "folder", "records.csv: a folder"), ("parts", "file", "parts: not a folder")])
+def test_a_resume_refuses_its_own_names_of_the_wrong_kind(batch_run, tmp_path, name, kind, says):
+    """A folder at a resumed run's run.log or records.csv, or a file at its parts, was an I/O error
+    (exit 3) after the cases ran; a FIFO at run.log blocked it for ever. Now refused first, exit 2."""
+    from jobs.cli import main
+
+    run = copy_of(batch_run, tmp_path)
+    path = run / name
+    shutil.rmtree(path) if path.is_dir() else path.unlink()
+    {"fifo": os.mkfifo, "folder": os.mkdir, "file": lambda p: open(p, "w").close()}[kind](path)
+    done = call_main(main, ["run", "--resume", str(run), "--no-progress"], timeout=60)
+    assert done.returncode == 2 and says in one_line(done)
+
+
+@pytest.mark.parametrize("kind", ["link", "fifo", "folder"])
+def test_jobs_show_writes_its_markdown_only_to_a_file_of_its_own(batch_run, tmp_path, kind):
+    """`sudoku-jobs show --md` wrote through a link, blocked on a FIFO, and was exit 3 on a folder."""
+    from jobs.cli import main
+
+    (tmp_path / "victim.md").write_text("mine")
+    target = tmp_path / "show.md"
+    {"link": lambda p: p.symlink_to(tmp_path / "victim.md"), "fifo": os.mkfifo, "folder": os.mkdir}[kind](target)
+    done = call_main(main, ["show", str(batch_run), "--md", str(target)], timeout=60)
+    assert done.returncode == 2 and "show.md: a " in one_line(done) and (tmp_path / "victim.md").read_text() == "mine"
+
+
+def test_a_resume_follows_no_link_in_its_corpus(fuzz_run, tmp_path):
+    """A link at a run's corpus/<target> was followed: its reproducers read and replayed as the run's."""
+    run = copy_of(fuzz_run, tmp_path)
+    manifest = json.loads((run / "manifest.json").read_text())
+    manifest["status"] = "interrupted"
+    manifest.pop("fuzz")
+    (run / "manifest.json").write_text(json.dumps(manifest))
+    (key,) = [p.name for p in (run / "corpus").iterdir()]
+    shutil.move(run / "corpus" / key, tmp_path / key)
+    (run / "corpus" / key).symlink_to(tmp_path / key)
+    before = {p: p.read_bytes() for p in (tmp_path / key).rglob("*") if p.is_file()}
+    done = fuzz("run", "--resume", run, "--no-progress", cwd=tmp_path)
+    assert done.returncode == 2 and f"{run / 'corpus' / key} is a symbolic link" in one_line(done)
+    assert {p: p.read_bytes() for p in (tmp_path / key).rglob("*") if p.is_file()} == before
+
+
+def test_a_run_saves_no_reproducer_through_a_link_in_the_shared_corpus(tmp_path):
+    """A link planted in the shared corpus (the folder of a target's reproducers) is not looked into
+    (not read as the run's, not written through): the run names it and fails, exit 2."""
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    first = fuzz("run", "-n", 8, "--seed", 2, "--workers", 1, "--target", spec("keeps_out_of_range"),
+                 "--out", tmp_path / "one", "--corpus", tmp_path / "probe", "--no-progress", cwd=tmp_path)
+    (key,) = [p.name for p in (tmp_path / "probe").iterdir()]
+    (tmp_path / "shared" / key).symlink_to(tmp_path / "elsewhere")
+    done = fuzz("run", "-n", 8, "--seed", 2, "--workers", 1, "--target", spec("keeps_out_of_range"),
+                "--out", tmp_path / "two", "--corpus", tmp_path / "shared", "--no-progress", cwd=tmp_path)
+    assert first.returncode == 1 and f"skipped {tmp_path / 'shared' / key}: a symbolic link" in done.stderr
+    assert done.returncode == 2 and "not written through" in done.stderr.strip().splitlines()[-1]
+    assert list((tmp_path / "elsewhere").iterdir()) == []
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the campaign reads /proc")
+def test_the_hostile_campaign_holds():
+    """bench/hostile_campaign.py --quick (docs/hostile.md, the campaign): every try held."""
+    done = subprocess.run([sys.executable, str(REPO / "bench" / "hostile_campaign.py"), "--quick"], cwd=REPO,
+                          capture_output=True, text=True, timeout=3600)
+    assert done.returncode == 0 and "PASS:" in done.stdout, done.stdout[-5000:] + done.stderr[-2000:]
