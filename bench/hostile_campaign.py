@@ -12,7 +12,7 @@ Three parts, each a module of its own:
 Prints one line per try (``held`` or ``FAIL`` with what did not hold), then a table per part and the
 load average; exit 0 when every try held. ``docs/hostile.md`` has the table of tries and what holds.
 
-Run: python bench/hostile_campaign.py [--quick] [--only files,disk,signals] [--keep] [--out DIR]
+Run: python bench/hostile_campaign.py [--quick] [--only files,disk,signals] [--jobs N] [--seed N] [--keep] [--out DIR]
 """
 
 from __future__ import annotations
@@ -26,20 +26,23 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import hostile_disk
 import hostile_files
+import hostile_signals
 from hostile_tools import Try, load
 
 PARTS = ("files", "disk", "signals")
 
 
-def table(tries: list[Try]) -> list[str]:
-    """Per part: tries, held, failed."""
+def table(tries: list[Try], seconds: dict[str, float]) -> list[str]:
+    """Per part: tries, held, failed, wall seconds."""
     counts: dict[str, Counter[str]] = {}
     for one in tries:
         counts.setdefault(one.part, Counter())["held" if not one.problems else "FAIL"] += 1
-    lines = ["| part | tries | held | failed |", "|---|---|---|---|"]
+    lines = ["| part | tries | held | failed | wall |", "|---|---|---|---|---|"]
     for part, count in counts.items():
-        lines.append(f"| {part} | {count['held'] + count['FAIL']} | {count['held']} | {count['FAIL']} |")
+        lines.append(f"| {part} | {count['held'] + count['FAIL']} | {count['held']} | {count['FAIL']} | "
+                     f"{seconds[part]:.0f} s |")
     return lines
 
 
@@ -52,6 +55,7 @@ def main() -> int:
     parser.add_argument("--out", help="the campaign's folder (default: a temporary one, removed unless --keep "
                         "or a try failed)")
     parser.add_argument("--keep", action="store_true")
+    parser.add_argument("--seed", type=int, default=1, help="the signals' moments (delays after each phase begins)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="tries at a time (default: one a core)")
     args = parser.parse_args()
     if not sys.platform.startswith("linux"):
@@ -65,26 +69,26 @@ def main() -> int:
     print(f"hostile campaign: {', '.join(parts)}{' (quick)' if args.quick else ''}, in {work}; load {load()}",
           flush=True)
     tries: list[Try] = []
+    seconds: dict[str, float] = {}
 
     def report(one: Try) -> None:
         print(one.line(), flush=True)
 
-    if "files" in parts:
-        print("files: making the fixtures", flush=True)
-        hostile_files.make_fixtures(work / "fixtures", work / "calls", args.target)
-        tries += hostile_files.campaign(work / "fixtures", work / "files", quick=args.quick,
-                                        target_name=args.target, jobs=args.jobs, report=report)
-    if "disk" in parts:
-        import hostile_disk
-
-        tries += hostile_disk.campaign(work / "disk", quick=args.quick, target_name=args.target, jobs=args.jobs,
-                                       report=report)
-    if "signals" in parts:
-        import hostile_signals
-
-        tries += hostile_signals.campaign(work / "signals", quick=args.quick, report=report)
+    for part in parts:
+        begun = time.monotonic()
+        if part == "files":
+            print("files: making the fixtures", flush=True)
+            hostile_files.make_fixtures(work / "fixtures", work / "calls", args.target)
+            tries += hostile_files.campaign(work / "fixtures", work / "files", quick=args.quick,
+                                            target_name=args.target, jobs=args.jobs, report=report)
+        elif part == "disk":
+            tries += hostile_disk.campaign(work / "disk", quick=args.quick, target_name=args.target, jobs=args.jobs,
+                                           report=report)
+        else:
+            tries += hostile_signals.campaign(work / "signals", quick=args.quick, report=report, seed=args.seed)
+        seconds[part] = time.monotonic() - begun
     failed = [one for one in tries if one.problems]
-    print("\n".join(["", *table(tries), ""]))
+    print("\n".join(["", *table(tries, seconds), ""]))
     print(f"{'PASS' if not failed else 'FAIL'}: {len(tries)} tries, {len(failed)} failed, "
           f"{time.monotonic() - started:.0f} s, load {load()}", flush=True)
     if not args.out and not args.keep and not failed:

@@ -162,14 +162,11 @@ def open_append(path: str | os.PathLike[str], *, within: str | os.PathLike[str] 
 
 def make_folders(path: str | os.PathLike[str], *, within: str | os.PathLike[str] | None = None) -> Path:
     """``mkdir -p path``, refusing (NotWritable) a link or a file on the way from ``within`` (see
-    ``write_file``), so nothing is made through a link planted in a run's folders, and a file where a
-    folder goes is one line, not an internal error."""
+    ``write_file``), so nothing is made through a link planted in a run's folders. Above ``within``
+    (or with none: a folder the user named) a file on the way is the system's error, exit 3."""
     path = Path(path)
     check_inside(path, within)
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except (FileExistsError, NotADirectoryError):
-        raise NotWritable(f"{path}: a file on the way, not a folder") from None
+    path.mkdir(parents=True, exist_ok=True)
     return path
 
 
