@@ -352,8 +352,9 @@ def main():
                              "sieve's, or a published hardest puzzle (default expert)")
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--chunk", type=int, default=500, help="sieve lineages per task (default 500)")
-    parser.add_argument("--min-guesses", type=int, default=12,
-                        help="sieve: grade only puzzles the nb engine's search makes this many guesses on (default 12)")
+    parser.add_argument("--min-guesses", type=int,
+                        help="sieve and published: grade only puzzles the nb engine's search makes this many guesses "
+                             "on (default 12 for the sieve, 30 for published)")
     parser.add_argument("--tries", type=int, default=20000,
                         help="published: random edits counted to two at each step (default 20000)")
     parser.add_argument("--tests", type=int, default=60,
@@ -365,6 +366,8 @@ def main():
     parser.add_argument("--lineage-out", type=Path, default=LINEAGE,
                         help=f"published: the climbs' lineage rows (default bench/{bank_climb.LINEAGE})")
     args = parser.parse_args()
+    if args.min_guesses is None:
+        args.min_guesses = 30 if args.start == "published" else 12
     sha = git_sha()
     version = sudoku.__version__ + (f"+{sha[:10]}" if sha else "")
     args.out.parent.mkdir(parents=True, exist_ok=True)
