@@ -62,8 +62,10 @@ import time
 from pathlib import Path
 
 import sudoku
+from bench import bank_climb
+from bench.bank_climb import minimize
 from sudoku.bank import Entry, fingerprint, format_entry, parse_entries
-from sudoku.engines import py
+from sudoku.engines import nb
 from sudoku.engines.py import candidates, strike
 from sudoku.formats import parse_line, render
 from sudoku.generate import create, derive_seed
@@ -73,18 +75,8 @@ from sudoku.techniques import DYNAMIC, SINGLES, _false_candidates, _propagate, g
 from sudoku.version import git_sha
 
 BANK = Path(__file__).resolve().parents[1] / "sudoku" / "data" / "bank.txt"
+LINEAGE = Path(__file__).resolve().parent / bank_climb.LINEAGE
 RANK = {level: i for i, level in enumerate(LEVELS)}
-
-
-def minimize(cells, solution, rng):
-    """Remove clues of ``cells`` (a list, changed in place) in random order while the solution stays unique."""
-    clues = [i for i, v in enumerate(cells) if v]
-    rng.shuffle(clues)
-    for cell in clues:
-        cells[cell] = 0
-        if py.has_other(Grid(3, cells), solution, cell):
-            cells[cell] = solution.cells[cell]
-    return cells
 
 
 def neighbour(puzzle, solution, rng):
@@ -99,7 +91,7 @@ def neighbour(puzzle, solution, rng):
     rng.shuffle(blanks)
     for added, cell in enumerate(blanks):
         cells[cell] = solution.cells[cell]
-        if added and py.solve(Grid(3, cells), limit=2).count == 1:
+        if added and nb.solve(Grid(3, cells), limit=2).count == 1:
             break
     return Grid(3, minimize(cells, solution, rng))
 
@@ -111,18 +103,17 @@ def made(method, seed, lineage, step, start, version):
 def sieve_start(seed, lineage):
     """Lineage ``lineage``'s candidate start for the sieve: the nb engine's random minimal puzzle
     of seed ``derive_seed(seed, "sieve", lineage)``."""
-    from sudoku.engines import nb
-
     return Grid(3, nb.generate_batch([derive_seed(seed, "sieve", lineage)], minimal=True)[0].tolist())
 
 
 def stalls_without_nesting(puzzle, solution):
-    """Whether singles, locked candidates, pairs and passes of (singles) forcing chains, from the
-    start, stall before the end: False proves the puzzle is not extreme. Every rule here is one of
-    the grader's and monotone (more eliminations only help them), so the state where the grader
-    first needs a nested chain or a guess has at least the eliminations this closure reaches; if
-    the closure solves the puzzle, that state cannot exist. Ten times cheaper than a grade, as it
-    never runs the pattern and chain techniques."""
+    """Whether singles, locked candidates, pairs and passes of forcing chains (by singles, and
+    dynamic ones when those find nothing), from the start, stall before the end: False proves the
+    puzzle is not extreme. Every rule here is one of the grader's and monotone (more eliminations
+    only help them), so the state where the grader first needs a nested chain or a guess has at
+    least the eliminations this closure reaches; if the closure solves the puzzle, that state cannot
+    exist. Cheaper than a grade, as it never runs the pattern and chain techniques; on the climbs
+    from published puzzles every neighbour on which it stalled graded extreme."""
     geo = geometry(3)
     cands, queue = candidates(puzzle)
     safe = list(enumerate(solution.cells))
@@ -131,7 +122,8 @@ def stalls_without_nesting(puzzle, solution):
             raise ValueError("a contradiction: the solution given is not the puzzle's")
         if all(not mask & (mask - 1) for mask in cands):
             return False
-        found = _false_candidates(cands, geo, SINGLES, every=True, safe=safe)
+        found = (_false_candidates(cands, geo, SINGLES, every=True, safe=safe)
+                 or _false_candidates(cands, geo, DYNAMIC, every=True, safe=safe))
         if not found:
             return True
         for cell, digit in found:
@@ -145,8 +137,6 @@ def sieve(seed, first, last, min_guesses):
     ``min_guesses`` guesses is skipped (with none it is medium at most; with a few it is almost never
     extreme: benchmark puzzles graded extreme take 66 or more), and one ``stalls_without_nesting``
     clears is not extreme; only the rest is graded (``is_level``)."""
-    from sudoku.engines import nb
-
     cpu = time.process_time()
     seeds = [derive_seed(seed, "sieve", lineage) for lineage in range(first, last)]
     puzzles, solutions = nb.generate_batch(seeds, minimal=True, solutions=True)
@@ -172,7 +162,7 @@ def climb(seed, lineage, start, start_method, args, version):
     entries it found (expert or extreme, distinct within the lineage, at most ``--per-lineage`` of
     each level) in order, and its CPU seconds."""
     cpu = time.process_time()
-    solution = py.solve(start).solution
+    solution = nb.solve(start).solution
     rng = random.Random(derive_seed(seed, "climb", lineage))
     kept = {"expert": 0, "extreme": 0}
     seen = set()
@@ -203,7 +193,7 @@ def climb(seed, lineage, start, start_method, args, version):
         here, there = (RANK[current.level], current.score), (RANK[result.level], result.score)
         if there >= here or (RANK[result.level] >= RANK["expert"] and rng.random() < 0.125):
             puzzle, current = near, result
-    return lineage, entries, time.process_time() - cpu
+    return lineage, entries, time.process_time() - cpu, [None] * len(entries)
 
 
 def climb_level_start(seed, lineage, args, version):
@@ -215,6 +205,21 @@ def climb_level_start(seed, lineage, args, version):
 
 def climb_sieve_start(seed, lineage, line, args, version):
     return climb(seed, lineage, parse_line(line), "sieve", args, version)
+
+
+def climb_published(seed, lineage, args, version):
+    """A lineage that climbs from a published hardest puzzle (``bench/bank_climb.py``): its entries,
+    each graded for its score, its CPU seconds, and each entry's row of the lineage file."""
+    cpu = time.process_time()
+    name, number, found = bank_climb.climb(seed, lineage, args, stalls_without_nesting)
+    entries, rows = [], []
+    for step, puzzle, solution, moves in found:
+        line = render(puzzle, "line").strip()
+        result = grade(puzzle, solution=solution)
+        entries.append(Entry(result.level, result.score, line,
+                             made("climb", seed, lineage, step, f"{name}:{number}", version)))
+        rows.append(bank_climb.lineage_row(line, name, number, seed, lineage, step, moves))
+    return lineage, entries, time.process_time() - cpu, rows
 
 
 class Sieve:
@@ -236,8 +241,50 @@ class Sieve:
                 f"{c['extreme'] / cpu * 60:.2f} extreme per CPU-minute ({cpu:.0f} CPU-s)")
 
 
-def run(args, version, seen, out, totals):
-    """Run the lineages on a pool of ``--workers`` processes; write each lineage's new entries as it ends."""
+class Keeper:
+    """What a run keeps of the entries its lineages offer, lineage by lineage: an entry whose
+    fingerprint is new; one that climbed from a published puzzle also only when no published puzzle
+    is a variant of it and it is ``bank_climb.APART`` or more (``apart``) from every extreme entry
+    kept. Writes the bank lines and the lineage rows as it keeps them."""
+
+    def __init__(self, old, out, lineage_out):
+        self.seen = {fingerprint(parse_line(entry.line)) for entry in old}
+        self.totals = {level: sum(entry.level == level for entry in old) for level in ("expert", "extreme")}
+        self.extreme = [parse_line(entry.line) for entry in old if entry.level == "extreme"]
+        self.made = {"expert": 0, "extreme": 0}
+        self.out, self.lineage_out = out, lineage_out
+
+    def offer(self, lineage, entries, cpu, rows):
+        kept = {"expert": 0, "extreme": 0}
+        for entry, row in zip(entries, rows):
+            puzzle = parse_line(entry.line)
+            key = fingerprint(puzzle)
+            if key in self.seen:
+                continue
+            if row is not None:
+                twin = bank_climb.published_twin(puzzle)
+                near = min((bank_climb.apart(puzzle, other) for other in self.extreme), default=81)
+                if twin or near < bank_climb.APART:
+                    why = f"a variant of the published {twin}" if twin else f"{near} cells from a bank entry"
+                    print(f"lineage {lineage}: not kept, {why}", file=sys.stderr, flush=True)
+                    continue
+                self.lineage_out.write(row)
+            self.seen.add(key)
+            if entry.level == "extreme":
+                self.extreme.append(puzzle)
+            kept[entry.level] += 1
+            self.made[entry.level] += 1
+            self.totals[entry.level] += 1
+            self.out.write(format_entry(entry) + "\n")
+        self.out.flush()
+        self.lineage_out.flush()
+        print(f"lineage {lineage}: kept {kept} in {cpu:.0f} CPU-s; bank {self.totals}", file=sys.stderr, flush=True)
+
+
+def run(args, version, keeper):
+    """Run the lineages on a pool of ``--workers`` processes. A climb's entries are offered to
+    ``keeper`` in lineage order (so a run keeps the same entries whichever worker ends first), up to
+    ``--want`` extreme entries; a sieve's extreme starts are climbed as they are found."""
     import multiprocessing
     import queue
 
@@ -245,21 +292,26 @@ def run(args, version, seen, out, totals):
     started = time.monotonic()
     results = queue.Queue()
     sieve_totals = Sieve()
+
+    def enough():
+        return args.want is not None and keeper.made["extreme"] >= args.want
+
     with multiprocessing.get_context("fork").Pool(args.workers) as pool:
 
         def submit(function, *arguments):
             pool.apply_async(function, arguments, callback=results.put, error_callback=results.put)
 
-        next_lineage, busy = first, 0
+        next_lineage, next_offer, pending, busy = first, first, {}, 0
         while True:
-            while (busy < args.workers and next_lineage < last
+            while (busy < args.workers and next_lineage < last and not enough()
                    and time.monotonic() - started < args.minutes * 60):
                 if args.start == "sieve":
                     upto = min(next_lineage + args.chunk, last)
                     submit(sieve, args.seed, next_lineage, upto, args.min_guesses)
                     next_lineage = upto
                 else:
-                    submit(climb_level_start, args.seed, next_lineage, args, version)
+                    start = climb_published if args.start == "published" else climb_level_start
+                    submit(start, args.seed, next_lineage, args, version)
                     next_lineage += 1
                 busy += 1
             if not busy:
@@ -277,18 +329,13 @@ def run(args, version, seen, out, totals):
                     submit(climb_sieve_start, args.seed, lineage, line, args, version)
                     busy += 1
                 continue
-            lineage, entries, cpu = result
-            kept = {"expert": 0, "extreme": 0}
-            for entry in entries:
-                key = fingerprint(parse_line(entry.line))
-                if key in seen:
-                    continue
-                seen.add(key)
-                kept[entry.level] += 1
-                totals[entry.level] += 1
-                out.write(format_entry(entry) + "\n")
-            out.flush()
-            print(f"lineage {lineage}: kept {kept} in {cpu:.0f} CPU-s; bank {totals}", file=sys.stderr, flush=True)
+            if args.start == "sieve":
+                keeper.offer(*result)
+                continue
+            pending[result[0]] = result
+            while next_offer in pending and not enough():
+                keeper.offer(*pending.pop(next_offer))
+                next_offer += 1
     if args.start == "sieve":
         print(sieve_totals.line(), file=sys.stderr, flush=True)
 
@@ -300,25 +347,37 @@ def main():
     parser.add_argument("--minutes", type=float, default=24.0, help="stop starting lineages after this (default 24)")
     parser.add_argument("--steps", type=int, default=250, help="steps a lineage at most (default 250)")
     parser.add_argument("--per-lineage", type=int, default=4, help="entries of each level a lineage may give (default 4)")
-    parser.add_argument("--start", choices=("expert", "extreme", "sieve"), default="expert",
-                        help="how each lineage's start is made: create's random minimal puzzle at that level, or the "
-                             "sieve's (default expert)")
+    parser.add_argument("--start", choices=("expert", "extreme", "sieve", "published"), default="expert",
+                        help="how each lineage's start is made: create's random minimal puzzle at that level, the "
+                             "sieve's, or a published hardest puzzle (default expert)")
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--chunk", type=int, default=500, help="sieve lineages per task (default 500)")
-    parser.add_argument("--min-guesses", type=int, default=12,
-                        help="sieve: grade only puzzles the nb engine's search makes this many guesses on (default 12)")
+    parser.add_argument("--min-guesses", type=int,
+                        help="sieve and published: grade only puzzles the nb engine's search makes this many guesses "
+                             "on (default 12 for the sieve, 30 for published)")
+    parser.add_argument("--tries", type=int, default=20000,
+                        help="published: random edits counted to two at each step (default 20000)")
+    parser.add_argument("--tests", type=int, default=60,
+                        help="published: the farthest unique edits tried for the level at each step (default 60)")
+    parser.add_argument("--symmetries", type=int, default=4,
+                        help="published: random symmetries under which an entry must grade extreme too (default 4)")
+    parser.add_argument("--want", type=int, help="stop once this run has kept this many extreme entries")
     parser.add_argument("--out", type=Path, default=BANK)
+    parser.add_argument("--lineage-out", type=Path, default=LINEAGE,
+                        help=f"published: the climbs' lineage rows (default bench/{bank_climb.LINEAGE})")
     args = parser.parse_args()
+    if args.min_guesses is None:
+        args.min_guesses = 30 if args.start == "published" else 12
     sha = git_sha()
     version = sudoku.__version__ + (f"+{sha[:10]}" if sha else "")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     old = parse_entries(args.out.read_text().splitlines()) if args.out.exists() else []
-    seen = {fingerprint(parse_line(entry.line)) for entry in old}
-    totals = {"expert": sum(e.level == "expert" for e in old), "extreme": sum(e.level == "extreme" for e in old)}
-    with args.out.open("a") as out:
+    with args.out.open("a") as out, args.lineage_out.open("a") as lineage_out:
         if not old:
             out.write("# sudoku bank: LEVEL SCORE LINE MADE (bench/make_bank.py; see sudoku/bank.py)\n")
-        run(args, version, seen, out, totals)
+        if not lineage_out.tell():
+            lineage_out.write(bank_climb.LINEAGE_HEADER)
+        run(args, version, Keeper(old, out, lineage_out))
 
 
 if __name__ == "__main__":
