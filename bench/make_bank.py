@@ -39,6 +39,9 @@ Four methods, each recorded on the entries it makes:
 
 How fast, measured on this shared 2-core machine (CPU seconds of the workers, load average 4-12):
 
+- the climbs from published puzzles (the command above, 2026-12-07): 59 lineages, 1,065 CPU-s,
+  24 extreme entries kept (20 minutes of wall time at load 4-7; docs/benchmarks.md).
+
 - the sieve, ``--min-guesses 12``: about 1,700 candidates per CPU-second (nb makes a minimal
   puzzle in 0.25 ms; the closure runs on 4 %); with ``--min-guesses 1`` (every puzzle that needs a
   guess): 430-460 per CPU-second; grading every puzzle that needs a guess instead: about 70 per
