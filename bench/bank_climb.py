@@ -30,7 +30,7 @@ lineage's earlier entries (here) and every other extreme entry of the bank (``ma
 and what they hold after it, 0 for a blank); ``bench/bank_lineage.tsv`` holds, per extreme entry,
 the set and line it started from, the seed, the lineage, the step, and the moves from the start,
 so anyone with the published set can follow the climb and check each step
-(tests/test_bank.py does). Everything is drawn from ``random.Random(derive_seed(SEED, "published
+(tests/test_bank_climb.py does). Everything is drawn from ``random.Random(derive_seed(SEED, "published
 climb", K))``, so a lineage is made again from (seed, K) and the published sets.
 """
 
@@ -46,6 +46,7 @@ from sudoku.formats import parse_line
 from sudoku.generate import derive_seed
 from sudoku.grade import is_level
 from sudoku.grid import Grid
+from sudoku.techniques import geometry
 
 SETS = ("hardest1106", "hardest1905_11plus")
 APART = 8
@@ -124,17 +125,10 @@ def minimize(cells, solution, rng):
 
 
 def _allowed(cells):
-    """Per cell, the digits the clues of ``cells`` leave it (a clue's own digit not counted)."""
-    seen = [set() for _ in range(81)]
-    for cell, value in enumerate(cells):
-        if value:
-            r, c = divmod(cell, 9)
-            box = r // 3 * 3 + c // 3
-            for other in range(81):
-                rr, cc = divmod(other, 9)
-                if other != cell and (rr == r or cc == c or rr // 3 * 3 + cc // 3 == box):
-                    seen[other].add(value)
-    return [[d for d in range(1, 10) if d not in seen[cell]] for cell in range(81)]
+    """Per cell, the digits no peer of it holds in ``cells``."""
+    peers = geometry(3).peers
+    return [[digit for digit in range(1, 10) if all(cells[peer] != digit for peer in peers[cell])]
+            for cell in range(81)]
 
 
 def edits(puzzle, rng, count):

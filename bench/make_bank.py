@@ -1,9 +1,21 @@
 """Make or extend the bank of expert and extreme 9x9 puzzles (sudoku/data/bank.txt), from seeds.
 
+    SUDOKU_DATA=../shared/data PYTHONPATH=. nice -n 10 python bench/make_bank.py --seed 2043 --start published
+        --lineages 0:200 --steps 30 --per-lineage 1 --want 24 [--workers 2] [--tries 20000] [--tests 60]
+        [--symmetries 4] [--min-guesses 30] [--out PATH] [--lineage-out PATH]
     PYTHONPATH=. nice -n 10 python bench/make_bank.py --seed 2027 --start sieve [--lineages 0:100000000]
         [--minutes 75] [--steps 60] [--per-lineage 6] [--workers 2] [--min-guesses 12] [--out PATH]
 
-Three methods, each recorded on the entries it makes:
+Four methods, each recorded on the entries it makes:
+
+- ``climb`` (``--start published``, the bank's extreme entries): lineage K starts at a published
+  hardest puzzle (hardest1106 for even K, hardest1905_11plus for odd, lines in an order shuffled by
+  the seed) and climbs away from it through unique, minimal, extreme puzzles until it is 8 or more
+  clue changes (under every symmetry) from its start: ``bench/bank_climb.py`` says how. The parent
+  keeps an entry only if no puzzle of ``../shared/data`` is a variant of it and it is 8 or more
+  clue changes from every extreme entry kept (``bank_climb.apart``), and writes each kept entry's
+  moves to ``bench/bank_lineage.tsv``. The lineages are offered in order, so a run keeps the same
+  entries whichever worker ends first, and stops once it has kept ``--want``.
 
 - ``sieve`` (``--start sieve``, for extreme starts): lineage K's candidate is the nb engine's random
   minimal puzzle of seed ``derive_seed(SEED, "sieve", K)`` (``sieve_start``); it is an extreme
@@ -26,6 +38,9 @@ Three methods, each recorded on the entries it makes:
   is still expert or above (so the climb can cross plateaus).
 
 How fast, measured on this shared 2-core machine (CPU seconds of the workers, load average 4-12):
+
+- the climbs from published puzzles (the command above, 2026-12-07): 59 lineages, 1,065 CPU-s,
+  24 extreme entries kept (20 minutes of wall time at load 4-7; docs/benchmarks.md).
 
 - the sieve, ``--min-guesses 12``: about 1,700 candidates per CPU-second (nb makes a minimal
   puzzle in 0.25 ms; the closure runs on 4 %); with ``--min-guesses 1`` (every puzzle that needs a
@@ -51,7 +66,7 @@ Every expert or extreme minimal puzzle met is a candidate; one is kept when its 
 lineage so the bank is not one puzzle's neighbourhood. A lineage stops after ``--steps`` steps or
 when it has given its share of extreme puzzles. Entries are appended as each lineage ends (a run
 cut short keeps what it found); a lineage is deterministic from (seed, K), so `made` names how to
-get each entry again: ``METHOD seed=S lineage=K step=I start=sieve|expert|extreme sudoku=VERSION``.
+get each entry again: ``METHOD seed=S lineage=K step=I start=sieve|expert|extreme|SET:LINE sudoku=VERSION``.
 The wall-time cap only decides how many lineages run.
 """
 

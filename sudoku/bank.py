@@ -1,11 +1,19 @@
 """The bank: 9x9 expert and extreme puzzles we made ourselves, and the grid's symmetries that turn
 one of them into many.
 
-Why a bank: extreme is under 1 in 300 random minimal puzzles and expert about 1 in 23, each try a
-minimal puzzle plus a grade (a third of a second to a second), so making one on demand takes tens
-of seconds to minutes. The bank holds puzzles found ahead of time (``bench/make_bank.py``, from
-seeds); ``sudoku.generate.create`` draws one and applies a random **symmetry** of the grid, which
-changes neither uniqueness, minimality nor the techniques a person needs.
+Why a bank: expert is about 1 random minimal puzzle in 23, each try a minimal puzzle plus a grade
+(a third of a second to a second), so making one on demand takes tens of seconds; extreme is rarer
+than 1 in a million (none in 4.6 million), out of reach on demand. The bank holds puzzles found
+ahead of time (``bench/make_bank.py``, from seeds); ``sudoku.generate.create`` draws one and
+applies a random **symmetry** of the grid, which changes neither uniqueness, minimality nor the
+techniques a person needs.
+
+Where the puzzles come from: the expert ones are random minimal puzzles of ours and climbs from
+them; the extreme ones are climbs from published hardest puzzles (the benchmark sets
+hardest1106 and hardest1905_11plus), each 8 or more clue changes from its start and from every
+other entry, under every symmetry, and a variant of no published puzzle: new puzzles, found by
+``bench/bank_climb.py``. ``bench/bank_lineage.tsv`` says for each where it started (set and line),
+the seed and every move; the published sets themselves are not shipped.
 
 Vocabulary (on top of the package's):
 

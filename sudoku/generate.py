@@ -8,27 +8,30 @@ that level:
 
 - ``easy``: clues are removed only while singles alone still solve the puzzle (naked singles alone
   from 16x16 up, where the engine's singles include locked candidates), so every try is easy;
-- ``medium`` and up at 9x9: a minimal puzzle (no clue can go), graded; about 40 % of random minimal
-  puzzles are easy, 4 % expert, and extreme ones (nested forcing chains or guessing) are rarer than 1
-  in a million (none in a sieve of 4.6 million; rates in docs/benchmarks.md);
+- ``medium`` and ``hard`` at 9x9: a minimal puzzle (no clue can go), graded; about 40 % of random
+  minimal puzzles are easy, 4 % expert, and extreme ones (nested forcing chains or guessing) are
+  rarer than 1 in a million (none in a sieve of 4.6 million; rates in docs/benchmarks.md);
 - ``medium`` from 16x16 up: clues removed while singles and locked candidates solve it, graded;
   ``hard`` and up there: minimal puzzles, graded (tens of seconds a try: not practical);
 - at 4x4 only ``easy`` exists (naked singles solve every unique 4x4 puzzle).
 
 **Expert and extreme at 9x9 come from the bank** (``sudoku.bank``), since making one takes tens of
-seconds (expert) to minutes (extreme): an extreme puzzle from ``create`` is one of the bank's
-extreme puzzles (minimal puzzles we made and graded extreme ahead of time: random minimal puzzles,
-and a search that moves clues of one to make a harder one; ``bench/make_bank.py`` remakes them from
-their seeds) under a random symmetry of the grid (digits relabelled, rows within bands, bands,
-columns within stacks, stacks, transposition: about 1.2e12 variants of each), its solution counted
-again to be unique and its level confirmed by grading it again (``GenerationFailed`` if that ever
-disagreed: the techniques look at cells in a fixed order, so a symmetry changes which step comes
-first, but the tests grade every bank entry under many symmetries and find the level kept). So two seeds
-may give variants of one bank puzzle: the same puzzle to a solver, a different one to the eye. With
-``symmetric``, or more blanks than the drawn puzzle has, the generate-and-grade path is used, and
-so it is for a level the bank does not hold: the bank shipped now holds expert puzzles only (a
-sieve of 4.6 million random minimal puzzles found no extreme one: docs/benchmarks.md), so ``create
-extreme`` still makes and grades until ``bench/make_bank.py --start sieve`` adds some.
+seconds (expert) or is out of reach (extreme): an extreme puzzle from ``create`` is one of the
+bank's extreme puzzles (new puzzles we climbed to from published hardest puzzles, 8 or more clue
+changes away, graded extreme at every step; ``bench/make_bank.py`` remakes them from their seeds)
+under a random symmetry of the grid (digits relabelled, rows within bands, bands, columns within
+stacks, stacks, transposition: about 1.2e12 variants of each), its solution counted again to be
+unique and its level confirmed by grading it again (``GenerationFailed`` if that ever disagreed:
+the techniques look at cells in a fixed order, so a symmetry changes which step comes first, but
+make_bank keeps only entries that grade at their level under random symmetries, and the tests and
+``bench/bench_create_bank.py --check`` grade 1,000 draws). So two seeds may give variants of one
+bank puzzle: the same puzzle to a solver, a different one to the eye. With ``symmetric``, or more
+blanks than the drawn puzzle has, the generate-and-grade path is used (for extreme it almost surely
+fails), and so it is for a level a bank file does not hold.
+
+**Levels by size**: 4x4 easy only; 9x9 all five (expert and extreme from the bank); 16x16 and
+25x25 easy and medium in seconds, hard and up only by grading minimal puzzles (tens of seconds a
+try, few tries at the level: ``unmade_reason``).
 
 Until the human levels came, easy/medium/hard meant how the ``py`` engine's propagation fares: old
 easy = naked singles alone (a part of easy now), old medium = hidden singles needed (easy now), old
@@ -114,7 +117,7 @@ def unmade_reason(box: int, difficulty: str) -> str | None:
         from sudoku.bank import at_level
 
         if not at_level(difficulty):
-            return f"{difficulty} 9x9 puzzles come from the bank, which holds none yet (making one takes minutes)"
+            return f"{difficulty} 9x9 puzzles come from the bank, which holds none (made on demand, one takes minutes or more)"
     if box > 3 and difficulty not in ("easy", "medium"):
         side = box * box
         return (f"{side}x{side} puzzles above medium are minimal puzzles graded, tens of seconds a try, "

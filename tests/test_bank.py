@@ -25,15 +25,11 @@ SOLVED = py.solve(parse_line(EASY)).solution
 
 
 STOCKED = tuple(level for level in BANK_LEVELS if at_level(level))
-# The searches run for this bank (bench/make_bank.py: climbs, then a sieve of 4.6 million minimal puzzles) found
-# no extreme puzzle: until one is added, create extreme at 9x9 makes and grades, and the tests of
-# taking a level from the bank run on the levels it holds.
-EMPTY = pytest.mark.xfail(strict=True, reason="the bank holds no extreme puzzle yet: bench/make_bank.py --start sieve")
 
 
-@pytest.mark.parametrize("level", [pytest.param(level, marks=EMPTY) if level == "extreme" else level
-                                   for level in BANK_LEVELS])
+@pytest.mark.parametrize("level", BANK_LEVELS)
 def test_every_bank_level_has_entries(level):
+    """Extreme too (issue 43): climbs from published hardest puzzles (bench/make_bank.py --start published)."""
     assert len(at_level(level)) >= 12, level
 
 
@@ -54,7 +50,7 @@ def test_entries_are_unique_and_minimal_and_say_how_they_were_made():
         for cell, value in enumerate(puzzle.cells):
             if value:
                 assert py.has_other(puzzle.with_cell(cell, 0), answer.solution, cell), (entry.line, cell)
-        assert entry.made.split()[0] in ("minimal", "search") and " seed=" in entry.made and " sudoku=" in entry.made
+        assert entry.made.split()[0] in ("minimal", "search", "climb") and " seed=" in entry.made and " sudoku=" in entry.made
 
 
 def _graded_as_filed(entry):

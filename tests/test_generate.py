@@ -237,16 +237,15 @@ def test_cli_create_verbose_says_what_it_tries():
 
 
 def test_unmade_reason_names_the_levels_create_cannot_make_while_a_person_waits():
-    """What `sudoku play` offers: 4x4 easy only (why: naked singles); 9x9 every level, extreme
-    once the bank holds some; 16x16 and 25x25 easy and medium (hard and up: minimal puzzles graded,
+    """What `sudoku play` offers: 4x4 easy only (why: naked singles); 9x9 every level (expert and
+    extreme from the bank); 16x16 and 25x25 easy and medium (hard and up: minimal puzzles graded,
     tens of seconds a try)."""
-    from sudoku.bank import at_level
     from sudoku.generate import unmade_reason
 
     def offered(box):
         return [level for level in DIFFICULTIES if unmade_reason(box, level) is None]
 
     assert offered(2) == ["easy"] and "naked singles" in unmade_reason(2, "medium")
-    assert offered(3) == ["easy", "medium", "hard", "expert"] + (["extreme"] if at_level("extreme") else [])
+    assert offered(3) == list(DIFFICULTIES)
     assert offered(4) == offered(5) == ["easy", "medium"]
     assert unmade_reason(4, "hard").startswith("16x16 puzzles above medium are minimal puzzles graded")

@@ -98,13 +98,16 @@ def _parser() -> Parser:
                           help="the level `sudoku grade` gives, by the hardest technique a person needs: easy (singles), "
                                "medium (locked candidates, pairs, triples), hard (quads, fish, wings, colouring, "
                                "x-chains, AIC: no assumption), expert (forcing chains: one assumption), extreme "
-                               "(nested forcing chains, or guessing)")
+                               "(nested forcing chains, or guessing). Levels by size: 4x4 easy only; 9x9 all five "
+                               "(expert and extreme from the bank, in about a second); 16x16 and 25x25 easy and medium "
+                               "(hard and up are minimal puzzles graded: tens of seconds a try, rarely at the level)")
     create_p.add_argument("--attempts", type=int, default=ATTEMPTS,
                           help=f"puzzles made and graded before giving up on a level (default {ATTEMPTS}); at 9x9 "
-                               "about 1 try in 5 is medium and 1 in 3 hard; expert comes from a bank of puzzles made "
-                               "ahead, under a random symmetry (no tries; with --symmetric it is made and graded: 1 "
-                               "try in 23); extreme will too once the bank holds some: made here, it is rarer than 1 in a million tries "
-                               "(none in 4.6 million random minimal puzzles: docs/benchmarks.md)")
+                               "about 1 try in 5 is medium and 1 in 3 hard; expert and extreme come from a bank of "
+                               "puzzles made ahead (extreme: new puzzles climbed to from published hardest puzzles), "
+                               "under a random symmetry and graded again (no tries); with --symmetric they are made "
+                               "and graded: expert 1 try in 23, extreme rarer than 1 in a million (none in 4.6 "
+                               "million random minimal puzzles: docs/benchmarks.md)")
     create_p.add_argument("--minimal", action="store_true", help="remove clues until none can go")
     create_p.add_argument("--symmetric", action="store_true",
                           help="clue pattern symmetric under a half turn (blanks removed in pairs)")
@@ -157,8 +160,8 @@ def _parser() -> Parser:
     play_p.add_argument("--format", choices=formats.INPUT_FORMATS, help="FILE's format (default: detected)")
     play_p.add_argument("--size", type=int, choices=SIZES, help="grid side of a new puzzle: 4, 9 (default), 16 or 25")
     play_p.add_argument("--difficulty", choices=DIFFICULTIES,
-                        help="level of a new puzzle, of those play offers at the size: 4x4 easy; 9x9 all (extreme once "
-                             "the bank holds some); 16x16 and 25x25 easy and medium (the n key's menu says why)")
+                        help="level of a new puzzle, of those play offers at the size: 4x4 easy; 9x9 all five; "
+                             "16x16 and 25x25 easy and medium (the n key's menu says why)")
     play_p.add_argument("--seed", type=int, help="seed of a new puzzle (default: a fresh one, shown on screen)")
     play_p.add_argument("--attempts", type=int, default=ATTEMPTS,
                         help=f"as create's: puzzles made and graded before giving up on a level (default {ATTEMPTS})")
