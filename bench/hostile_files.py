@@ -14,9 +14,10 @@ copy, by
 and the call is made again. It holds when the call ended by itself (``hostile_tools.Ran.faults``: no
 block, no traceback, no internal error, no process left), the victim was neither written nor read
 (its access times still say 1970; a file the user named, such as ``--rules``, may be followed), the
-planted folder's own file is still there, and the call either did as on the pristine copy (it had no
-need of the path) or named the path in its message: a refusal (non-zero exit) or a line saying what it
-skipped. A wrong type in a run is bad input, exit 2, never an I/O error (3) nor a bug (70).
+planted folder's own file is still there (or moved aside, as a resume moves a part that is not
+whole), and the call either did as on the pristine copy (it had no need of the path) or named the path
+(or its folder) in its message: a refusal (non-zero exit) or a line saying what it skipped. A wrong
+type in a run is bad input, exit 2, never an I/O error (3) nor a bug (70).
 """
 
 from __future__ import annotations
@@ -230,8 +231,9 @@ def _normal(text: str, root: Path) -> set[str]:
             for line in text.splitlines() if line.strip()}
 
 
-def judge(ran, root: Path, relative: str, kind: str, victim: Victim | None, baseline) -> Try:
-    """The verdict of one planted call (see the module's docstring)."""
+def judge(ran, root: Path, relative: str, kind: str, victim: Victim | None, baseline, named: bool) -> Try:
+    """The verdict of one planted call (see the module's docstring). ``named``: the user named the path
+    (an --out under which nothing can be made is an I/O error, exit 3, as the tools document)."""
     problems = ran.faults()
     if victim is not None:
         problems += victim.harmed()
@@ -245,7 +247,7 @@ def judge(ran, root: Path, relative: str, kind: str, victim: Victim | None, base
     elif naming:
         said = naming[-1].strip()
         outcome = f"{'refused' if ran.code else 'went on'}, exit {ran.code}: {said[:160]}"
-        if ran.code == 3:
+        if ran.code == 3 and not named:
             problems.append("a wrong type in the run is bad input (exit 2), not an I/O error (exit 3)")
     else:
         outcome = f"exit {ran.code} (pristine {baseline.code}): {ran.last()[:160]}"
@@ -284,10 +286,11 @@ def one_try(tool: Tool, fixtures: Path, place: Path, number: int, relative: str,
     root = place / f"try-{number}"
     shutil.copytree(fixtures / tool.fixture, root, symlinks=True)
     victim = plant(root, relative, kind, original if os.path.lexists(original) else None, place / f"victims-{number}")
-    if relative in tool.followed:
+    named = relative in tool.followed
+    if named:
         victim = None  # the user named it: a link there is theirs to follow
     ran = run(tool.tool, tool.args, cwd=root, scratch=place / "calls", idle=IDLE)
-    one = judge(ran, root, relative, kind, victim, baseline)
+    one = judge(ran, root, relative, kind, victim, baseline, named)
     one.what = f"{tool.name}: {one.what}"
     if not one.problems:
         shutil.rmtree(root, ignore_errors=True)
