@@ -315,7 +315,7 @@ class RunDir:
             except RunDirError:
                 manifest = {}
             config = manifest.get("config")
-            kind = config.get("kind", "batch") if isinstance(config, dict) else None
+            kind = manifests.kind_of(config) if isinstance(config, dict) else None
             self._run_written = (run_metadata(manifest), _schema_of(columns_of(kind)))
         return self._run_written
 
