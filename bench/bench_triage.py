@@ -66,11 +66,11 @@ def _keeps_class(group):
 
 def _original_text(group, meta):
     """The text of the case the reproducer was shrunk from, rebuilt from the run's seed and index."""
+    from fuzz.config import FuzzConfig
     from fuzz.tasks import case_of
 
-    config = json.loads((Path(group["folder"]).parents[3] / "manifest.json").read_text())["config"]
-    stride = len(config.get("targets") or [config["target"]])
-    return case_of(config, meta["case"] // stride).text
+    config = FuzzConfig.from_manifest(json.loads((Path(group["folder"]).parents[3] / "manifest.json").read_text())["config"])
+    return case_of(config.cases(), meta["case"] // config.stride).text
 
 
 def main():

@@ -12,6 +12,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from fuzz.config import FuzzConfig
 from fuzz.engine import Usage
 from fuzz.targets import Target, case_folders
 from jobs.entry import dispatch
@@ -68,18 +69,18 @@ OPTION_GROUPS = {
 }
 
 
-def _three_words(text: str) -> list[str]:
-    words = [word.strip() for word in text.split(",")]
+def _three_words(text: str) -> tuple[str, ...]:
+    words = tuple(word.strip() for word in text.split(","))
     if len(words) != 3 or not all(words) or len({word.lower() for word in words}) != 3:
         raise argparse.ArgumentTypeError(f"{text!r}: three different words, comma-separated")
     return words
 
 
-def _three_codes(text: str) -> list[int]:
+def _three_codes(text: str) -> tuple[int, ...]:
     try:
-        codes = [int(code) for code in text.split(",")]
+        codes = tuple(int(code) for code in text.split(","))
     except ValueError:
-        codes = []
+        codes = ()
     if len(codes) != 3 or len(set(codes)) != 3:
         raise argparse.ArgumentTypeError(f"{text!r}: three different exit codes, comma-separated")
     return codes
@@ -361,26 +362,28 @@ def run(args: argparse.Namespace) -> int:
         stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
         out = args.out or f"runs/fuzz-{stamp}"
         specs = _target_specs(args)
-        config = {
-            "kind": "fuzz", "run_id": Path(out).name, "n": args.n,
-            "seed": new_seed() if args.seed is None else args.seed, "target": specs[0], "targets": specs,
-            "strict": args.strict, "check_engine": "band" if args.size == "9" else "py", "workers": args.workers,
-            "chunk_size": None, "reference": _target_spec(args, args.reference) if args.reference else None,
-            "backend": args.backend, "scheduler": args.scheduler, "corpus": str(Path(args.corpus).resolve()),
-            "out": out, "size": args.size, "mode": args.mode, "verdict_words": args.verdict_words,
-            "verdict_exit": args.verdict_exit, "sanitize": args.sanitize, "build": args.build,
-            "fail_slow": args.fail_slow, "fail_unconfirmed": args.fail_unconfirmed, "fail_contract": args.fail_contract,
-            "families": _families(args.family, args.mode), "max_failures": args.max_failures}
+        config = FuzzConfig(
+            run_id=Path(out).name, n=args.n, seed=new_seed() if args.seed is None else args.seed,
+            target=specs[0], targets=tuple(specs), strict=args.strict,
+            check_engine="band" if args.size == "9" else "py", workers=args.workers, chunk_size=None,
+            reference=_target_spec(args, args.reference) if args.reference else None, backend=args.backend,
+            scheduler=args.scheduler, corpus=str(Path(args.corpus).resolve()), out=out, size=args.size,
+            mode=args.mode, verdict_words=args.verdict_words, verdict_exit=args.verdict_exit,
+            sanitize=args.sanitize, build=args.build, fail_slow=args.fail_slow,
+            fail_unconfirmed=args.fail_unconfirmed, fail_contract=args.fail_contract,
+            families=_families(args.family, args.mode), max_failures=args.max_failures)
     # the case folders' home first: workers forked next inherit it, and it goes after they stop
     with case_folders(), engine.workers(config) as pool:  # they start while the targets are pre-flighted
+        staging = None
         if config is not None:
             try:
-                config = engine.prepare(config, chunk_size=args.chunk_size)
+                config, staging = engine.prepare(config, chunk_size=args.chunk_size)
             except KeyboardInterrupt:  # no run directory yet: nothing was saved, and there is nothing to resume
                 print("fuzz: interrupted during the pre-flight, before the run began: nothing saved", file=sys.stderr)
                 raise
         outcome = engine.run(config, resume=args.resume, force=args.force, verbose=args.verbose,
-                             shrink=not args.no_shrink, show_progress=not args.no_progress, pool=pool)
+                             shrink=not args.no_shrink, show_progress=not args.no_progress, pool=pool,
+                             staging=staging)
     whole, short = summary.render(outcome)
     if args.md and args.md != "-":
         summary.write(Path(args.md), whole + "\n")
@@ -400,7 +403,7 @@ def run(args: argparse.Namespace) -> int:
     return code
 
 
-def _families(names: list[str] | None, mode: str) -> list[str] | None:
+def _families(names: list[str] | None, mode: str) -> tuple[str, ...] | None:
     """The families ``--family`` chose (``fuzz.cases.select``), or None for all; a name that chooses
     none is a usage error naming the nearest family or group."""
     from fuzz.cases import UnknownFamily, families, groups, select
@@ -410,7 +413,7 @@ def _families(names: list[str] | None, mode: str) -> list[str] | None:
     if not names:
         return None
     try:
-        return list(select(names, mode))
+        return tuple(select(names, mode))
     except UnknownFamily as error:
         hint = did_you_mean(error.name, [*families(mode), *groups(mode)])
         raise Usage(f"--family {visible(error.name, newlines=False)!r}: no family of --mode {mode}{hint} (fuzz run "
@@ -432,6 +435,7 @@ def _families_text(mode: str) -> str:
 def replay(args: argparse.Namespace) -> int:
     """``fuzz replay``: saved reproducers against a target (``fuzz.engine.replay``)."""
     from fuzz import engine, summary
+    from fuzz.outcome import real_failures
     from sudoku.colour import paint
     from sudoku.display import counted, visible
 
@@ -441,7 +445,7 @@ def replay(args: argparse.Namespace) -> int:
         target, count, still = engine.replay(args.corpus, spec,
                                              strict=args.strict, words=args.verdict_words, exits=args.verdict_exit,
                                              reference=_target_spec(args, args.reference) if args.reference else None)
-    code = FAILED if engine.real_failures(still) else OK
+    code = FAILED if real_failures(still) else OK
     said = (f"replayed {counted(count, 'reproducer')} against {visible(target.name, newlines=False)}: "
             f"{summary.still_failing(len(still))}")
     print(paint(said, "bad" if still else "good", sys.stderr), file=sys.stderr)

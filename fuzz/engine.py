@@ -18,12 +18,14 @@ from __future__ import annotations
 import shutil
 import sys
 import time
-from collections import namedtuple
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from fuzz.config import FuzzConfig
+from fuzz.outcome import Outcome, Still, real_failures
 from sudoku.display import counted
 
 if TYPE_CHECKING:
@@ -40,26 +42,6 @@ CHUNK_SECONDS = 2.0  # work per chunk against programs: progress moves and an in
 
 class Usage(Exception):
     """A run that cannot be made as asked: a bad option, a target or reference that cannot start."""
-
-
-Still = namedtuple("Still", "folder signature saved_as slow", defaults=(None,))
-Still.__doc__ = """A saved reproducer that fails in a replay: its folder, its ``signature`` now, and the one it
-was saved with (``saved_as``; None when case.json has none): a bug back, or failing another way; or,
-with ``slow`` (how long it took given more CPU), a hang computing that answers given more time: slow,
-not a failure (``real_failures``)."""
-
-
-def real_failures(still: Sequence[Still]) -> list[Still]:
-    """The reproducers of ``still`` that fail (not those only slow)."""
-    return [one for one in still if one.slow is None]
-
-
-Outcome = namedtuple("Outcome", "manifest records saved replayed still run_dir run_corpus phases skipped",
-                     defaults=(0,))
-Outcome.__doc__ = """What a run came to: its manifest and records, the bugs saved (``triage.Saved``), the
-saved reproducers replayed and those that still fail, where it is, each phase's seconds, and how many
-corpus entries it could not replay (``skipped``, each named on stderr as it went)."""
-
 
 
 def target_of_spec(spec: dict[str, Any], where: str = "--target") -> Target:
@@ -359,27 +341,27 @@ def _flaky_when_saved(meta: dict[str, Any]) -> str:
     return f" (flaky when saved: {how}; one pass does not show the bug is gone)"
 
 
-def replay_own(config: dict[str, Any], spec: dict[str, Any], target: Target,
+def replay_own(config: FuzzConfig, spec: dict[str, Any], target: Target,
                run_corpus: Path) -> tuple[int, int, list[Still]]:
     """Replay the shared corpus's reproducers of ``target``: (how many were replayed, how many entries
     were skipped, those still failing). A skipped entry is counted, for the summary to say: a run
     that replayed 4 of 5 saved reproducers must not read as if it replayed them all."""
     from fuzz import corpus as store
 
-    own = Path(config["corpus"]) / store.target_key(target)
-    found = store.load_own(config["corpus"], target)
+    own = Path(config.corpus) / store.target_key(target)
+    found = store.load_own(config.corpus, target)
     entries = loaded(found)
-    if config.get("families"):  # --family: the bugs of those families alone, as pytest -k runs no other test
-        kept = [entry for entry in entries if entry[1].get("family") in config["families"]]
+    if config.families:  # --family: the bugs of those families alone, as pytest -k runs no other test
+        kept = [entry for entry in entries if entry[1].get("family") in config.families]
         if len(kept) < len(entries):
             print(f"fuzz: {counted(len(entries) - len(kept), 'saved reproducer')} of other families not replayed "
                   "(--family)", file=sys.stderr)
         entries = kept
-    _note_legacy(Path(config["corpus"]), spec, target, own)
-    reference = target_of_spec(config["reference"], "--reference") if config.get("reference") else None
+    _note_legacy(Path(config.corpus), spec, target, own)
+    reference = target_of_spec(config.reference, "--reference") if config.reference else None
     unread: list[Path] = []
-    still = replay_entries(entries, target, strict=config["strict"], into=run_corpus, quiet=True,
-                           words=config.get("verdict_words"), exits=config.get("verdict_exit"),
+    still = replay_entries(entries, target, strict=config.strict, into=run_corpus, quiet=True,
+                           words=config.verdict_words, exits=config.verdict_exit,
                            reference=reference, skipped=unread)
     return len(entries) - len(unread), len(found.skipped) + len(unread), still
 
@@ -421,7 +403,7 @@ def loaded(found: Loaded) -> list[tuple[Path, dict[str, Any], bytes]]:
     return cast("list[tuple[Path, dict[str, Any], bytes]]", found.entries)
 
 
-def triage_phase(records: Any, config: dict[str, Any], target: Target, run_corpus: Path, *, shrink_them: bool,
+def triage_phase(records: Any, config: FuzzConfig, target: Target, run_corpus: Path, *, shrink_them: bool,
                  show_progress: bool, seconds: float | None = None) -> list[Saved]:
     """Group the run's failures into bugs, shrink and confirm one reproducer each (triage.triage, in
     about ``seconds``), with a progress bar on a terminal and log lines otherwise."""
@@ -463,64 +445,63 @@ def triage_phase(records: Any, config: dict[str, Any], target: Target, run_corpu
         said.update(done=done, at=time.monotonic())
 
     try:
-        return triage(records, config, target, [run_corpus, config["corpus"]], shrink_them=shrink_them,
+        return triage(records, config, target, [run_corpus, config.corpus], shrink_them=shrink_them,
                       progress=progress, seconds=seconds)
     finally:
         if bar:
             bar.close()
 
 
-def prepare(config: dict[str, Any], *, chunk_size: int | None = None) -> dict[str, Any]:
-    """The prepare phase of a new run, before its directory is made: ``config["cannot_start"]`` (a lone
-    target that cannot start ends the run now; of several, it is a row of its own and the others go
-    on), ``config["spaced_readers"]`` (targets that read only a space after every number, said on
-    stderr), ``config["contract_breaks"]`` (targets run in a dialect whose contract's own spelling
-    fails: each call of it they do not understand, said on stderr), the reference checked, and
-    ``config["chunk_size"]`` (asked for, or sized by the pre-flight's timing). With ``--sanitize`` the
-    targets are built first and pre-flighted as built (``_build_phase``)."""
+def prepare(config: FuzzConfig, *, chunk_size: int | None = None) -> tuple[FuzzConfig, str | None]:
+    """The prepare phase of a new run, before its directory is made: (the config with what it found,
+    the folder of the sanitized builds or None). It finds ``cannot_start`` (a lone target that cannot
+    start ends the run now; of several, it is a row of its own and the others go on),
+    ``spaced_readers`` (targets that read only a space after every number, said on stderr),
+    ``contract_breaks`` (targets run in a dialect whose contract's own spelling fails: each call of
+    it they do not understand, said on stderr), checks the reference, and sets ``chunk_size`` (asked
+    for, or sized by the pre-flight's timing). With ``--sanitize`` the targets are built first and
+    pre-flighted as built (``_build_phase``); the builds wait in the folder given back until the
+    run's directory is made (``run(..., staging=)``)."""
     from fuzz.summary import CONTRACT_APART, SPACED_READER
-    from fuzz.tasks import targets_of
     from sudoku.display import visible
 
-    specs = targets_of(config)
-    side = 9 if config["size"] == "mixed" else int(config["size"])
+    specs = list(config.targets)
     timing: list[float] = []
     spaced: set[str] = set()
     said: dict[str, list[dict[str, Any]]] = {}
     contract: dict[str, list[dict[str, Any]]] = {}
     started = time.monotonic()
-    if config.get("sanitize"):
-        specs, config["cannot_start"] = _build_phase(config, specs, side, timing, spaced, said, contract)
+    staging = None
+    if config.sanitize:
+        specs, staging, failed = _build_phase(config, specs, timing, spaced, said, contract)
+        config = replace(config, targets=tuple(specs), target=specs[0])
     else:
-        config["cannot_start"] = cannot_start(specs, side, config["mode"], timing=timing, spaced=spaced, said=said,
-                                              contract=contract)
-    config["cannot_start_said"] = said
-    config["contract_breaks"] = contract
-    if len(config["cannot_start"]) == len(specs):
-        raise Usage("; ".join(f"target {name} cannot start: {why}" for name, why in config["cannot_start"].items()))
-    config["spaced_readers"] = sorted(spaced)
-    for name in config["spaced_readers"]:
+        failed = cannot_start(specs, config.side, config.mode, timing=timing, spaced=spaced, said=said,
+                              contract=contract)
+    if len(failed) == len(specs):
+        raise Usage("; ".join(f"target {name} cannot start: {why}" for name, why in failed.items()))
+    for name in sorted(spaced):
         print(f"fuzz: {visible(name, newlines=False)} {SPACED_READER}", file=sys.stderr)
     for name, breaks in contract.items():
         for one in breaks:
             print(f"fuzz: {visible(name, newlines=False)} breaks the contract: {one['line']} ({CONTRACT_APART})",
                   file=sys.stderr)
-    config["chunk_size"] = chunk_cases(config["n"], len(specs), config["workers"], chunk_size,
-                                       seconds_per_case=sum(timing) / len(timing) * len(specs) if timing else None)
-    if config["reference"]:
+    sized = chunk_cases(config.n, len(specs), config.workers, chunk_size,
+                        seconds_per_case=sum(timing) / len(timing) * len(specs) if timing else None)
+    if config.reference:
         try:
-            check_reference(config["reference"], side, mode=config["mode"], words=config["verdict_words"],
-                            exits=config["verdict_exit"])
+            check_reference(config.reference, config.side, mode=config.mode, words=config.verdict_words,
+                            exits=config.verdict_exit)
         except Usage:  # no run: no builds kept for it
-            staging = config.pop("staging", None)
             if staging:
                 shutil.rmtree(staging, ignore_errors=True)
             raise
-    config["preflight_s"] = time.monotonic() - started  # a phase of the run's wall time (``run``)
-    return config
+    return replace(config, cannot_start=failed, cannot_start_said=said, contract_breaks=contract,
+                   spaced_readers=tuple(sorted(spaced)), chunk_size=sized,
+                   preflight_s=time.monotonic() - started), staging  # a phase of the run's wall time (``run``)
 
 
-def workers(config: dict[str, Any] | None) -> Any:
+def workers(config: FuzzConfig | None) -> Any:
     """A context: the workers of a new run from ``config`` (not ``prepare``d yet) started now, each
     warming the engines the run's chunks use, so their start-up overlaps the prepare phase
     (``jobs.runner.start_workers``); it gives the pool for ``run(..., pool=)``, or None (a resume,
@@ -532,57 +513,56 @@ def workers(config: dict[str, Any] | None) -> Any:
 
     if config is None:
         return nullcontext()
-    numbered = list(enumerate(tasks.targets_of(config)))
-    first = tasks.plan({**config, "chunk_size": config["n"]}, numbered)[0]  # every chunk names the same engines
+    numbered = list(enumerate(config.targets))
+    first = tasks.plan(replace(config, chunk_size=config.n), numbered)[0]  # every chunk names the same engines
     return runner.start_workers(config, tasks.FUZZ, first)
 
 
-def _build_phase(config: dict[str, Any], specs: list[dict[str, Any]], side: int, timing: list[float],
+def _build_phase(config: FuzzConfig, specs: list[dict[str, Any]], timing: list[float],
                  spaced: set[str], said: dict[str, list[dict[str, Any]]],
-                 contract: dict[str, list[dict[str, Any]]]) -> tuple[list[dict[str, Any]], dict[str, str]]:
+                 contract: dict[str, list[dict[str, Any]]]) -> tuple[list[dict[str, Any]], str, dict[str, str]]:
     """Build every target with the sanitizers (``fuzz.build``) and pre-flight the builds: (the
-    targets, named by their programs in the run's build folder; {target: why} of those that cannot
-    start, a failed build among them). The builds wait in ``config["staging"]`` until the run's
-    directory is made; when none can start they are moved there at once, for their build.log."""
+    targets, named by their programs in the run's build folder; the folder the builds wait in until
+    the run's directory is made; {target: why} of those that cannot start, a failed build among
+    them). When none can start the builds are moved to the run's folder at once, for their build.log."""
     from fuzz.build import BuildError, settle, stage
 
     try:
-        staging, final, staged, failed = stage(specs, Path(config["out"]), command=config.get("build"))
+        staging, final, staged, failed = stage(specs, Path(config.out), command=config.build)
     except BuildError as error:
         raise Usage(str(error)) from None
     built = [(one, staged_one) for one, staged_one in zip(final, staged) if one["spec"] not in failed]
     reads_spaced: set[str] = set()
     outputs: dict[str, list[dict[str, Any]]] = {}
     breaks: dict[str, list[dict[str, Any]]] = {}
-    early = cannot_start([staged_one for _, staged_one in built], side, config["mode"], timing=timing,
+    early = cannot_start([staged_one for _, staged_one in built], config.side, config.mode, timing=timing,
                          spaced=reads_spaced, said=outputs, contract=breaks)
     spaced.update(one["spec"] for one, staged_one in built if staged_one["spec"] in reads_spaced)
     said.update({one["spec"]: outputs[staged_one["spec"]] for one, staged_one in built if staged_one["spec"] in outputs})
     contract.update({one["spec"]: breaks[staged_one["spec"]] for one, staged_one in built if staged_one["spec"] in breaks})
     failed.update({one["spec"]: early[staged_one["spec"]] for one, staged_one in built if staged_one["spec"] in early})
-    config.update(targets=final, target=final[0], staging=str(staging))
     if len(failed) == len(final):
-        out = Path(config["out"])
+        out = Path(config.out)
         try:
             out.mkdir(parents=True, exist_ok=True)
             settle(staging, out)
         except OSError:
             pass  # an old run there: the logs stay in the staging folder
-    return final, failed
+    return final, str(staging), failed
 
 
-def run(config: dict[str, Any] | None = None, *, resume: str | Path | None = None, force: bool = False,
-        verbose: bool = False, shrink: bool = True, show_progress: bool = True, pool: Any = None) -> Outcome:
+def run(config: FuzzConfig | None = None, *, resume: str | Path | None = None, force: bool = False,
+        verbose: bool = False, shrink: bool = True, show_progress: bool = True, pool: Any = None,
+        staging: str | None = None) -> Outcome:
     """Conduct a run: a new one from ``config`` (``prepare``d), or ``resume`` an interrupted one from its
     directory; the phases in turn; an Outcome. summary.md is written (the save phase). ``pool``: the
-    run's workers, started during the prepare phase (``workers``)."""
+    run's workers, started during the prepare phase (``workers``); ``staging``: the folder of the
+    sanitized builds (``prepare``), moved into the run's directory once it is made."""
     import pyarrow.compute as pc
 
     from fuzz import summary, tasks
-    from fuzz.tasks import targets_of
     from jobs import runner
 
-    staging = config.pop("staging", None) if config else None
     try:
         run_dir, config = runner.open_run(tasks.FUZZ, resume=resume, config=config, force=force)
     except BaseException:
@@ -597,21 +577,20 @@ def run(config: dict[str, Any] | None = None, *, resume: str | Path | None = Non
     with runner.stopping(run_dir, f"fuzz run --resume {run_dir.path}"):  # a stop while replaying: interrupted
         runner.setup_log(run_dir, verbose=verbose)
         started = time.monotonic()
-        running = [spec for spec in targets_of(config) if spec["spec"] not in config.get("cannot_start", {})]
-        targets = [(number, spec, target_of_spec(spec)) for number, spec in enumerate(running)]
+        targets = [(number, spec, target_of_spec(spec)) for number, spec in enumerate(config.running)]
         still: list[Still]
         replayed, skipped, still = 0, 0, []
         for _, spec, target in targets:
             entries, unread, failing = replay_own(config, spec, target, run_corpus)
             replayed, skipped, still = replayed + entries, skipped + unread, still + failing
-        phases = {} if resume else {"pre-flight": config.get("preflight_s", 0.0)}
+        phases = {} if resume else {"pre-flight": config.preflight_s}
         phases["replaying saved reproducers"] = time.monotonic() - started
         specs = tasks.plan(config, [(number, spec) for number, spec, _ in targets])
         _arrow_from_python()  # in here: a stop signal during it leaves the run interrupted, not running
     manifest = runner.run_with_progress(run_dir, config, tasks.FUZZ, specs, resume=bool(resume),
                                         show_progress=show_progress, pool=pool,
                                         resume_with=f"fuzz run --resume {run_dir.path}",
-                                        max_failed=config.get("max_failures"))
+                                        max_failed=config.max_failures)
     records = run_dir.read_table()
     saved: list[Saved] = []
     if manifest["status"] in (runner.COMPLETE, runner.FINISHED_EARLY):  # the cases asked for are all in
@@ -631,7 +610,7 @@ def run(config: dict[str, Any] | None = None, *, resume: str | Path | None = Non
         try:
             for number, spec, target in targets:
                 share = allowed * found[target.name] / max(1, sum(found.values()))
-                saved += triage_phase(mine[target.name], {**config, "target": spec, "stride": len(targets)}, target,
+                saved += triage_phase(mine[target.name], replace(config, target=spec), target,
                                       run_corpus, shrink_them=shrink, show_progress=show_progress, seconds=share)
         except KeyboardInterrupt:  # the groups finished are saved: a resume triages only the others
             manifest.update(status="interrupted", reason="interrupted while shrinking and confirming")
@@ -663,13 +642,14 @@ def fails(outcome: Outcome) -> bool:
     failing, a target that cannot start, or failures not yet grouped."""
     from fuzz.triage import status_of
 
-    config, manifest = outcome.manifest["config"], outcome.manifest
-    counted = {"bug"} | {status for status in ("slow", "unconfirmed") if config.get(f"fail_{status}")}
+    config, manifest = outcome.config, outcome.manifest
+    counted = {"bug"} | {status for status, asked in (("slow", config.fail_slow),
+                                                      ("unconfirmed", config.fail_unconfirmed)) if asked}
     found = {status_of(record) for record in manifest.get("fuzz", {}).get("groups", [])}
     untriaged = manifest["totals"]["failed"] and "fuzz" not in manifest
-    slow_still = bool(config.get("fail_slow")) and len(real_failures(outcome.still)) < len(outcome.still)
+    slow_still = config.fail_slow and len(real_failures(outcome.still)) < len(outcome.still)
     return bool(found & counted or untriaged or real_failures(outcome.still) or slow_still
-                or config.get("cannot_start") or config.get("fail_contract") and config.get("contract_breaks"))
+                or config.cannot_start or config.fail_contract and config.contract_breaks)
 
 
 def _arrow_from_python() -> None:

@@ -1,7 +1,7 @@
 """The fuzz run's summary: what a run found, rendered twice (whole, as Markdown for summary.md and
 ``--md``; short, as ``sudoku.display`` blocks for a terminal or a pipe), the manifest's record of
 each bug and target, and the ``--json`` of ``fuzz run``, ``fuzz replay`` and ``fuzz probe``: one object,
-``{"schema": "fuzz.run" | "fuzz.replay" | "fuzz.probe", "version": 3, ...}``, snake_case keys, as
+``{"schema": "fuzz.run" | "fuzz.replay" | "fuzz.probe", "version": 4, ...}``, snake_case keys, as
 ``reports`` writes; ``JSON_VERSION`` goes up on any change of shape (docs/fuzz.md lists the keys).
 Rendering only: the run itself is conducted by ``fuzz.engine``."""
 
@@ -13,12 +13,11 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from fuzz.tasks import targets_of
-
 if TYPE_CHECKING:
     from sudoku.display import Table
 
-    from fuzz.engine import Outcome, Still
+    from fuzz.config import FuzzConfig
+    from fuzz.outcome import Outcome, Still
     from fuzz.probe import Finding
     from fuzz.triage import Saved
 
@@ -50,7 +49,7 @@ def by_status(saved: Sequence[Any]) -> dict[str, list[Any]]:
     return found
 
 
-def target_rows(config: dict[str, Any], records: Any, saved: Sequence[Saved]) -> list[dict[str, Any]]:
+def target_rows(config: FuzzConfig, records: Any, saved: Sequence[Saved]) -> list[dict[str, Any]]:
     """One row per target for the summary's matrix: cases, failing cases per oracle, slips, bugs
     (slow answers and unconfirmed failures counted apart; a target with only those is 'ok'); a target
     run in a dialect whose contract's own spelling fails has it (``contract``) with the help for it
@@ -61,11 +60,11 @@ def target_rows(config: dict[str, Any], records: Any, saved: Sequence[Saved]) ->
     from fuzz.wording import CONTRACT_HELP
 
     rows: list[dict[str, Any]] = []
-    for spec in targets_of(config):
+    for spec in config.targets:
         name = spec["spec"]
-        why = config.get("cannot_start", {}).get(name)
+        why = config.cannot_start.get(name)
         if why:
-            said = config.get("cannot_start_said", {}).get(name)
+            said = config.cannot_start_said.get(name)
             rows.append({"target": name, "status": "cannot start", "detail": why, **({"said": said} if said else {})})
             continue
         mine = records.filter(pc.equal(records.column("target"), make_target(**spec).name)).select(
@@ -79,17 +78,17 @@ def target_rows(config: dict[str, Any], records: Any, saved: Sequence[Saved]) ->
                      "differs": sum(1 for r in mine if "differs" in (r["notes"] or "").split(",")),
                      "bugs": len(found["bug"]), "slow": len(found["slow"]), "unconfirmed": len(found["unconfirmed"]),
                      **({"contract": broken, "contract_help": CONTRACT_HELP}
-                        if (broken := config.get("contract_breaks", {}).get(name)) else {})})
+                        if (broken := config.contract_breaks.get(name)) else {})})
     return rows
 
 
-def differential(config: dict[str, Any], records: Any) -> dict[str, Any] | None:
+def differential(config: FuzzConfig, records: Any) -> dict[str, Any] | None:
     """What the differential check and the reference found, per case of the run (not per target row):
     puzzles with one solution compared across targets, the targets named as differing on each, the
     cases where all targets agreed against the expected answer, and the reference's failures and
     overrulings. None when the run had one target and no reference."""
-    stride = len([spec for spec in targets_of(config) if spec["spec"] not in config.get("cannot_start", {})])
-    if stride < 2 and not config.get("reference"):
+    stride = config.stride
+    if stride < 2 and not config.reference:
         return None
     rows = records.select(["case", "family", "solutions", "target", "notes"]).to_pylist()
     notes = [(row, set((row["notes"] or "").split(","))) for row in rows]
@@ -102,8 +101,8 @@ def differential(config: dict[str, Any], records: Any) -> dict[str, Any] | None:
                               and row["family"] not in ("create", "roundtrip")}) if stride > 1 else 0,
              "differs": dict(Counter(row["target"] for row, have in notes if "differs" in have)),
              "differs_cases": cases_with("differs"), "oracle_doubted": cases_with("oracle_doubted")}
-    if config.get("reference"):
-        found["reference"] = {"spec": config["reference"]["spec"],
+    if config.reference:
+        found["reference"] = {"spec": config.reference["spec"],
                               "asked": len({row["case"] // stride for row in rows
                                             if row["family"] not in ("create", "roundtrip")}),
                               "failed": cases_with("reference_failed"), "overruled": cases_with("reference_overruled")}
@@ -287,17 +286,17 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
 
     rows = records.select(["family", "outcome", "oracles_failed", "format_slips", "notes", "target_s", "case",
                            "target", "cpu_s"]).to_pylist()
-    config = manifest["config"]
+    config = outcome.config
     totals = manifest["totals"]
     wall = manifest["wall_s"] + sum(phases.values())
     spent = ", ".join(f"{name} {seconds:.1f}s" for name, seconds in phases.items() if seconds >= 0.05)
-    several = len(targets_of(config)) > 1
+    several = len(config.targets) > 1
     head = f"fuzz run {manifest['run_id']}: {manifest['status'].replace('_', ' ')}"
     if manifest["status"] == "finished_early":  # as asked (--max-failures): say why, and how much ran
         head += (f" (stopped after {counted(totals['failed'], 'failed case')}, --max-failures "
-                 f"{config.get('max_failures')}: {totals['cases']} of {manifest.get('plan', {}).get('cases', '?')} "
+                 f"{config.max_failures}: {totals['cases']} of {manifest.get('plan', {}).get('cases', '?')} "
                  "cases run)")
-    contract = config.get("contract_breaks") or {}
+    contract = config.contract_breaks
     untriaged = manifest["status"] == "interrupted" and totals["failed"] and not saved
     findings = by_status(saved)
     bugs = ("not yet grouped into bugs (the resume shrinks and saves them)" if untriaged
@@ -306,22 +305,22 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
             + (", the contract's own spelling broken" + (f" on {counted(len(contract), 'target')}" if several else "")
                if contract else ""))
     counts = (f"{counted(totals['cases'], 'case')}, {totals['failed']} failed, {bugs}; "
-              f"{wall:.1f}s wall on {counted(config['workers'], 'worker')}"
+              f"{wall:.1f}s wall on {counted(config.workers, 'worker')}"
               + (f" (cases {manifest['wall_s']:.1f}s, {spent})" if spent else ""))
     failing = [one for one in still if one.slow is None]
     replays = (f"replayed {counted(replayed, 'saved reproducer')}: {still_failing(len(failing))}"
                + (f", {len(still) - len(failing)} slow (not failures)" if len(failing) < len(still) else "")
                + (f"; {counted(skipped, 'corpus entry', 'corpus entries')} skipped, unreadable (each named on "
                   "stderr)" if skipped else ""))
-    spaced = [f"{name} {SPACED_READER}" for name in config.get("spaced_readers", [])]
-    seed = f", seed {config['seed']}, " + (f"families: {families_shown(config['families'], config.get('mode', 'solve'))}, "
-                                           if config.get("families") else "")
+    spaced = [f"{name} {SPACED_READER}" for name in config.spaced_readers]
+    seed = f", seed {config.seed}, " + (f"families: {families_shown(config.families, config.mode)}, "
+                                        if config.families else "")
     out = [f"# {md_text(head)}", "",
-           (f"{len(targets_of(config))} targets" if several else f"target {md_code(config['target']['spec'])}")
+           (f"{len(config.targets)} targets" if several else f"target {md_code(config.target['spec'])}")
            + md_text(seed) + counts, replays, *[md_text(line) for line in spaced], ""]
     failed = "bad" if findings["bug"] or untriaged else None
-    short: list[str | Table] = [marked(head, failed), marked((f"{len(targets_of(config))} targets" if several
-                                           else f"target {config['target']['spec']}")
+    short: list[str | Table] = [marked(head, failed), marked((f"{len(config.targets)} targets" if several
+                                           else f"target {config.target['spec']}")
                                           + seed + counts, failed),
              marked(replays, "bad" if failing else None), *[visible(line, newlines=False) for line in spaced]]
     if still:  # which: each with what it does now (a bug that came back, or changed its way of failing)
@@ -390,10 +389,10 @@ def render(outcome: Outcome) -> tuple[str, list[str | Table]]:
     return "\n".join(out + [""] + where), short + where + class_lines(rows_by_target, saved)
 
 
-def _corpus_note(run_corpus: Path, config: dict[str, Any], *, untriaged: bool) -> str:
+def _corpus_note(run_corpus: Path, config: FuzzConfig, *, untriaged: bool) -> str:
     """What the last line says of the run's corpus: where else its reproducers are kept, or why it is empty."""
     if run_corpus.exists():
-        return f" (kept in {_near(config['corpus'])} too: later runs replay it first)" if config.get("corpus") else ""
+        return f" (kept in {_near(config.corpus)} too: later runs replay it first)" if config.corpus else ""
     return " (empty: the failures are saved once the run is resumed)" if untriaged else " (empty: nothing failed)"
 
 
@@ -405,7 +404,7 @@ def _near(path: str) -> str:
         return path
 
 
-JSON_VERSION = 3  # the shape of fuzz run/replay/probe --json; bump it on any change
+JSON_VERSION = 4  # the shape of fuzz run/replay/probe --json; bump it on any change
 
 
 def _json(schema: str, **fields: Any) -> str:
@@ -426,14 +425,15 @@ def bug_json(one: Saved) -> dict[str, Any]:
 def run_json(outcome: Outcome, code: int) -> str:
     """``fuzz run --json``: the run's counts, its bugs, the saved reproducers that still fail, each
     target's row, where the records, summary and corpus are, and the exit code it ends with."""
-    manifest, config, run_dir = outcome.manifest, outcome.manifest["config"], outcome.run_dir
+    manifest, config, run_dir = outcome.manifest, outcome.config, outcome.run_dir
     interrupted = manifest["status"] == "interrupted"
     return _json("fuzz.run", run_id=manifest["run_id"], status=manifest["status"], exit_code=code,
-                 seed=config["seed"], mode=config.get("mode", "solve"), size=config.get("size"),
-                 targets=[spec["spec"] for spec in targets_of(config)],
-                 cannot_start=dict(config.get("cannot_start", {})),
-                 spaced_readers=list(config.get("spaced_readers", [])),
-                 contract_breaks=dict(config.get("contract_breaks", {})),
+                 seed=config.seed, mode=config.mode, size=config.size,
+                 families=list(config.families) if config.families else None, max_failures=config.max_failures,
+                 targets=[spec["spec"] for spec in config.targets],
+                 cannot_start=dict(config.cannot_start),
+                 spaced_readers=list(config.spaced_readers),
+                 contract_breaks=dict(config.contract_breaks),
                  cases=manifest["totals"]["cases"], failed=manifest["totals"]["failed"],
                  distinct_bugs=len(by_status(outcome.saved)["bug"]),
                  bugs=[bug_json(one) for one in by_status(outcome.saved)["bug"]],

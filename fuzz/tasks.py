@@ -2,7 +2,7 @@
 
 import logging
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime, timezone
 from math import isqrt
 from typing import Any
@@ -16,27 +16,13 @@ from fuzz.oracles import VERDICTS, Verdict, differ, judge_check, judge_contained
 from fuzz.reference import Expected, asks, expect
 from fuzz.targets import Result, Target, make_target
 from jobs.schema import SCHEMA_VERSION
+from fuzz.config import FuzzConfig
 from jobs.task import Task
 from jobs.tasks import worker_id
 
-# The fuzz run's own config fields, checked when a manifest is read back (--resume).
-FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
-    "target": (lambda value: isinstance(value, dict) and isinstance(value.get("spec"), str), "a target object"),
-    "targets": (lambda value: value is None or isinstance(value, list) and all(
-        isinstance(one, dict) and isinstance(one.get("spec"), str) for one in value), "a list of target objects"),
-    "strict": (lambda value: isinstance(value, bool), "true or false"),
-    "check_engine": (lambda value: isinstance(value, str), "an engine name"),
-    "corpus": (lambda value: isinstance(value, str), "a path"),
-    "n": (lambda value: isinstance(value, int) and value >= 1, "a case count"),
-}
 log = logging.getLogger("jobs.fuzz")
 MAX_TEXT = 4096
 _targets: dict[tuple[tuple[str, Any], ...], Target] = {}
-
-
-def targets_of(config: dict[str, Any]) -> list[dict[str, Any]]:
-    """A run's target specs (runs from before several targets had one)."""
-    return config.get("targets") or [config["target"]]
 
 
 def target_of(options: dict[str, Any]) -> Target:
@@ -104,8 +90,9 @@ def round_trip(case: Case, target: Target, *, strict: bool = False,
                                                       cpu_seconds=made.cpu_seconds + answer.cpu_seconds), half
 
 
-def case_of(spec: dict[str, Any], index: int, *, header: bool = False, spaced: bool = False) -> Case:
-    """Case ``index`` of the run a spec (a chunk's, or the run's config) belongs to. For a target that
+def case_of(spec: Mapping[str, Any], index: int, *, header: bool = False, spaced: bool = False) -> Case:
+    """Case ``index`` of the run a chunk's spec belongs to (or ``FuzzConfig.cases()``, which spells a
+    run's as a spec does). For a target that
     reads a number only when a space follows it (``spaced``: ``reads_spaced``), every other puzzle
     case is spelled that way (``fuzz.cases.respaced``): those test its solver past its reader, the
     rest keep the classic text, whose refusal stays a bug of its own."""
@@ -117,10 +104,10 @@ def case_of(spec: dict[str, Any], index: int, *, header: bool = False, spaced: b
     return respaced(case) if spaced and index % 2 else case
 
 
-def reads_spaced(config: dict[str, Any], target: dict[str, Any]) -> bool:
-    """Whether the pre-flight found that ``target`` (a spec) reads only the spelling with a space after
-    every number (``fuzz.engine.preflight``)."""
-    return target["spec"] in config.get("spaced_readers", ())
+def reads_spaced(readers: Collection[str], target: dict[str, Any]) -> bool:
+    """Whether the pre-flight found that ``target`` (a spec) is one of the ``readers`` of only the
+    spelling with a space after every number (``fuzz.engine.preflight``)."""
+    return target["spec"] in readers
 
 
 def signature_of(case: Case, verdict: Verdict, result: Result) -> str | None:
@@ -137,7 +124,7 @@ def run_chunk(spec: dict[str, Any]) -> list[dict[str, Any]]:
     so a chunk's records are one unbroken range), the reference asked first when there is one, and
     the targets' answers to each puzzle with one solution compared (the differential check)."""
     targets = [(number, target_of(options)) for number, options in spec["targets"]]
-    spaced = {number for number, options in spec["targets"] if reads_spaced(spec, options)}
+    spaced = {number for number, options in spec["targets"] if reads_spaced(spec.get("spaced_readers", ()), options)}
     reference = target_of(spec["reference"]) if spec.get("reference") else None
     engines.warm(*engines_of(spec))
     records: list[dict[str, Any]] = []
@@ -234,19 +221,19 @@ def _record(spec: dict[str, Any], index: int, case: Case, verdict: Verdict, resu
     }
 
 
-def plan(config: dict[str, Any], targets: list[tuple[int, dict[str, Any]]]) -> list[dict[str, Any]]:
+def plan(config: FuzzConfig, targets: list[tuple[int, dict[str, Any]]]) -> list[dict[str, Any]]:
     """The run's chunks: each runs the same slice of cases against every target; target ``number``'s
     case ``i`` is record ``i * len(targets) + number`` (so each record of the run appears exactly once,
-    and a chunk's records are one range, as the runner wants)."""
-    n, size, stride = config["n"], config["chunk_size"], max(1, len(targets))
-    return [{"run_id": config["run_id"], "chunk": chunk, "first": first, "cases": min(size, n - first),
-             "start": first * stride, "count": min(size, n - first) * stride, "stride": stride, "n": n,
-             "size": config.get("size", 9), "seed": config["seed"], "targets": targets,
-             "reference": config.get("reference"), "strict": config["strict"],
-             "check_engine": config["check_engine"], "mode": config.get("mode", "solve"),
-             "verdict_words": config.get("verdict_words"), "verdict_exit": config.get("verdict_exit"),
-             "spaced_readers": config.get("spaced_readers", []),
-             **({"families": config["families"]} if config.get("families") else {})}  # older runs' specs kept
+    and a chunk's records are one range, as the runner wants). A spec is the chunk's wire form (sent
+    to workers, its digest pinned in the plan): plain JSON values, its keys as before the typed config."""
+    n, size, stride = config.n, config.chunk, max(1, len(targets))
+    return [{"run_id": config.run_id, "chunk": chunk, "first": first, "cases": min(size, n - first),
+             "start": first * stride, "count": min(size, n - first) * stride, "stride": stride,
+             **config.cases(), "targets": targets, "reference": config.reference, "strict": config.strict,
+             "check_engine": config.check_engine,
+             "verdict_words": list(config.verdict_words) if config.verdict_words else None,
+             "verdict_exit": list(config.verdict_exit) if config.verdict_exit else None,
+             "spaced_readers": list(config.spaced_readers)}
             for chunk, first in enumerate(range(0, n, size))]
 
 
@@ -260,7 +247,7 @@ def engines_of(spec: dict[str, Any]) -> list[str]:
     return list(dict.fromkeys(name for name in names if name))
 
 
-FUZZ = Task("fuzz", run_chunk, plan, engines=engines_of, fields=FIELDS,
+FUZZ = Task("fuzz", run_chunk, plan, engines=engines_of, config=FuzzConfig,
             files=rf"summary\.md|corpus/(?:{store.OWNED_FILES})|build/.+",
             dirs=rf"corpus|corpus/(?:{store.OWNED_DIRS})|build|build/.+")
 """The fuzz task: cases asked of every target; what it writes beside the runner's files is the run's

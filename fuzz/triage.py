@@ -40,6 +40,7 @@ from typing import Any, cast
 import pyarrow.compute as pc
 
 from fuzz import corpus as store
+from fuzz.config import FuzzConfig
 from fuzz.cases import Case, CountUnknown, about_text, create_case, from_text, malformed_place
 from fuzz.oracles import Verdict, oracles_of, parts_of
 from fuzz.reference import answer, asks
@@ -236,20 +237,19 @@ def replay_command(folder: str | Path, target_options: dict[str, Any], reference
     return shlex.join(words)
 
 
-def _same(signature: str, case: Case, target: Target, config: dict[str, Any], *,
+def _same(signature: str, case: Case, target: Target, config: FuzzConfig, *,
           alike: bool = False) -> tuple[bool, Verdict, Result]:
     """Whether ``case`` fails on ``target`` as ``signature`` says: the same signature for a solve (or,
     ``alike``, the same bug: ``_alike``); for a create (whose answers are random), every oracle and
     kind of the signature seen again on some create, whose output is the result."""
-    if config.get("reference") and asks(case):  # the reference says what is right, as in the run
+    if config.reference and asks(case):  # the reference says what is right, as in the run
         expected = _expected(case, config)
         if expected is None:  # the reference failed on it: nothing to compare with
-            return False, *run_case(case, target, strict=config["strict"], check_engine=config.get(
-                "check_engine", "py"), words=config.get("verdict_words"), exits=config.get("verdict_exit"))
+            return False, *run_case(case, target, strict=config.strict, check_engine=config.check_engine, words=config.verdict_words, exits=config.verdict_exit)
         case = expected
     failures = signature.split(" on ", 1)[0].split("+")
-    verdict, result = run_case(case, target, strict=config["strict"], check_engine=config.get("check_engine", "py"),
-                               words=config.get("verdict_words"), exits=config.get("verdict_exit"),
+    verdict, result = run_case(case, target, strict=config.strict, check_engine=config.check_engine,
+                               words=config.verdict_words, exits=config.verdict_exit,
                                shows=failures[0] if case.command == "create" else None)
     got = signature_of(case, verdict, result)
     if got is None:
@@ -273,14 +273,15 @@ def _showing(signature: str, verdict: Verdict) -> int:
     return len((verdict.showing or {}).get(signature.split(" on ", 1)[0], ()))
 
 
-def _expected(case: Case, config: dict[str, Any]) -> Case | None:
+def _expected(case: Case, config: FuzzConfig) -> Case | None:
     """``case`` as the run's reference says it should be answered, or None when the reference fails on it."""
-    return answer(case, target_of(config["reference"]), header=config["target"].get("header", False),
-                  words=config.get("verdict_words"), exits=config.get("verdict_exit"), tries=CONFIRMATIONS)
+    assert config.reference is not None, "asked only of a run with a reference"
+    return answer(case, target_of(config.reference), header=config.target.get("header", False),
+                  words=config.verdict_words, exits=config.verdict_exit, tries=CONFIRMATIONS)
 
 
 def _confirm(signature: str, case: Case, target: Target,
-             config: dict[str, Any]) -> tuple[int, tuple[Verdict, Result] | None]:
+             config: FuzzConfig) -> tuple[int, tuple[Verdict, Result] | None]:
     """(replays that failed as the same bug, verdict and result of the first that failed exactly so,
     else of the first alike, else of the last). For a create, the verdict's calls and calls_failed
     are the creates of every replay and those that showed the bug."""
@@ -305,7 +306,7 @@ Report = Callable[[str, int, int], None]
 """How a group's triage tells its progress: ``report(stage, tries, size in bytes)``."""
 
 
-def triage_group(group: Group, config: dict[str, Any], target: Target, *, shrink_it: bool = True,
+def triage_group(group: Group, config: FuzzConfig, target: Target, *, shrink_it: bool = True,
                  seconds: float | None = None, saved: Case | None = None,
                  report: Report | None = None) -> tuple[Any, ...]:
     """(case to save, replays confirmed, verdict, result, a note on shrinking or None, the samples that
@@ -332,8 +333,7 @@ def triage_group(group: Group, config: dict[str, Any], target: Target, *, shrink
     elif group.family == "roundtrip":  # the solve half: the create output it was given, as recorded
         case = from_text("roundtrip", "solve", group.text.encode(), side=group.side)
     else:
-        case = case_of(config, group.representative // config.get("stride", 1), header=target.header,
-                       spaced=reads_spaced(config, config["target"]))
+        case = _case(config, group.representative, target)
     look, slow = None, cast("list[tuple[Case, Result]]", [])  # members of a hang's group that were only slow
     if computing:
         tell("looking again with more CPU", 0, len(case.text))
@@ -393,7 +393,7 @@ def _status(group: Group, hits: int) -> str:
     return "unconfirmed" if hits == 0 and once else "bug"
 
 
-def _pick_endless(group: Group, case: Case, config: dict[str, Any], target: Target,
+def _pick_endless(group: Group, case: Case, config: FuzzConfig, target: Target,
                   until: float | None) -> tuple[Case, Result, list[tuple[Case, Result]]]:
     """(the member to stand for a hang computing, its look with LONGER times the limit, the members
     looked at that were only slow when one is endless): the first of ``case`` and the group's
@@ -403,8 +403,7 @@ def _pick_endless(group: Group, case: Case, config: dict[str, Any], target: Targ
     empty grid (the cost is bounded: MAX_LOOKS looks)."""
     looked = [(case, cast("Result", look_longer(case, target)))]
     for index in group.hangs:
-        other = case_of(config, index // config.get("stride", 1), header=target.header,
-                        spaced=reads_spaced(config, config["target"]))
+        other = _case(config, index, target)
         late = until is not None and time.monotonic() + LONGER * limit_of(target) > until
         if looked[-1][1].timed_out or late and other.family in {one.family for one, _ in looked}:
             break
@@ -413,6 +412,12 @@ def _pick_endless(group: Group, case: Case, config: dict[str, Any], target: Targ
     if looked[-1][1].timed_out:
         return (*looked[-1], slow)
     return (*(slow or looked)[0], [])
+
+
+def _case(config: FuzzConfig, index: int, target: Target) -> Case:
+    """The run's case behind record ``index`` (of ``config.stride`` records a case), spelled for ``target``."""
+    return case_of(config.cases(), index // config.stride, header=target.header,
+                   spaced=reads_spaced(config.spaced_readers, config.target))
 
 
 def is_slow(look: Result, target: Target) -> bool:
@@ -425,13 +430,12 @@ def limit_of(target: Target) -> float:
     return float(getattr(target, "timeout", 0.0) or 0.0)
 
 
-def _sampled(group: Group, config: dict[str, Any], target: Target) -> list[tuple[str, Case, Result, str, str]]:
+def _sampled(group: Group, config: FuzzConfig, target: Target) -> list[tuple[str, Case, Result, str, str]]:
     """(family, case, result, its signature, its detail) of each of the group's samples that fails
     as the same bug again (``_alike``: a sample of another class has a signature of its own)."""
     found = []
     for family, index in group.samples:
-        case = case_of(config, index // config.get("stride", 1), header=target.header,
-                       spaced=reads_spaced(config, config["target"]))
+        case = _case(config, index, target)
         same, verdict, result = _same(group.signature, case, target, config, alike=True)
         now = signature_of(case, verdict, result)
         if same and now:
@@ -500,11 +504,11 @@ def triage_task(spec: dict[str, Any]) -> tuple[Any, ...]:
         seconds = spec.get("seconds")
         watch = Watch(Path(spec["watch"]) / f"{spec['chunk']}.json", group.signature,
                        None if seconds is None else time.time() + seconds, spec.get("tell"))
-    return triage_group(group, spec["config"], target_of(spec["config"]["target"]),
+    return triage_group(group, spec["config"], target_of(spec["config"].target),
                         shrink_it=spec["shrink"], seconds=spec.get("seconds"), saved=saved, report=watch)
 
 
-def triage(records: Any, config: dict[str, Any], target: Target, corpora: Sequence[str | Path], *,
+def triage(records: Any, config: FuzzConfig, target: Target, corpora: Sequence[str | Path], *,
            shrink_them: bool = True, progress: Callable[[int, int, list[dict[str, Any]]], None] | None = None,
            seconds: float | None = None) -> list[Saved]:
     """Group, shrink, confirm and save every distinct bug of a run; a list of Saved, largest group first.
@@ -531,7 +535,7 @@ def triage(records: Any, config: dict[str, Any], target: Target, corpora: Sequen
     if progress and book.numbers:
         progress(len(book.numbers), len(found), [])
     if todo:
-        workers = max(1, min(config["workers"], len(todo)))
+        workers = max(1, min(config.workers, len(todo)))
         rounds = -(-len(todo) // workers)  # groups run ``workers`` at a time: each round gets its share
         each = None if seconds is None else max(MIN_GROUP_S, seconds / rounds)
         with tempfile.TemporaryDirectory(prefix="fuzz-triage-") as watch:
@@ -541,11 +545,11 @@ def triage(records: Any, config: dict[str, Any], target: Target, corpora: Sequen
 
             specs = [{"chunk": number, "group": group._asdict(), "config": config, "shrink": shrink_them,
                       "seconds": each, "saved": replayed.get(group.signature), "watch": watch,
-                      **({"tell": tell} if workers == 1 and config["backend"] == "local" else {})} for number, group in todo]
+                      **({"tell": tell} if workers == 1 and config.backend == "local" else {})} for number, group in todo]
             options: dict[str, Any] = {"workers": workers, "heartbeat": WATCH_S}
-            if config["backend"] == "dask":
-                options["scheduler"] = config.get("scheduler")
-            for spec, outcome in backends.BACKENDS[config["backend"]](triage_task, specs, **options):
+            if config.backend == "dask":
+                options["scheduler"] = config.scheduler
+            for spec, outcome in backends.BACKENDS[config.backend](triage_task, specs, **options):
                 if spec is None:  # the heartbeat: groups still at work
                     if progress:
                         progress(len(book.numbers), len(found), watched(Path(watch), book.numbers))
@@ -572,7 +576,7 @@ class _Book:
     """The saved bugs of one target's triage, kept as groups finish: each saved to every corpus at
     once, a reproducer that is the same bytes as one saved before merged into it."""
 
-    def __init__(self, config: dict[str, Any], target: Target, corpora: Sequence[str | Path], creates: int) -> None:
+    def __init__(self, config: FuzzConfig, target: Target, corpora: Sequence[str | Path], creates: int) -> None:
         self.config, self.target, self.corpora, self.creates = config, target, corpora, creates
         self.numbers: dict[int, Path] = {}  # group number -> folder (in the run's corpus)
         self.by_folder: dict[Path, Saved] = {}  # folder -> Saved
@@ -582,7 +586,7 @@ class _Book:
         """A group an earlier, interrupted triage saved (``store.saved_groups``)."""
         self.numbers[number] = folder
         if folder not in self.by_folder:
-            self.by_folder[folder] = _saved_from(folder, meta, text, self.config["target"]["spec"])
+            self.by_folder[folder] = _saved_from(folder, meta, text, self.config.target["spec"])
             self.by_input[(meta.get("command"), text)] = folder
 
     def save(self, number: int, group: Group, case: Case, hits: int, verdict: Verdict, result: Result,
@@ -615,7 +619,7 @@ class _Book:
         intermittent, flaky = self._rate(group, hits, verdict)
         mark = _mark(case, verdict, oracle)
         flaky = flaky and status == "bug"  # a slow answer or an unconfirmed failure is no flaky bug
-        extra = {"cases": group.cases, "seed": self.config["seed"], "case": group.representative, "status": status,
+        extra = {"cases": group.cases, "seed": self.config.seed, "case": group.representative, "status": status,
                  "confirmed": f"{hits} of {CONFIRMATIONS} replays", "hits": hits, "flaky": flaky,
                  "intermittent": intermittent, "families": group.families, "also": others, "mark": mark,
                  "shrink_note": note}
@@ -623,15 +627,15 @@ class _Book:
         beside: list[Path] = []
         for root in self.corpora:
             folder = store.folder_for(root, self.target, oracle, signature)
-            extra["replay"] = replay_command(folder, self.config["target"], self.config.get("reference"),
-                                           strict=bool(self.config.get("strict")))
+            extra["replay"] = replay_command(folder, self.config.target, self.config.reference,
+                                           strict=self.config.strict)
             folders.append(store.save(root, case, signature=signature, oracle=oracle, detail=detail,
                                       target=self.target, result=result, extra=extra))
             for family, sample, its_result, its_signature, its_detail in samples:  # other kinds of input, beside it
                 place = folders[-1] / f"also-{family}"
-                options = {"replay": replay_command(place, self.config["target"], self.config.get("reference"),
-                                                    strict=bool(self.config.get("strict"))),
-                           "sample_of": folders[-1].name, "seed": self.config["seed"]}
+                options = {"replay": replay_command(place, self.config.target, self.config.reference,
+                                                    strict=self.config.strict),
+                           "sample_of": folders[-1].name, "seed": self.config.seed}
                 saved_at = store.save(root, sample, signature=its_signature, oracle=oracles_of(its_signature)[0],
                                       detail=its_detail, target=self.target, result=its_result, extra=options,
                                       folder=place)
@@ -642,9 +646,9 @@ class _Book:
         self.by_input[key] = folder
         self.by_folder[folder] = Saved(
             signature, group.cases, group.representative, folder, detail, hits, flaky,
-            intermittent, replay_command(folder, self.config["target"], self.config.get("reference"),
-                                           strict=bool(self.config.get("strict"))), case.text,
-            self.config["target"]["spec"], group.families, others, case.side, store.expected_of(case),
+            intermittent, replay_command(folder, self.config.target, self.config.reference,
+                                           strict=self.config.strict), case.text,
+            self.config.target["spec"], group.families, others, case.side, store.expected_of(case),
             store.actual_of(result), mark, note, tuple(beside), status)
 
     def _slow_apart(self, group: Group, slow: Sequence[tuple[Case, Result]]) -> None:
@@ -655,20 +659,20 @@ class _Book:
         detail = f"no_timeout: no answer after {limit_of(self.target):g}s of CPU{_second_look_words(look, self.target)}"
         families = sorted({one.family for one, _ in slow})
         note = "not shrunk: slow, not a hang"
-        extra = {"cases": len(slow), "seed": self.config["seed"], "status": "slow", "slow_of": signature,
+        extra = {"cases": len(slow), "seed": self.config.seed, "status": "slow", "slow_of": signature,
                  "confirmed": f"0 of {CONFIRMATIONS} replays", "hits": 0, "flaky": False, "families": families,
                  "shrink_note": note}
         folders = []
         for root in self.corpora:
             folder = store.folder_for(root, self.target, oracle, signature + SLOW_APART)
-            extra["replay"] = replay_command(folder, self.config["target"], self.config.get("reference"),
-                                             strict=bool(self.config.get("strict")))
+            extra["replay"] = replay_command(folder, self.config.target, self.config.reference,
+                                             strict=self.config.strict)
             folders.append(store.save(root, case, signature=signature, oracle=oracle, detail=detail,
                                       target=self.target, result=look, extra=extra, folder=folder))
         self.by_folder[folders[0]] = Saved(
             signature, len(slow), None, folders[0], detail, 0, False, None,
-            replay_command(folders[0], self.config["target"], self.config.get("reference"),
-                           strict=bool(self.config.get("strict"))), case.text, self.config["target"]["spec"],
+            replay_command(folders[0], self.config.target, self.config.reference,
+                           strict=self.config.strict), case.text, self.config.target["spec"],
             families, [], case.side, store.expected_of(case), store.actual_of(look), None, note, (), "slow")
 
     def _rate(self, group: Group, hits: int, verdict: Verdict) -> tuple[str | None, bool]:

@@ -7,6 +7,7 @@ and an interrupt, finished chunks are kept: resume with --resume DIR.
 import argparse
 import os
 import sys
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from sudoku.generate import GenerationFailed, refuse_impossible
 from sudoku.grid import MADE_SIDES, box_of_side
 
 from jobs import BATCH_CHUNK_SIZE, CASE_CHUNK_SIZE, backends
+from jobs.config import BatchConfig
 from jobs.entry import dispatch
 from jobs.inputs import InputError, read_input
 
@@ -95,7 +97,7 @@ def _parser() -> Parser:
     return parser
 
 
-def _config(args: argparse.Namespace) -> dict[str, Any]:
+def _config(args: argparse.Namespace) -> BatchConfig:
     from jobs.tasks import default_engines  # pyarrow: only for a run, never for --help
 
     box = box_of_side(args.size)
@@ -134,15 +136,13 @@ def _config(args: argparse.Namespace) -> dict[str, Any]:
             raise Usage(str(error)) from None
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
     out = args.out or f"runs/run-{stamp}"
-    return {
-        "kind": "batch", "run_id": Path(out).name if args.out is None else f"{Path(out).name}-{stamp}", "n": args.n, "box": box, "size": args.size,
-        "seed": new_seed() if args.seed is None else args.seed,
-        "input": str(Path(args.input).resolve()) if args.input else None, "workers": args.workers,
-        "chunk_size": args.chunk_size, "backend": args.backend, "scheduler": args.scheduler,
-        "engine": args.engine, "check_engine": args.check_engine, "blanks": args.blanks,
-        "difficulty": args.difficulty, "grade": args.grade, "canonical": args.canonical, "out": out,
-        "engines_by_size": by_size,
-    }
+    return BatchConfig(
+        run_id=Path(out).name if args.out is None else f"{Path(out).name}-{stamp}", n=args.n, box=box,
+        size=args.size, seed=new_seed() if args.seed is None else args.seed,
+        input=str(Path(args.input).resolve()) if args.input else None, workers=args.workers,
+        chunk_size=args.chunk_size, backend=args.backend, scheduler=args.scheduler, engine=args.engine,
+        check_engine=args.check_engine, blanks=args.blanks, difficulty=args.difficulty, grade=args.grade,
+        canonical=args.canonical, out=out, engines_by_size=by_size)
 
 
 RUN_ONLY = ("command", "resume", "verbose", "no_progress", "connect_timeout", "md", "json", "color")
@@ -166,13 +166,14 @@ def run(args: argparse.Namespace) -> int:
     config = None if args.resume else _config(args)
     if config is not None:  # check the input before making the run directory
         lines = None
-        if config["input"]:
-            lines, config["input_sha256"] = read_input(config["input"])
+        if config.input:
+            lines, digest = read_input(config.input)
+            config = replace(config, input_sha256=digest)
     run_dir, config = runner.open_run(tasks.BATCH, resume=args.resume, config=config, force=args.force)
     with runner.stopping(run_dir, f"sudoku-jobs run --resume {run_dir.path}"):
         if args.resume:
-            lines = _reread_input(config) if config["input"] else None
-            backends.check(config["backend"], config["scheduler"], timeout=args.connect_timeout)
+            lines = _reread_input(config) if config.input else None
+            backends.check(config.backend, config.scheduler, timeout=args.connect_timeout)
         specs = tasks.plan(config, lines)
         runner.setup_log(run_dir, verbose=args.verbose)
     total = sum(spec["count"] for spec in specs)
@@ -196,12 +197,13 @@ def run(args: argparse.Namespace) -> int:
     return OK
 
 
-def _reread_input(config: dict[str, Any]) -> list[tuple[int, str, str | None]]:
+def _reread_input(config: BatchConfig) -> list[tuple[int, str, str | None]]:
     """The input's lines again, refused if the file is not the one the run began with."""
-    lines, digest = read_input(config["input"])
-    recorded = config.get("input_sha256")
+    assert config.input is not None, "a run of created puzzles has no input"
+    lines, digest = read_input(config.input)
+    recorded = config.input_sha256
     if recorded is not None and digest != recorded:
-        raise Usage(f"--input {config['input']} changed since the run began (sha256 {recorded[:12]}... then, "
+        raise Usage(f"--input {config.input} changed since the run began (sha256 {recorded[:12]}... then, "
                     f"{digest[:12]}... now); refusing to mix two files in one run: restore it, or start a new run")
     return lines
 

@@ -14,16 +14,11 @@ so it can only finish the same run.
 import hashlib
 import json
 import os
-from collections.abc import Callable
-from typing import Any
-
-from sudoku.grid import MADE_SIDES
+from typing import Any, overload
 
 from jobs import __version__
+from jobs.config import BadConfig, BatchConfig, C, RunConfig
 from jobs.schema import HISTORY, SCHEMA_VERSION
-
-Check = Callable[[Any], bool]
-Fields = dict[str, tuple[Check, str]]
 
 KINDS = {"batch": "sudoku-jobs run --resume", "fuzz": "fuzz run --resume"}
 # finished_early: stopped as asked once enough cases failed (``fuzz run --max-failures``); never resumed
@@ -58,50 +53,6 @@ class OtherKind(ValueError):
         self.found = found
 
 
-def _int(low: int | None = None) -> Check:
-    def check(value: Any) -> bool:
-        return isinstance(value, int) and not isinstance(value, bool) and (low is None or value >= low)
-    return check
-
-
-def _optional(check: Check) -> Check:
-    return lambda value: value is None or check(value)
-
-
-def _str(value: Any) -> bool:
-    return isinstance(value, str)
-
-
-def _one_of(*choices: Any) -> Check:
-    return lambda value: value in choices
-
-
-# name: (check, what it must be)
-COMMON: Fields = {
-    "run_id": (_str, "a string"),
-    "n": (_int(1), "an integer of at least 1"),
-    "seed": (_int(), "an integer"),
-    "workers": (_int(1), "an integer of at least 1"),
-    "chunk_size": (_int(1), "an integer of at least 1"),
-    "backend": (_one_of("local", "dask"), "'local' or 'dask'"),
-    "scheduler": (_optional(_str), "an address or null"),
-    "out": (_str, "a path"),
-}
-BATCH: Fields = {
-    "box": (_one_of(2, 3, 4, 5), "2, 3, 4 or 5"),
-    "size": (_one_of(*MADE_SIDES), "4, 9, 16 or 25"),
-    "input": (_optional(_str), "a path or null"),
-    "engine": (_str, "an engine name"),
-    "check_engine": (_str, "an engine name"),
-    "blanks": (_optional(_int(0)), "a count or null"),
-    "difficulty": (_optional(_str), "a difficulty or null"),
-}
-OPTIONAL: Fields = {"input_sha256": (_optional(_str), "a hex digest or null"),  # absent in runs made before them
-            "grade": (lambda value: isinstance(value, bool), "true or false"),
-            "canonical": (lambda value: isinstance(value, bool), "true or false"),
-            "engines_by_size": (lambda value: isinstance(value, bool), "true or false")}
-
-
 def kind_of(config: dict[str, Any]) -> str:
     kind: str = config.get("kind", "batch")
     return kind
@@ -115,33 +66,35 @@ def _check_schema_version(version: object) -> None:
                           f"({min(HISTORY)} to {max(HISTORY)})")
 
 
-def validate(manifest: object, *, kind: str | None = None, fields: Fields | None = None) -> None:
-    """Raise BadManifest (or OtherKind when ``kind`` is given and the run is another kind) unless
-    ``manifest`` holds a config of a known kind with every field of the right type. ``fields`` adds
-    checks ({name: (check, what)}) for the config of that kind."""
+@overload
+def validate(manifest: object, *, kind: str | None = None, config: type[C]) -> C: ...
+@overload
+def validate(manifest: object, *, kind: str | None = None, config: None = None) -> RunConfig: ...
+def validate(manifest: object, *, kind: str | None = None, config: type[RunConfig] | None = None) -> RunConfig:
+    """The run's configuration (``jobs.config``) once ``manifest`` is checked: BadManifest (or OtherKind
+    when ``kind`` is given and the run is another kind) unless it holds a config of a known kind with
+    every field of the right type. ``config`` is the kind's class (``jobs.task.Task.config``); without
+    it a batch run is read whole and another kind's runner fields alone."""
     if not isinstance(manifest, dict):
         raise BadManifest("not a JSON object")
     _check_schema_version(manifest.get("schema_version"))
-    config = manifest.get("config")
-    if not isinstance(config, dict):
+    found_config = manifest.get("config")
+    if not isinstance(found_config, dict):
         raise BadManifest("no config object: not a run manifest")
-    found = kind_of(config)
+    found = kind_of(found_config)
     if found not in KINDS:
         raise BadManifest(f"config.kind is {found!r}, not a kind of run this tool knows ({', '.join(KINDS)})")
     if kind is not None and found != kind:
         raise OtherKind(found, kind)
-    schema = {**COMMON, **(BATCH if found == "batch" else {}), **(fields or {})}
-    for name, (check, what) in schema.items():
-        if name not in config:
-            raise BadManifest(f"config.{name} is missing")
-        if not check(config[name]):
-            raise BadManifest(f"config.{name} must be {what}, not {json.dumps(config[name])}")
-    for name, (check, what) in OPTIONAL.items():
-        if name in config and not check(config[name]):
-            raise BadManifest(f"config.{name} must be {what}, not {json.dumps(config[name])}")
+    reader = config or (BatchConfig if found == "batch" else RunConfig)
+    try:
+        typed = reader.from_manifest(found_config)
+    except BadConfig as error:
+        raise BadManifest(str(error)) from None
     check_status(manifest)
     if "plan" in manifest and not isinstance(manifest["plan"], dict):
         raise BadManifest("plan must be an object")
+    return typed
 
 
 def check_status(manifest: dict[str, Any]) -> None:
@@ -177,12 +130,11 @@ def digest(data: object) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":"), default=str).encode()).hexdigest()
 
 
-def plan(config: dict[str, Any], specs: list[dict[str, Any]]) -> dict[str, Any]:
+def plan(config: RunConfig, specs: list[dict[str, Any]]) -> dict[str, Any]:
     """The plan of a run: what its config and chunk specs say it will hold when complete."""
     return {
-        "cases": sum(spec["count"] for spec in specs), "chunks": len(specs), "chunk_size": config["chunk_size"],
-        "seed": config["seed"], "engine": config.get("engine"), "check_engine": config.get("check_engine"),
-        "target": config.get("target"), "input_sha256": config.get("input_sha256"),
+        "cases": sum(spec["count"] for spec in specs), "chunks": len(specs), "chunk_size": config.chunk,
+        "seed": config.seed, **config.pins(),
         "schema_version": SCHEMA_VERSION, "version": __version__, "specs_sha256": digest(specs),
     }
 

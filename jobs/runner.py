@@ -1,8 +1,8 @@
 """The runner: plan chunks, run them on a backend, save each as it finishes, and keep the manifest.
 
-The runner knows a task only through ``jobs.task.Task`` (its kind, its chunk function, its own config
-fields and file names). A run is fully described by its config (a JSON-able dict kept in the
-manifest), so ``--resume`` re-plans the same chunks from it (the task's ``plan``), refuses a plan
+The runner knows a task only through ``jobs.task.Task`` (its kind, its chunk function, its
+configuration's class and file names). A run is fully described by its config (``jobs.config``: a
+typed value, kept in the manifest as JSON), so ``--resume`` re-plans the same chunks from it (the task's ``plan``), refuses a plan
 that differs from the recorded one, and runs only the chunks without a whole part on disk. ``open_run`` is the one entry for ``sudoku-jobs`` and ``fuzz``.
 """
 
@@ -28,6 +28,7 @@ from sudoku.interrupts import Interrupted, Interrupts
 
 from jobs import backends
 from jobs import manifest as manifests
+from jobs.config import C, RunConfig
 from jobs.schema import SCHEMA_VERSION
 from jobs.store import RunDir, RunDirError, WriteError
 from jobs.task import Task
@@ -41,7 +42,6 @@ WARM_NOTE_AFTER_S = 5.0  # a warm-up longer than this is announced: it is compil
 WARM_EVERY_S = 15.0  # a compile's progress is said this often (kernels done, time left)
 
 
-Config = dict[str, Any]
 Specs = list[dict[str, Any]]
 Progress = Callable[[int, int], None]
 
@@ -224,7 +224,7 @@ def _forwarding() -> Any:
     return handler
 
 
-def execute(run_dir: RunDir, config: Config, task: Task, specs: Specs, *, resume: bool = False,
+def execute(run_dir: RunDir, config: RunConfig, task: Task[Any], specs: Specs, *, resume: bool = False,
             progress: Progress | None = None, pool: Any = None, max_failed: int | None = None) -> dict[str, Any]:
     """Run the specs of ``task`` (a ``jobs.task.Task``) without a whole part yet; keep the manifest
     current; return the final manifest.
@@ -258,8 +258,8 @@ def execute(run_dir: RunDir, config: Config, task: Task, specs: Specs, *, resume
         with interrupts.deferred(then_raise=False):  # a signal here stops the run before its first chunk
             started = time.time()
             manifest.update({
-                "schema_version": SCHEMA_VERSION, "run_id": config["run_id"], "config": config,
-                "seed": config["seed"], "plan": plan, "versions": versions(), **provenance(), "host": host(),
+                "schema_version": SCHEMA_VERSION, "run_id": config.run_id, "config": config.to_manifest(),
+                "seed": config.seed, "plan": plan, "versions": versions(), **provenance(), "host": host(),
                 "status": "running", "reason": None, "chunks": len(specs), "command": sys.argv,
             })
             manifest.setdefault("started", datetime.now(timezone.utc).isoformat())
@@ -277,7 +277,7 @@ def execute(run_dir: RunDir, config: Config, task: Task, specs: Specs, *, resume
     return manifest
 
 
-def _run_chunks(run_dir: RunDir, config: Config, task: Task, specs: Specs, todo: Specs, done: set[int],
+def _run_chunks(run_dir: RunDir, config: RunConfig, task: Task[Any], specs: Specs, todo: Specs, done: set[int],
                 interrupts: Interrupts, progress: Progress | None, pool: Any = None, *,
                 identity: str, max_failed: int | None = None) -> tuple[str, BaseException | None]:
     """Run ``todo`` on the config's backend, saving each part as it comes; returns (status, error):
@@ -285,10 +285,10 @@ def _run_chunks(run_dir: RunDir, config: Config, task: Task, specs: Specs, todo:
     ``finished_early`` (``max_failed`` failed cases saved: the rest not run) or ``failed`` with the
     exception, which ``execute`` records before raising it. ``identity`` (run id @ start time:
     ``_identity``) tells a worker that the run directory it sees is this run's (``_sees_run``)."""
-    backend = backends.BACKENDS[config["backend"]]
-    options: dict[str, Any] = {"workers": config["workers"], "heartbeat": LOG_EVERY_S}
-    if config["backend"] == "dask":
-        options["scheduler"] = config.get("scheduler")
+    backend = backends.BACKENDS[config.backend]
+    options: dict[str, Any] = {"workers": config.workers, "heartbeat": LOG_EVERY_S}
+    if config.backend == "dask":
+        options["scheduler"] = config.scheduler
     elif pool is not None:
         options["pool"] = pool
     finished = len(done)
@@ -298,9 +298,9 @@ def _run_chunks(run_dir: RunDir, config: Config, task: Task, specs: Specs, todo:
     failed_before = _failed_in(run_dir.read_columns(["outcome"])) if max_failed and done else 0
     started = last_log = last_chunk = time.time()
     try:  # from its first line: a signal anywhere here must leave the run interrupted, not running
-        log.warning("run %s: %d chunk%s to do (%d already done), backend %s, %d worker%s", config["run_id"],
-                    len(todo), "" if len(todo) == 1 else "s", len(done), config["backend"], config["workers"],
-                    "" if config["workers"] == 1 else "s")
+        log.warning("run %s: %d chunk%s to do (%d already done), backend %s, %d worker%s", config.run_id,
+                    len(todo), "" if len(todo) == 1 else "s", len(done), config.backend, config.workers,
+                    "" if config.workers == 1 else "s")
         if interrupts.signum is not None:  # received while the run was being prepared
             raise Interrupted(interrupts.signum)
         if max_failed and failed_before >= max_failed and todo:  # stopped so before, interrupted after
@@ -309,7 +309,7 @@ def _run_chunks(run_dir: RunDir, config: Config, task: Task, specs: Specs, todo:
         # shared disk) writes its chunk's parts itself, and only a summary comes back; one on another
         # machine sends its records as one Arrow table, written here (``_run_and_stage``). The one local
         # worker is this process, whose write a stop signal must wait for: it writes here (``write_part``).
-        staged = config["backend"] != "local" or config["workers"] > 1
+        staged = config.backend != "local" or config.workers > 1
         run = (partial(_run_and_stage, task.run, task.engines, str(run_dir.path), identity) if staged
                else partial(_run_to_table, task.run, task.engines))
         # closing: the workers are stopped before ``_finish`` clears the temporaries they may be writing
@@ -356,18 +356,18 @@ def _run_chunks(run_dir: RunDir, config: Config, task: Task, specs: Specs, todo:
 
 
 @contextmanager
-def start_workers(config: Config, task: Task, spec: dict[str, Any]) -> Iterator[Any]:
+def start_workers(config: RunConfig, task: Task[Any], spec: dict[str, Any]) -> Iterator[Any]:
     """The workers of a run not made yet, started now, each warming the engines of ``task``'s chunk
     ``spec`` (``_warm``) as it starts: their start-up (fork, engines) overlaps what the caller does
     before the run (a fuzz run's pre-flight), where it came after it (issue 28). For
     ``execute(..., pool=)``, which stops them; on leaving, workers no run took are stopped (a
     pre-flight that refuses the target leaves no process). Lines they log wait for the run's log
     (``setup_log``). None where nothing starts early: one worker (the parent) and Dask."""
-    if config["backend"] != "local" or config["workers"] == 1:
+    if config.backend != "local" or config.workers == 1:
         yield None
         return
     forward_worker_logs(hold=True)
-    pool = backends.start_local(config["workers"], partial(_warm_for, task.engines, spec) if task.engines else None)
+    pool = backends.start_local(config.workers, partial(_warm_for, task.engines, spec) if task.engines else None)
     try:
         yield pool
     finally:
@@ -474,16 +474,16 @@ def stopping(run_dir: RunDir, resume: str) -> Iterator[None]:
         raise
 
 
-def open_run(task: Task, *, resume: str | Path | None = None, config: Config | None = None,
-             force: bool = False) -> tuple[RunDir, Config]:
+def open_run(task: Task[C], *, resume: str | Path | None = None, config: C | None = None,
+             force: bool = False) -> tuple[RunDir, C]:
     """The run directory and config of a new run of ``task`` (a ``jobs.task.Task``; made now, with its
     manifest, so a run killed at any moment can be resumed) or of ``resume``, an existing one (its
     config comes from its manifest, once checked against the manifest schema: a run of another kind
-    is refused, and the task's own config fields are checked, as in ``RunDir.read_config``). Either
+    is refused, and the task's config class reads its fields, as in ``RunDir.read_config``). Either
     way the directory is locked for this process's life: a second process on the same run is refused."""
     if resume:
         run_dir = RunDir(resume, task)
-        config = run_dir.read_config(kind=task.kind, fields=task.fields)
+        config = run_dir.read_config(kind=task.kind, config=task.config)
         if (manifest := run_dir.read_manifest()).get("status") == FINISHED_EARLY:  # as asked: nothing left to do
             raise RunDirError(f"{run_dir.path} finished early, as asked ({manifest.get('reason')}): there is "
                               "nothing to resume; a new run with the same seed makes the same cases")
@@ -492,9 +492,9 @@ def open_run(task: Task, *, resume: str | Path | None = None, config: Config | N
         run_dir.clear_temporaries()
         return run_dir, config
     assert config is not None, "a new run needs its config"
-    run_dir = RunDir(config["out"], task)
-    run_dir.create(force=force, manifest={"schema_version": SCHEMA_VERSION, "run_id": config["run_id"],
-                                          "config": config, "status": "running"})
+    run_dir = RunDir(config.out, task)
+    run_dir.create(force=force, manifest={"schema_version": SCHEMA_VERSION, "run_id": config.run_id,
+                                          "config": config.to_manifest(), "status": "running"})
     return run_dir, config
 
 
@@ -591,7 +591,7 @@ def _bar_update(bar: Any) -> Progress:
     return update
 
 
-def run_with_progress(run_dir: RunDir, config: Config, task: Task, specs: Specs, *, resume: bool = False,
+def run_with_progress(run_dir: RunDir, config: RunConfig, task: Task[Any], specs: Specs, *, resume: bool = False,
                       show_progress: bool = True, unit: str = "case", pool: Any = None,
                       resume_with: str | None = None, max_failed: int | None = None) -> dict[str, Any]:
     """``execute`` with a progress bar when stderr is a terminal (periodic log lines otherwise); a lost

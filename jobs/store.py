@@ -33,13 +33,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import pyarrow as pa
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
 from jobs import manifest as manifests
+from jobs.config import C, RunConfig
 from jobs.files import real_folder, regular, replacing
 from jobs.lock import LOCK_NAME, held
 from jobs.schema import SCHEMA, columns_of, run_metadata, table
@@ -119,7 +120,7 @@ def _writing(path: str | PathLike[str], temporary: str | PathLike[str] | None = 
 
 
 class RunDir:
-    def __init__(self, path: str | PathLike[str], task: Task | None = None) -> None:
+    def __init__(self, path: str | PathLike[str], task: Task[Any] | None = None) -> None:
         self.path = Path(path)
         self.task = task  # what else a run writes here (jobs.task.Task), beside the runner's own files
         self.parts = self.path / "parts"
@@ -574,19 +575,21 @@ class RunDir:
         except ValueError as error:
             raise RunDirError(f"{self.manifest_path}: {error}") from None
 
-    def read_config(self, *, kind: str | None = None, fields: manifests.Fields | None = None) -> dict[str, Any]:
+    @overload
+    def read_config(self, *, kind: str | None = None, config: type[C]) -> C: ...
+    @overload
+    def read_config(self, *, kind: str | None = None, config: None = None) -> RunConfig: ...
+    def read_config(self, *, kind: str | None = None, config: type[RunConfig] | None = None) -> RunConfig:
         """The run's config, once its manifest is checked against the manifest schema (``jobs.manifest``).
 
-        ``kind`` ("batch", "fuzz") refuses a run of another kind; ``fields`` ({name: check}) adds the
-        checks of that kind's own config fields. A bad manifest is a RunDirError saying what is wrong.
+        ``kind`` ("batch", "fuzz") refuses a run of another kind; ``config``, that kind's class, reads
+        and checks its own fields too. A bad manifest is a RunDirError saying what is wrong.
         """
         manifest = self.read_manifest()
         try:
-            manifests.validate(manifest, kind=kind, fields=fields)
+            return manifests.validate(manifest, kind=kind, config=config)
         except manifests.BadManifest as error:
             raise RunDirError(f"{self.manifest_path}: {error}") from None
         except manifests.OtherKind as error:
             raise RunDirError(f"{self.path} is {error}: resume it with "
                               f"`{manifests.resume_command(manifest, self.path)}`") from None
-        config: dict[str, Any] = manifest["config"]
-        return config

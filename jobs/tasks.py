@@ -25,6 +25,7 @@ from sudoku.formats import parse_line, render
 from sudoku.grid import Grid
 
 from jobs import CASE_CHUNK_SIZE, columnar
+from jobs.config import BatchConfig
 from jobs.schema import SCHEMA_VERSION, table
 from jobs.task import Task
 from jobs.verify import problems
@@ -51,20 +52,22 @@ def default_engines(box: int, engine: str | None = None) -> tuple[str, str]:
     return engine, {"nb": "band", "py": "dlx"}.get(engine, "py")
 
 
-def plan(config: dict[str, Any], lines: list[tuple[int, str, str | None]] | None = None) -> list[dict[str, Any]]:
-    """Chunk specs for a config: ``n`` created cases, or one case per (number, text) in ``lines``."""
-    size = config["chunk_size"]
-    common = {key: config[key] for key in ("run_id", "seed", "engine", "check_engine", "difficulty", "blanks")}
-    common["grade"] = config.get("grade", False)  # runs made before --grade lack it
-    common["canonical"] = config.get("canonical", False)  # and before --canonical
-    common["engines_by_size"] = config.get("engines_by_size", False)  # and before engines by size
+def plan(config: BatchConfig, lines: list[tuple[int, str, str | None]] | None = None) -> list[dict[str, Any]]:
+    """Chunk specs for a config: ``n`` created cases, or one case per (number, text) in ``lines``. A
+    spec is the chunk's wire form (sent to workers, its digest pinned in the plan), so its keys stay
+    as they were when runs made before the typed config were planned."""
+    size = config.chunk
+    common = {"run_id": config.run_id, "seed": config.seed, "engine": config.engine,
+              "check_engine": config.check_engine, "difficulty": config.difficulty, "blanks": config.blanks,
+              "grade": config.grade, "canonical": config.canonical, "engines_by_size": config.engines_by_size}
     specs = []
     if lines is None:
-        for chunk, start in enumerate(range(0, config["n"], size)):
+        for chunk, start in enumerate(range(0, config.n, size)):
             specs.append({**common, "mode": "create", "chunk": chunk, "start": start,
-                          "count": min(size, config["n"] - start), "box": config["box"]})
+                          "count": min(size, config.n - start), "box": config.box})
     else:
-        source = Path(config["input"]).name
+        assert config.input is not None, "a run of input lines has an input"
+        source = Path(config.input).name
         for chunk, start in enumerate(range(0, len(lines), size)):
             part = lines[start : start + size]
             specs.append({**common, "mode": "input", "chunk": chunk, "start": start, "count": len(part),
@@ -206,5 +209,5 @@ def engines_of(spec: dict[str, Any]) -> list[str]:
     return [spec["engine"], spec["check_engine"]]
 
 
-BATCH = Task("batch", run_chunk, plan, engines=engines_of)
+BATCH = Task("batch", run_chunk, plan, engines=engines_of, config=BatchConfig)
 """The batch task of ``sudoku-jobs run``: create or read puzzles, check and solve them back."""

@@ -14,6 +14,7 @@ import pandas as pd
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
 
+from jobs.config import BatchConfig
 from jobs.schema import NAMES, SCHEMA, columns_of
 
 REPO = Path(__file__).resolve().parents[1]
@@ -32,10 +33,10 @@ ENV = _env()
 
 def small_batch(out, **changes):
     """The config of a small 4x4 batch run (30 puzzles, 3 chunks of 10, one worker) into ``out``, for
-    tests that drive the runner in-process; ``changes`` override its keys."""
-    return {"kind": "batch", "run_id": "t", "n": 30, "box": 2, "size": 4, "seed": 3, "input": None,
-            "workers": 1, "chunk_size": 10, "backend": "local", "scheduler": None, "engine": "py",
-            "check_engine": "dlx", "blanks": None, "difficulty": None, "out": str(out), **changes}
+    tests that drive the runner in-process; ``changes`` override its fields."""
+    return BatchConfig(**{"run_id": "t", "n": 30, "box": 2, "size": 4, "seed": 3, "input": None,
+                          "workers": 1, "chunk_size": 10, "backend": "local", "scheduler": None, "engine": "py",
+                          "check_engine": "dlx", "blanks": None, "difficulty": None, "out": str(out), **changes})
 
 
 def jobs_command(*args):

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fake_targets import fuzz_config
 from fuzz import corpus, oracles
 from fuzz.cases import (case_class, CREATE_EVERY, FAMILIES, SOLVE_FAMILIES, WEIGHTS, Case, build, create_calls, from_text,
                         keeps_class, make_case, _pool)
@@ -950,7 +951,7 @@ def test_a_run_leaves_reproducers_under_the_old_key_alone_and_says_how_to_adopt_
     saved = corpus.save(shared, case_of(render(PUZZLE, "grid"), "unique_easy"), signature="answers:wrong on unique (exit 0)",
                         oracle="answers", detail="d", target=target, result=result(b""))
     (shared / corpus.target_key(target)).rename(shared / old)  # as an older release saved it
-    config = {"corpus": str(shared), "strict": False, "reference": None}
+    config = fuzz_config(corpus=str(shared))
     spec = {"spec": "./sudoku", "create_args": "create", "solve_args": "solve", "header": False}
     assert engine.replay_own(config, spec, target, tmp_path / "run") == (0, 0, [])
     [line] = capsys.readouterr().err.splitlines()
@@ -981,7 +982,7 @@ def test_a_corpus_named_by_file_name_alone_is_still_replayed_and_resumed(tmp_pat
                         detail="d", target=target, result=result(b""))
     (shared / new).rename(shared / old)
     assert list(corpus.saved_groups(shared, target)) == [sig]
-    config = {"corpus": str(shared), "strict": False, "reference": None}
+    config = fuzz_config(corpus=str(shared))
     spec = {"spec": "./alice/sudoku", "create_args": "create", "solve_args": "solve", "header": False}
     count, skipped, still = engine.replay_own(config, spec, target, tmp_path / "run")
     assert count == 1 and skipped == 0 and [one.folder for one in still] == [shared / old / saved.relative_to(shared / new)]

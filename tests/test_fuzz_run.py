@@ -495,9 +495,10 @@ def test_run_and_replay_json_name_each_bug_its_reproducer_and_replay_line(tmp_pa
                 tmp_path / "corpus", "--target", spec("few_blanks"), "--json", cwd=tmp_path)
     assert done.returncode == 1, done.stderr[-2000:]
     data = json.loads(done.stdout)  # the whole of stdout is one object
-    assert data["schema"] == "fuzz.run" and data["version"] == 3 and data["exit_code"] == 1
+    assert data["schema"] == "fuzz.run" and data["version"] == 4 and data["exit_code"] == 1
     assert data["status"] == "complete" and data["cases"] == 40 and 0 < data["failed"] <= 40
     assert data["targets"] == [spec("few_blanks")] and data["seed"] == 3
+    assert data["families"] is None and data["max_failures"] is None  # all families, no early stop
     assert data["distinct_bugs"] == len(data["bugs"]) >= 1
     bug = data["bugs"][0]
     assert bug["signature"].startswith("create_blanks") and bug["replay"].startswith("fuzz replay ")
@@ -506,7 +507,7 @@ def test_run_and_replay_json_name_each_bug_its_reproducer_and_replay_line(tmp_pa
     assert "distinct bugs:" not in done.stdout + done.stderr  # no short summary beside the JSON
     again = fuzz("replay", bug["reproducer"], "--target", spec("few_blanks"), "--json", cwd=tmp_path)
     replayed = json.loads(again.stdout)
-    assert again.returncode == 1 and replayed["schema"] == "fuzz.replay" and replayed["version"] == 3
+    assert again.returncode == 1 and replayed["schema"] == "fuzz.replay" and replayed["version"] == 4
     assert replayed["replayed"] == 1 and replayed["passed"] == 0 and replayed["exit_code"] == 1
     assert [row["signature"] for row in replayed["still_fail"]] == [bug["signature"]]
     assert "still fail" in again.stderr  # the human line stays on stderr
@@ -523,7 +524,7 @@ def test_run_and_replay_json_name_each_bug_its_reproducer_and_replay_line(tmp_pa
 def test_probe_json_gives_the_contract_first_then_the_spellings_found_and_every_try(tmp_path):
     done = fuzz("probe", "--target", spec("header_easy"), "--json", cwd=tmp_path)
     data = json.loads(done.stdout)
-    assert done.returncode == 1 and data["schema"] == "fuzz.probe" and data["version"] == 3
+    assert done.returncode == 1 and data["schema"] == "fuzz.probe" and data["version"] == 4
     assert data["exit_code"] == 1 and data["keeps_contract"] is False
     assert list(data)[:5] == ["schema", "version", "target", "exit_code", "keeps_contract"]
     assert data["contract"] == [{"call": "create", "exit_code": 2, "said": "usage: sudoku create easy|hard",

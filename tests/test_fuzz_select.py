@@ -117,8 +117,11 @@ def test_max_failures_stops_the_cases_triages_them_and_no_resume_goes_past_it(tm
 
     # the student fixed the given and asks for the malformed cases alone: that bug is not replayed
     other = fuzz("run", "-n", 20, "--seed", 1, "--workers", 1, "--family", "malformed", "--target", target,
-                 "--out", tmp_path / "malformed", "--corpus", corpus, "--no-progress", cwd=tmp_path)
+                 "--out", tmp_path / "malformed", "--corpus", corpus, "--no-progress", "--max-failures", 50, "--json",
+                 cwd=tmp_path)
     assert other.returncode == 0, other.stdout + other.stderr
+    data = json.loads(other.stdout)  # what was chosen, for a script that reads the run
+    assert data["families"] == list(select(["malformed"])) and data["max_failures"] == 50
     assert "fuzz: 1 saved reproducer of other families not replayed (--family)\n" in other.stderr
 
 

@@ -8,9 +8,11 @@ from collections import namedtuple
 
 import pytest
 
-from fake_targets import fuzz, seed_where, spec
+from fake_targets import fuzz, fuzz_config, seed_where, spec
 from fuzz import engine, triage as triage_module
 from fuzz.cases import from_text
+from fuzz.config import FuzzConfig
+from fuzz.outcome import Outcome, Still
 from fuzz.targets import Result
 from fuzz.triage import Group, _status, groups, status_of
 from fuzz.watch import Watch, busy_line, watched
@@ -72,7 +74,7 @@ def test_a_hang_is_saved_by_a_member_that_never_ends_and_a_slow_group_by_its_slo
     empty = b"0 0 0 0 0 0 0 0 0\n" * 9
     cases = {3: from_text("empty", "solve", empty), 1: from_text("multiple", "solve", PUZZLE)}
     monkeypatch.setattr(triage_module, "case_of", lambda config, index, **_: cases[index])
-    config = {"target": {"spec": "fake"}}
+    config = fuzz_config(target={"spec": "fake"})
     sparse = from_text("multiple", "solve", PUZZLE.replace(b"1", b"0"))
     looks(monkeypatch, {sparse.text: 6.1, PUZZLE: 5.0, empty: None})
     chosen, look, slow = triage_module._pick_endless(group(hangs=(3, 1)), sparse, config, Limited(), None)
@@ -88,22 +90,21 @@ def test_a_hang_is_saved_by_a_member_that_never_ends_and_a_slow_group_by_its_slo
     assert chosen.text == empty  # another family is looked at all the same
 
 
-Outcome = namedtuple("Outcome", "manifest still")
-
-
 def test_only_bugs_fail_a_run_unless_slow_or_unconfirmed_are_asked_for():
-    def run(*statuses, still=(), **config):
+    def run(*statuses, still=(), **asked):
         groups = [{"signature": HANG, **({"status": status} if status else {})} for status in statuses]
-        manifest = {"config": config, "totals": {"failed": len(groups)}, "fuzz": {"groups": groups}}
-        return engine.fails(Outcome(manifest, list(still)))
+        config = FuzzConfig(run_id="t", n=1, seed=1, workers=1, chunk_size=1, backend="local", scheduler=None,
+                            out="t", target={"spec": "x"}, strict=False, check_engine="band", corpus="c", **asked)
+        manifest = {"config": config.to_manifest(), "totals": {"failed": len(groups)}, "fuzz": {"groups": groups}}
+        return engine.fails(Outcome(manifest, still=list(still)))
 
     assert not run("slow", "unconfirmed") and not run()
     assert run("slow", fail_slow=True) and run("unconfirmed", fail_unconfirmed=True)
     assert not run("slow", fail_unconfirmed=True)
     assert run(None)  # a group record of an older run, with no status: a bug
-    slow = engine.Still("f", HANG, HANG, "answered after 6.1s of CPU, over the 2s limit")
+    slow = Still("f", HANG, HANG, "answered after 6.1s of CPU, over the 2s limit")
     assert not run(still=[slow]) and run(still=[slow], fail_slow=True)
-    assert run(still=[engine.Still("f", HANG, HANG)])
+    assert run(still=[Still("f", HANG, HANG)])
 
 
 def test_reports_count_a_slow_answer_only_on_a_grading_line_that_asks_for_it():
@@ -181,7 +182,7 @@ def test_a_hangs_members_that_were_only_slow_are_saved_apart_as_one_slow_finding
     from fuzz.triage import _Book
 
     target = make_target(spec("hangs_empty_slow_sparse"), timeout=2.0)
-    config = {"seed": 1, "target": {"spec": spec("hangs_empty_slow_sparse"), "timeout": 2.0}}
+    config = fuzz_config(target={"spec": spec("hangs_empty_slow_sparse"), "timeout": 2.0})
     book = _Book(config, target, [tmp_path / "run"], creates=0)
     empty = from_text("empty", "solve", b"0 0 0 0 0 0 0 0 0\n" * 9)
     sparse = from_text("multiple", "solve", PUZZLE)

@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from fake_targets import fuzz_config
 from fuzz import triage as triage_module
 from fuzz.cases import from_text
 from fuzz.oracles import Failure, Verdict
@@ -118,7 +119,7 @@ def _saved_by(book, case, signature, *, families=("unique_easy",)):
 
 def test_two_groups_with_the_same_reproducer_are_one_bug(tmp_path):
     target = make_target("engine:py")
-    config = {"seed": 1, "target": {"spec": "engine:py"}}
+    config = fuzz_config()
     book = _Book(config, target, [tmp_path / "run", tmp_path / "shared"], creates=0)
     case = from_text("unique_easy", "solve", render(PUZZLE, "grid").encode())
     _saved_by(book, case, "keeps_givens:changed on solvable (exit 0)")
@@ -148,7 +149,7 @@ def test_an_interrupted_triage_resumes_with_the_groups_done_kept(tmp_path, monke
     monkeypatch.setattr(triage_module, "triage_group", fake_triage_group)
     records = table([row(0, "answers:exit on solvable (exit non-zero: 'a')", "unique_easy"),
                      row(1, "answers:exit on solvable (exit non-zero: 'b')", "whitespace_crlf")])
-    config = {"seed": 1, "target": {"spec": "engine:py"}, "workers": 1, "backend": "local", "strict": False}
+    config = fuzz_config()
     target = make_target("engine:py")
     corpora = [tmp_path / "run", tmp_path / "shared"]
 
@@ -227,7 +228,7 @@ def test_a_reproducer_the_replay_saved_is_not_taken_for_a_triaged_group(tmp_path
     store.save(tmp_path / "run", case, signature=signature, oracle="answers", detail="exit 1", target=target,
                result=Result(1, b"", b"no\n", 0.01, False, False, 0.0, limit=5.0),
                extra={"replayed_from": "elsewhere"})
-    config = {"seed": 1, "target": {"spec": "engine:py"}, "workers": 1, "backend": "local", "strict": False}
+    config = fuzz_config()
     (saved,) = triage_module.triage(table([row(0, signature, "unique_easy"), row(1, signature, "multiple")]),
                                     config, target, [tmp_path / "run", tmp_path / "shared"])
     assert done == [(signature, case.text)] and saved.cases == 2 and saved.confirmed == 3
@@ -288,7 +289,7 @@ def test_a_create_group_saves_an_output_that_shows_its_own_bug_and_its_rate_is_o
     from sudoku import engines
 
     target = make_target("engine:py")
-    config = {"seed": 1, "strict": False, "target": {"spec": "engine:py"}}
+    config = fuzz_config()
     several = Grid(3, [v if i % 3 else 0 for i, v in enumerate(PUZZLE.cells)])  # many blanks, many solutions
     few = Grid(3, [v or 1 for v in engines.solve(PUZZLE, limit=1).solution.cells])  # full: 0 blanks
     answers = itertools.cycle([few, several])
@@ -327,7 +328,7 @@ def test_a_replay_that_crashes_by_another_signal_confirms_the_crash_and_the_deta
     verdict = Verdict({"no_crash": Failure("killed by signal 11 (SIGSEGV)", "signal 11")}, [], [], None, 1, 1, 0)
     monkeypatch.setattr(triage_module, "run_case", lambda *args, **kwargs: (verdict, crashed))
     target = make_target("engine:py")
-    config = {"seed": 1, "strict": False, "target": {"spec": "engine:py"}}
+    config = fuzz_config()
     found = "no_crash:signal 7 on solvable (signal 7)"
     hits, shown = triage_module._confirm(found, case, target, config)
     assert hits == 3

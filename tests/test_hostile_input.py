@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from fake_targets import fuzz_config
 from fuzz import cli as fuzz_cli
 from fuzz import engine as fuzz_engine
 from fuzz import corpus
@@ -130,7 +131,7 @@ def test_replay_skips_bad_entries_one_escaped_line_each_and_goes_on(tmp_path, ca
 def test_a_run_replays_its_own_corpus_past_a_bad_entry(tmp_path, capsys):
     entry(tmp_path, "deep", b"[" * 100_000)
     entry(tmp_path, "good", GOOD, b"0 0 0 0\n" * 4)
-    config = {"corpus": str(tmp_path), "strict": False, "reference": None}
+    config = fuzz_config(corpus=str(tmp_path))
     replayed, skipped, still = fuzz_engine.replay_own(config, {"spec": "engine:py"}, make_target("engine:py"),
                                                       tmp_path / "run-corpus")
     assert (replayed, skipped, still) == (1, 1, [])

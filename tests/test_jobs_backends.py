@@ -157,13 +157,13 @@ def test_workers_started_before_the_run_warm_first_and_their_lines_reach_its_log
     assert not set(_children()) - before
 
 
-def test_workers_no_run_took_are_stopped():
+def test_workers_no_run_took_are_stopped(tmp_path):
     from jobs import runner, tasks
     from fuzz.targets import _children
 
     before = set(_children())
     with pytest.raises(KeyboardInterrupt):
-        with runner.start_workers({"backend": "local", "workers": 2}, replace(tasks.BATCH, engines=None), {}):
+        with runner.start_workers(small_batch(tmp_path, workers=2), replace(tasks.BATCH, engines=None), {}):
             assert len(set(_children()) - before) == 2
             raise KeyboardInterrupt
     assert not set(_children()) - before

@@ -89,7 +89,7 @@ def test_a_csv_temporary_left_by_a_killed_worker_is_cleared_and_owned(tmp_path):
     from jobs.store import RunDir
 
     run_dir = RunDir(tmp_path / "run", tasks.BATCH)
-    run_dir.create(manifest={"schema_version": 4, "run_id": "t", "config": small_batch(run_dir.path),
+    run_dir.create(manifest={"schema_version": 4, "run_id": "t", "config": small_batch(run_dir.path).to_manifest(),
                              "status": "running"})
     run_dir.csv_parts.mkdir()
     stale = run_dir.csv_parts / ".chunk-000003.csv.4242.tmp"

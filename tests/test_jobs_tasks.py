@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from _jobs_support import ENV, assert_csv_equals_parquet, hidden_files, manifest, records, run_jobs
+from _jobs_support import ENV, assert_csv_equals_parquet, hidden_files, manifest, records, run_jobs, small_batch
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -162,9 +162,7 @@ def test_a_run_with_a_planted_failure_exits_1_and_show_lists_it(tmp_path):
 
 @given(n=st.integers(1, 500), size=st.integers(1, 60))
 def test_the_plan_covers_every_case_once(n, size):
-    config = {"run_id": "t", "seed": 1, "engine": "py", "check_engine": "dlx", "difficulty": None, "blanks": None,
-              "chunk_size": size, "n": n, "box": 2}
-    specs = tasks.plan(config)
+    specs = tasks.plan(small_batch("t", chunk_size=size, n=n))
     cases = [spec["start"] + i for spec in specs for i in range(spec["count"])]
     assert cases == list(range(n))
     assert [spec["chunk"] for spec in specs] == list(range(len(specs)))

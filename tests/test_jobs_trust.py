@@ -661,6 +661,7 @@ def test_a_fuzz_run_given_to_sudoku_jobs_is_refused(fuzz_run):
 def test_the_validation_fuzz_can_call_refuses_a_batch_run(tmp_path):
     from jobs import runner
     from jobs.store import RunDir, RunDirError
+    from fuzz.config import FuzzConfig
     from jobs.task import Task
 
     out = tmp_path / "run"
@@ -668,7 +669,7 @@ def test_the_validation_fuzz_can_call_refuses_a_batch_run(tmp_path):
     with pytest.raises(RunDirError, match="is a batch run, not a fuzz run: resume it with `sudoku-jobs run --resume"):
         runner.open_run(Task("fuzz", None, None), resume=out)
     with pytest.raises(RunDirError, match="config.target is missing"):
-        RunDir(out).read_config(fields={"target": (lambda v: isinstance(v, dict), "an object")})
+        RunDir(out).read_config(config=FuzzConfig)
 
 
 def test_a_batch_run_given_to_fuzz_is_refused(tmp_path):

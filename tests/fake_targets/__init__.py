@@ -48,6 +48,17 @@ def spec(name):
     return shlex.join(argv(name))
 
 
+def fuzz_config(**fields):
+    """A fuzz run's configuration (``fuzz.config.FuzzConfig``) for tests that call the engine's parts
+    directly: one worker, our own py engine as the target, unless ``fields`` say otherwise."""
+    from fuzz.config import FuzzConfig
+
+    base = {"run_id": "t", "n": 10, "seed": 1, "workers": 1, "chunk_size": 10, "backend": "local",
+            "scheduler": None, "out": "run", "target": {"spec": "engine:py"}, "strict": False,
+            "check_engine": "band", "corpus": "corpus"}
+    return FuzzConfig(**{**base, **fields})
+
+
 def fuzz(*args, cwd, timeout=180, env=None):
     """``fuzz ARGS`` in this process (``fuzz.cli.main``, through ``helpers.call_main``) in ``cwd``, with
     ``env`` set for the call; the CompletedProcess, stdout and stderr as text. The targets it drives
