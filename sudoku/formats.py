@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from sudoku.digits import SYMBOLS, symbol as symbol  # symbol: sudoku.formats.symbol too, as before
 from sudoku.grid import MAX_BOX, Grid, InvalidPuzzle, box_of_side
 
 INPUT_FORMATS = ("grid", "line", "header", "json")
@@ -25,8 +26,7 @@ OUTPUT_FORMATS = ("grid", "line", "header", "pretty", "json")
 BATCH_FORMATS = ("line", "json")
 
 LINE_MAX_BOX = 5
-_SYMBOLS = "123456789ABCDEFGHIJKLMNOP"
-_VALUE_OF = {ch: i + 1 for i, ch in enumerate(_SYMBOLS)}
+_VALUE_OF = {ch: i + 1 for i, ch in enumerate(SYMBOLS)}
 _VALUE_OF.update({ch.lower(): v for ch, v in _VALUE_OF.items() if ch.isalpha()})
 _VALUE_OF["."] = 0
 _VALUE_OF["0"] = 0
@@ -222,13 +222,6 @@ def parse_json(text: str, number: int = 1) -> Grid:
     return Grid(box, [value for row in rows for value in row])
 
 
-def symbol(digit: int, side: int = 25) -> str:
-    """How a digit is written for people and in the ``line`` format: 1-9, then A = 10, B = 11, ...
-    on grids up to 25x25 (the board in ``sudoku play`` shows the same); plain numbers on bigger
-    grids, which have no line form and whose grid format writes numbers."""
-    return _SYMBOLS[digit - 1] if side <= len(_SYMBOLS) and 1 <= digit <= side else str(digit)
-
-
 def render(grid: Grid, format: str = "grid") -> str:
     """``grid`` as text in ``format``, ending with a newline."""
     if format == "grid":
@@ -236,7 +229,7 @@ def render(grid: Grid, format: str = "grid") -> str:
     if format == "line":
         if grid.box > LINE_MAX_BOX:
             raise ValueError(f"a {grid.side}x{grid.side} grid has no line form (line format goes up to 25x25)")
-        return "".join(_SYMBOLS[v - 1] if v else "." for v in grid.cells) + "\n"
+        return "".join(SYMBOLS[v - 1] if v else "." for v in grid.cells) + "\n"
     if format == "header":
         return f"{grid.box}\n" + render(grid, "grid")
     if format == "json":

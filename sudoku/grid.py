@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
+from sudoku.digits import symbol
+
 MIN_BOX = 2
 MAX_BOX = 9
 MADE_SIDES = (4, 9, 16, 25)  # the grid sides puzzles are made at (created, fuzzed, played); solved: 4 up to 81
@@ -214,8 +216,6 @@ def find_clash(grid: Grid, *, symbols: bool = False) -> str | None:
                     a, b = unit[first], unit[second]
                     where = f"cells r{a // side + 1}c{a % side + 1} and r{b // side + 1}c{b % side + 1}"
                 if symbols:
-                    from sudoku.formats import symbol  # here: formats imports this module
-
                     return f"{geo.unit_names[u]} has two {symbol(value, side)}s, {where}"
                 return f"{geo.unit_names[u]} has two {value}s, {where}"
             seen[value] = position

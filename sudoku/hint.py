@@ -12,7 +12,7 @@ Vocabulary (on top of ``sudoku.techniques``):
 from collections import namedtuple
 from collections.abc import Callable, Iterable
 
-from sudoku.formats import symbol
+from sudoku.digits import symbol
 from sudoku.grid import Geometry, Grid, geometry
 from sudoku.techniques import Board, Candidate, Step, bits, cell_name, next_step
 

@@ -7,6 +7,9 @@ command module imports this package (``tests/test_layers.py`` says so).
 
 - ``command``: the ``sudoku`` command (create, solve, check, grade, hint, play).
 - ``play``: the terminal game (Textual, an optional extra) and its save file.
+- ``quick``: a plain ``sudoku solve`` read without argparse (anything else goes to ``command``'s parser).
+- ``scaffold`` and ``process``: what every tool's command line shares, the parser's half and the half
+  that needs no parser.
 
 ``run`` and ``main`` are the ``sudoku`` command's, loaded on first use, so ``from sudoku import cli;
 cli.run(argv)`` works and a tool that needs only the scaffold does not pay for the command's imports.

@@ -2,12 +2,12 @@
 
 This is the edge of the library: it reads and writes text, turns InvalidPuzzle into one line on
 stderr, and maps outcomes to exit codes. Nothing heavy is imported here, so a single ``solve``
-starts in milliseconds.
+starts in milliseconds; a plain one is read by ``sudoku.cli.quick`` and never imports argparse (the
+parser, its help and the exit-code text are made on first use, by ``_parser``).
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from functools import lru_cache
@@ -15,18 +15,20 @@ from functools import lru_cache
 from sudoku import engines, formats
 from sudoku.budget import Budget, BudgetExceeded
 from sudoku.check import check
-from sudoku.cli.scaffold import (FAILED, INTERRUPTED, IO_ERROR, OK, TIME_LIMIT, USAGE, Parser,
-                                  add_color_option, add_version_option, exit_codes, main as run_as_command, say,
-                                  use_colour)
+from sudoku.cli.process import (FAILED, INTERRUPTED, IO_ERROR, OK, TIME_LIMIT, USAGE, main as run_as_command, say,
+                                use_colour)
+from sudoku.cli.quick import solve_args
 from sudoku.generate import (ATTEMPTS, DIFFICULTIES, GenerationFailed, create, derive_seed, new_seed,
                              refuse_impossible, unmade_reason)
 from sudoku.grid import MADE_SIDES as SIZES, InvalidPuzzle, box_of_side, find_clash
 
 TYPE_CHECKING = False  # typing costs ~3 ms at start-up; only the type checker needs these
 if TYPE_CHECKING:
+    import argparse
     from collections.abc import Callable, Iterable, Iterator
     from typing import IO, Any, TypeVar
 
+    from sudoku.cli.scaffold import Parser
     from sudoku.grade import Grade
     from sudoku.grid import Grid
     from sudoku.hint import Hint
@@ -34,15 +36,6 @@ if TYPE_CHECKING:
     T = TypeVar("T")
 
 MAX_LINE = 65536
-
-EXIT_CODES = exit_codes({
-    OK: None,
-    FAILED: "no solution, a check that fails, or a puzzle that could not be made",
-    USAGE: "malformed input, an input file that cannot be opened",
-    IO_ERROR: "an input file that fails while it is read, a save that cannot be written",
-    TIME_LIMIT: "--timeout, as `timeout` uses",
-    INTERRUPTED: None,
-})
 
 
 class Usage(Exception):
@@ -63,12 +56,23 @@ class _TimeLimit(Exception):
 
 @lru_cache(maxsize=None)
 def _parser() -> Parser:
-    """The argument parser, built once per process (in-process callers run many commands)."""
+    """The argument parser, built once per process (in-process callers run many commands), and only
+    for a command line the quick reading (``sudoku.cli.quick``) leaves to it."""
+    from sudoku.cli.scaffold import Parser, add_color_option, add_version_option, exit_codes
+
+    codes = exit_codes({  # the help's text, made here: textwrap is no solve's business
+        OK: None,
+        FAILED: "no solution, a check that fails, or a puzzle that could not be made",
+        USAGE: "malformed input, an input file that cannot be opened",
+        IO_ERROR: "an input file that fails while it is read, a save that cannot be written",
+        TIME_LIMIT: "--timeout, as `timeout` uses",
+        INTERRUPTED: None,
+    })
     parser = Parser(
         prog="sudoku",
         description="Create, solve and check Sudoku puzzles (4x4 up to 81x81).",
         epilog="examples:\n  sudoku create --seed 7 | sudoku solve\n  sudoku create -n 100 --format line"
-        " > puzzles.txt\n  sudoku solve --count < puzzles.txt\n\n" + EXIT_CODES,
+        " > puzzles.txt\n  sudoku solve --count < puzzles.txt\n\n" + codes,
     )
     add_version_option(parser, "sudoku")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -78,7 +82,7 @@ def _parser() -> Parser:
             name,
             help=help,
             description=help,
-            epilog=f"example:\n  {example}\n\n{EXIT_CODES}",
+            epilog=f"example:\n  {example}\n\n{codes}",
         )
 
     create_p = command(
@@ -526,6 +530,8 @@ def _read_save(path: str) -> bytes:
 
 def run_play(args: argparse.Namespace) -> int:
     """The game (sudoku.cli.play, Textual: loaded only here); saves on quit. 0 once saved."""
+    import argparse
+
     from sudoku.cli.making import Order
     from sudoku.play_state import BadSave, Game, Unplayable
 
@@ -608,10 +614,11 @@ def run(argv: list[str] | None = None) -> int:
     """The command without process-wide set-up: parse ``argv``, act, return the exit code.
 
     Reads ``sys.stdin.buffer`` and writes ``sys.stdout``/``sys.stderr`` as they are at call time, so
-    a harness can call it in-process with its own streams (``fuzz``'s engine target does).
+    a harness can call it in-process with its own streams (``fuzz``'s engine target does). A plain
+    ``solve`` is read without argparse (``sudoku.cli.quick``); any other command line by the parser.
     """
-    parser = _parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    args = solve_args(words) or _parser().parse_args(words)
     use_colour(args)
     commands = {"create": run_create, "solve": run_solve, "check": run_check, "grade": run_grade,
                 "hint": run_hint, "play": run_play}
@@ -640,7 +647,7 @@ def run(argv: list[str] | None = None) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The console entry point: ``run`` as the process's command (``sudoku.cli.scaffold.main``).
+    """The console entry point: ``run`` as the process's command (``sudoku.cli.process.main``).
     SIGINT, SIGTERM and SIGHUP end a command alike: quietly, with exit 128+n, after the ``finally``
     blocks on the way have run (so a forked solve child is killed)."""
     return run_as_command(lambda: run(argv), "sudoku")

@@ -39,7 +39,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from sudoku.cli.making import Making, Order
-from sudoku.formats import _SYMBOLS, symbol
+from sudoku.digits import SYMBOLS, symbol
 from sudoku.generate import DIFFICULTIES, new_seed, unmade_reason
 from sudoku.grid import MADE_SIDES
 from sudoku.play_state import Game
@@ -362,8 +362,8 @@ class PlayApp(App[Game]):
             self.play(self.game.erase)
         elif char in commands:
             commands[char]()
-        elif char and char in _SYMBOLS[: self.game.side]:
-            digit = _SYMBOLS.index(char) + 1
+        elif char and char in SYMBOLS[: self.game.side]:
+            digit = SYMBOLS.index(char) + 1
             self.play(self.game.toggle_mark if self.pencil else self.game.enter, digit)
 
     def action_quit(self) -> None:  # type: ignore[override]  # Textual's is a coroutine; ours saves first
