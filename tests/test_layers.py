@@ -85,9 +85,6 @@ def test_nothing_below_reports_imports_it(path):
 # --- no circles inside a package ----------------------------------------------------------------------
 
 PACKAGES = ("sudoku", "jobs", "fuzz", "reports")
-# Circles known and not yet broken (STYLE.md, "No circles, even inside a room"); an entry goes when its
-# circle does (``test_every_known_circle_is_still_there`` says so), and none is added.
-KNOWN_CIRCLES = {frozenset({"fuzz.engine", "fuzz.summary"})}
 
 
 def module_of(path, root=REPO):
@@ -156,14 +153,9 @@ def circles(graph):
 
 def test_no_new_circle_of_imports_inside_a_package():
     """Two modules that import each other are one module in two files: the name both need belongs in a
-    third, lower one (``sudoku.digits`` under ``sudoku.grid`` and ``sudoku.formats``)."""
-    new = [sorted(group) for group in circles(import_graph()) if group not in KNOWN_CIRCLES]
-    assert new == []
-
-
-def test_every_known_circle_is_still_there():
-    """A circle broken is taken off KNOWN_CIRCLES, so it cannot come back unseen."""
-    assert KNOWN_CIRCLES <= set(circles(import_graph()))
+    third, lower one (``sudoku.digits`` under ``sudoku.grid`` and ``sudoku.formats``; ``fuzz.outcome`` under
+    ``fuzz.engine`` and ``fuzz.summary``)."""
+    assert [sorted(group) for group in circles(import_graph())] == []
 
 
 def test_the_circle_check_sees_an_import_inside_a_function(tmp_path):
