@@ -254,7 +254,7 @@ MAX_STILL_SHOWN = 10  # reproducers still failing listed in the short summary (s
 def contract_lines(contract: dict[str, list[dict[str, Any]]], *, several: bool,
                    code: Callable[[str], str] | None = None) -> list[str]:
     """The summary's lines for the targets run in a dialect whose contract's own spelling fails
-    (``config["contract_breaks"]``: target -> each call of it not understood): a heading that says it
+    (``FuzzConfig.contract_breaks``: target -> each call of it not understood): a heading that says it
     is not counted as a bug, then each call (``Break.line``, its words already escaped), by target
     when the run has several. Markdown, or with ``code`` (how to show a target's name, e.g.
     sudoku.display.visible) the plain lines of the terminal summary."""
