@@ -91,14 +91,14 @@ def make(out: Path, bundle: Bundle, *, rules: str | None) -> list[str]:
     """Write the zip to ``out`` (through a temporary beside it); the names it holds. A bad option or
     rule, or a toolkit that is not a source checkout, is a Usage error; a zip that cannot be written a
     ``jobs.store.WriteError``."""
-    from jobs.files import replacing
+    from sudoku.files import replacing
     from jobs.store import WriteError
 
     _check(bundle)
     rule = _checked_rule(rules)
     if not out.parent.is_dir():  # told before the wheel is built
         raise WriteError(f"cannot write {out}: no folder {out.parent}")
-    try:  # the zip opened first (never through a link, nor over a folder or a FIFO: jobs.files, exit 2), so a
+    try:  # the zip opened first (never through a link, nor over a folder or a FIFO: sudoku.files, exit 2), so a
         # refusal comes before the wheel is built
         with replacing(out) as raw, tempfile.TemporaryDirectory(prefix="fuzz-autograder-") as work:
             wheel = _wheel(Path(work))
@@ -222,7 +222,7 @@ class Paths:
 
 def read_bundle(path: Path) -> Bundle:
     """The zip's ``autograder.json`` (written by ``make``); NotGraded when it is not one."""
-    from jobs.files import NotReadable, read_small
+    from sudoku.files import NotReadable, read_small
 
     try:
         data = json.loads(read_small(path, MAX_CONFIG).decode("utf-8"))

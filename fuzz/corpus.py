@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jobs.files import check_inside, make_folders, write_file
+from sudoku.files import check_inside, make_folders, write_file
 from sudoku.grid import MADE_SIDES
 
 from fuzz.cases import MAX_INPUT
@@ -237,7 +237,7 @@ def saved_groups(corpus: str | os.PathLike[str], target: Target) -> dict[str, tu
 def load_own(corpus: str | os.PathLike[str], target: Target) -> Loaded:
     """``load`` of the reproducers ``corpus`` keeps of ``target``: under each of its ``target_keys``
     that is there (an older corpus named the same program's folder by its file name alone)."""
-    from jobs.files import real_folder
+    from sudoku.files import real_folder
 
     found, strange = [], []
     for folder in (Path(corpus) / key for key in target_keys(target)):
@@ -315,9 +315,9 @@ def _walk(root: Path, skipped: list[tuple[Path, str]]) -> Iterator[tuple[Path, l
 
 
 def _read(path: Path) -> bytes:
-    """A corpus file's bytes: a regular file, not a link, at most MAX_FILE bytes (``jobs.files``: a FIFO
+    """A corpus file's bytes: a regular file, not a link, at most MAX_FILE bytes (``sudoku.files``: a FIFO
     planted in a corpus cannot hang the replay); BadEntry naming the file else."""
-    from jobs.files import NotReadable, read_small
+    from sudoku.files import NotReadable, read_small
 
     try:
         return read_small(path, MAX_FILE)

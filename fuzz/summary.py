@@ -472,9 +472,9 @@ def probe_json(target: str, finding: Finding, found: str | None, code: int) -> s
 
 
 def write(path: Path, text: str) -> None:
-    """Write a file of the run, whole or not at all and never through a link (``jobs.files``); the OS
+    """Write a file of the run, whole or not at all and never through a link (``sudoku.files``); the OS
     refusing is one line and exit 3, as for the runner's files."""
-    from jobs.files import write_file
+    from sudoku.files import write_file
     from jobs.store import WriteError
 
     try:

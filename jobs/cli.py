@@ -215,7 +215,7 @@ def show(args: argparse.Namespace) -> int:
 
     from sudoku.display import markdown, show as show_blocks
     from jobs import manifest as manifests
-    from jobs.files import write_file
+    from sudoku.files import write_file
     from jobs.store import RunDir, RunDirError, WriteError
     from jobs.summary import summary_blocks, summary_data
 

@@ -30,10 +30,10 @@ MAX_BYTES = 64 << 20  # a manifest holds a digest per chunk: about 70 bytes each
 
 def read(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The JSON object of the manifest at ``path``, read as untrusted (a link, a FIFO, a huge or
-    deeply nested file refused: ``jobs.files``, ``sudoku.untrusted``): a ValueError saying why."""
+    deeply nested file refused: ``sudoku.files``, ``sudoku.untrusted``): a ValueError saying why."""
     from sudoku.untrusted import loads
 
-    from jobs.files import read_small
+    from sudoku.files import read_small
 
     manifest = loads(read_small(path, MAX_BYTES), max_depth=64)
     if not isinstance(manifest, dict):

@@ -113,12 +113,12 @@ def _int64s(array: Any) -> Any:
 
 
 class _LogFile(logging.FileHandler):
-    """The run log, opened through ``jobs.files.open_append`` (never through a link, never a FIFO); a
+    """The run log, opened through ``sudoku.files.open_append`` (never through a link, never a FIFO); a
     line it cannot write (disk full) is dropped quietly: the run's own writes say what failed, once,
     where logging would print a traceback for every line."""
 
     def _open(self) -> Any:
-        from jobs.files import open_append
+        from sudoku.files import open_append
 
         return open_append(self.baseFilename)
 

@@ -41,7 +41,7 @@ import pyarrow.parquet as pq
 
 from jobs import manifest as manifests
 from jobs.config import C, RunConfig
-from jobs.files import real_folder, regular, replacing
+from sudoku.files import real_folder, regular, replacing
 from jobs.lock import LOCK_NAME, held
 from jobs.schema import SCHEMA, columns_of, run_metadata, table
 from jobs.task import Task

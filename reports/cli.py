@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from jobs.files import NotWritable
+from sudoku.files import NotWritable
 
 from reports import ReportError, WriteFailed, settings
 from sudoku.cli.scaffold import (FAILED, INTERRUPTED, IO_ERROR, NOT_COMPARABLE, OK, USAGE, Parser, add_color_option,
@@ -221,14 +221,14 @@ def run_feedback(args: argparse.Namespace) -> int:
 
 
 def write(path: str | os.PathLike[str], text: str) -> None:
-    """A report file written whole or not at all, never through a link (``jobs.files.write_file``)."""
-    from jobs.files import write_file
+    """A report file written whole or not at all, never through a link (``sudoku.files.write_file``)."""
+    from sudoku.files import write_file
 
     path = Path(path)
     try:
         write_file(path, text)
     except OSError as error:
-        raise WriteFailed(f"{path}: cannot write ({error.strerror or error})") from None
+        raise WriteFailed(f"cannot write {path}: {error.strerror or error}") from None
 
 
 def publish(args: argparse.Namespace, markdown: str, html_of: Callable[[], str],
@@ -251,11 +251,15 @@ def publish(args: argparse.Namespace, markdown: str, html_of: Callable[[], str],
             show(blocks_of())
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary:
-        try:
-            with open(summary, "a", encoding="utf-8") as out:
+        from sudoku.files import NotWritable, open_append
+
+        try:  # never through a link, never blocked by a FIFO (``sudoku.files.open_append``)
+            with open_append(summary) as out:
                 out.write(markdown + "\n")
+        except NotWritable as error:
+            raise WriteFailed(f"cannot append the step summary to {error}") from None
         except OSError as error:
-            raise WriteFailed(f"{summary}: cannot append the step summary ({error.strerror or error})") from None
+            raise WriteFailed(f"cannot append the step summary to {summary}: {error.strerror or error}") from None
 
 
 def run_show(args: argparse.Namespace) -> int:

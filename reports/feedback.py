@@ -175,7 +175,7 @@ def _reproducer(run_path: str | os.PathLike[str], folder: object) -> Path | None
     """The run's reproducer folder a group record names, found only under the run's own corpus and not
     through a link (a manifest is untrusted: an absolute folder it names elsewhere is not copied into a
     student's page), or None."""
-    from jobs.files import NotWritable, check_inside
+    from sudoku.files import NotWritable, check_inside
 
     if not isinstance(folder, str) or not folder:
         return None
@@ -193,8 +193,8 @@ def _reproducer(run_path: str | os.PathLike[str], folder: object) -> Path | None
 def copy_reproducer(run_path: str | os.PathLike[str], bug: Bug, into: Path, *, within: Path | None = None) -> None:
     """Copy a bug's reproducer into ``into`` (never through a link, read or written, each file at most
     MAX_READ bytes; the input from the record when the folder is gone), and point its replay line
-    there. ``within``: the feedback folder ``into`` belongs to (``jobs.files.write_file``)."""
-    from jobs.files import NotReadable, make_folders, read_small, write_file
+    there. ``within``: the feedback folder ``into`` belongs to (``sudoku.files.write_file``)."""
+    from sudoku.files import NotReadable, make_folders, read_small, write_file
 
     make_folders(into, within=within)
     source = _reproducer(run_path, bug.get("folder"))
@@ -330,7 +330,7 @@ def write_feedback(run: Run, out: str | os.PathLike[str], *, rules: Sequence[Lin
     from reports import grades
     from reports.text import cell, code
 
-    from jobs.files import check_inside, make_folders, write_file
+    from sudoku.files import check_inside, make_folders, write_file
 
     lines = rules
     out = Path(out)
@@ -363,5 +363,5 @@ def write_feedback(run: Run, out: str | os.PathLike[str], *, rules: Sequence[Lin
                   f"{got:g} / {most:g} |" for one, got, most in made]
         write_file(out / "index.md", "\n".join(index) + "\n", within=out)
     except OSError as error:
-        raise WriteFailed(f"{error.filename or out}: cannot write ({error.strerror or error})") from None
+        raise WriteFailed(f"cannot write {error.filename or out}: {error.strerror or error}") from None
     return made

@@ -107,7 +107,7 @@ def read_leaderboard(path: str | os.PathLike[str] | None = None) -> list[str]:
 
 def _table(path: Path) -> dict[str, Any]:
     """The rule file's TOML table: [[test]] tables, and a leaderboard list at most."""
-    from jobs.files import NotReadable, read_small
+    from sudoku.files import NotReadable, read_small
 
     try:  # a FIFO or a device is refused, not read for ever
         data = read_small(path, MAX_RULES, follow=True)

@@ -27,7 +27,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from jobs.files import real_folder, regular
+from sudoku.files import real_folder, regular
 from jobs.lock import held
 from jobs.manifest import check_status, read as read_manifest_file, resume_command
 from jobs.schema import HISTORY, SCHEMA

@@ -167,7 +167,7 @@ def corpus_index(corpus_dirs: Iterable[Path]) -> dict[int | str, str]:
     """signature (or, for older runs, case index) -> reproducer folder, from the ``case.json`` of each
     corpus entry (the fuzz layout: ``corpus/<target>/<oracle>/<bug>/{input.txt,case.json}``). A corpus is
     untrusted: no link is followed (``rglob`` enters none below the corpus), nor a FIFO opened."""
-    from jobs.files import read_small
+    from sudoku.files import read_small
     from reports.bugs import MAX_READ
 
     index: dict[int | str, str] = {}

@@ -1,4 +1,4 @@
-"""One guarded way to read and to write a run's files (``jobs.files``), and the hostile-files findings
+"""One guarded way to read and to write a run's files (``sudoku.files``), and the hostile-files findings
 of the third attack (issue 46) that it closes: a folder where a file is read (R14), links planted in a
 run or its feedback folder (R15, R16, R23), a deep or blocking grading rule (R21), a disk that fills
 while a reproducer is saved (R24), a raw control byte from a manifest (R25), a full stdout (R17), and
@@ -18,8 +18,8 @@ from fake_targets import fuzz, spec
 from helpers import call_main
 from test_reports_helpers import REPO, run_reports
 
-from jobs import files
-from jobs.files import NotReadable, NotWritable, check_inside, make_folders, read_small, real_folder, write_file
+from sudoku import files
+from sudoku.files import NotReadable, NotWritable, check_inside, make_folders, read_small, real_folder, write_file
 
 
 # --- the reader and the writer ----------------------------------------------------------------------------------
@@ -315,7 +315,7 @@ def test_a_file_where_a_folder_goes_is_one_line_not_an_internal_error(tmp_path):
 
 def test_a_log_is_appended_only_to_a_file_of_its_own(tmp_path):
     """A FIFO at a run's run.log blocked a resume for ever (opened to write, it waits for a reader)."""
-    from jobs.files import open_append
+    from sudoku.files import open_append
 
     os.mkfifo(tmp_path / "fifo.log")
     (tmp_path / "folder.log").mkdir()
@@ -332,7 +332,7 @@ def test_a_log_is_appended_only_to_a_file_of_its_own(tmp_path):
 def test_a_stale_temporary_planted_as_a_link_is_replaced_not_followed(tmp_path):
     """records.csv and the manifest are written through temporaries of fixed names (a resume clears
     what a killed run left); one planted as a link is removed, never written through."""
-    from jobs.files import replacing
+    from sudoku.files import replacing
 
     (tmp_path / "victim").write_text("mine")
     (tmp_path / ".records.csv.tmp").symlink_to(tmp_path / "victim")

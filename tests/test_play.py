@@ -499,6 +499,29 @@ def test_a_save_that_cannot_be_written_exits_3(tmp_path, monkeypatch, capsys):
     assert "cannot save the game to" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("planted", ["link", "folder"])
+def test_a_save_is_never_written_through_a_link_or_over_a_folder(tmp_path, monkeypatch, capsys, planted):
+    """The save is written whole through a temporary of its own and renamed into place
+    (``sudoku.files.write_file``): a link planted at the save path is refused, exit 2, and what it
+    points at is untouched; no temporary is left beside it."""
+    async def quit_at_once(pilot):
+        await until(pilot, lambda: pilot.app.playing)
+        await pilot.press("q")
+
+    monkeypatch.setattr("sudoku.cli.play.PlayApp.run", headless(quit_at_once))
+    monkeypatch.setattr("sudoku.cli.command._needs_terminal", lambda: None)
+    victim, save = tmp_path / "victim.txt", tmp_path / "play.json"
+    victim.write_text("keep me\n")
+    if planted == "link":
+        save.symlink_to(victim)
+    else:
+        save.mkdir()
+    assert cli.run(["play", "--size", "4", "--seed", "1", "--save", str(save)]) == 2
+    said = capsys.readouterr().err.strip().splitlines()
+    assert len(said) == 1 and said[0].startswith(f"sudoku: cannot save the game: {save}: "), said
+    assert victim.read_text() == "keep me\n" and sorted(p.name for p in tmp_path.iterdir()) == ["play.json", "victim.txt"]
+
+
 # --- the making screen and new games --------------------------------------------------------------
 
 

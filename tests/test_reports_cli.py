@@ -2,6 +2,7 @@
 process, and as a real subprocess in the smoke test and the CI scripts."""
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -150,12 +151,17 @@ def test_an_unwritable_output_is_an_io_error_exit_3(runs, tmp_path, option):
     """Exit 3, as sudoku-jobs and fuzz give for a path that cannot be written."""
     where = tmp_path / "no" / "x.out"
     line = one_error_line(run_reports("show", runs["base"], "-q", option, where), code=3)
-    assert line == f"reports: {where}: cannot write (No such file or directory)\n"
+    assert line == f"reports: cannot write {where}: No such file or directory\n"  # as the other tools say it
 
 
-def test_an_unwritable_step_summary_is_exit_3(runs, tmp_path):
-    done = run_reports("show", runs["base"], "-q", env={"GITHUB_STEP_SUMMARY": str(tmp_path)})  # a directory
-    assert "cannot append the step summary" in one_error_line(done, code=3)
+@pytest.mark.parametrize("planted", ["folder", "fifo", "link"])
+def test_an_unwritable_step_summary_is_exit_3_and_never_blocks_or_follows_a_link(runs, tmp_path, planted):
+    summary, victim = tmp_path / "step-summary", tmp_path / "victim.md"
+    victim.write_text("keep\n")
+    {"folder": summary.mkdir, "fifo": lambda: os.mkfifo(summary), "link": lambda: summary.symlink_to(victim)}[planted]()
+    done = run_reports("show", runs["base"], "-q", env={"GITHUB_STEP_SUMMARY": str(summary)})
+    assert one_error_line(done, code=3).startswith(f"reports: cannot append the step summary to {summary}: ")
+    assert victim.read_text() == "keep\n"
 
 
 def test_help_documents_the_exit_codes():

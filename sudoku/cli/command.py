@@ -505,29 +505,6 @@ SAVE_BYTES = 8 << 20  # a 25x25 save with a full history of moves is under 4 MB
 SAVE_DEPTH = 8  # a save nests 4 deep (a move's before and after)
 
 
-def _read_save(path: str) -> bytes:
-    """A save's bytes, at most SAVE_BYTES of them (ValueError past that: /dev/zero is never read to its
-    end). Only a regular file is read, and not through a link the game did not make (it writes
-    saves by renaming a file into place, never a link); opened without blocking, so a FIFO cannot
-    hang the game before its first frame."""
-    import errno
-    import stat
-
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError as error:
-        if error.errno == errno.ELOOP:
-            raise ValueError("a symbolic link, not followed") from None
-        raise
-    with os.fdopen(fd, "rb") as file:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise ValueError("not a regular file")
-        data = file.read(SAVE_BYTES + 1)
-    if len(data) > SAVE_BYTES:
-        raise ValueError(f"larger than {SAVE_BYTES} bytes")
-    return data
-
-
 def run_play(args: argparse.Namespace) -> int:
     """The game (sudoku.cli.play, Textual: loaded only here); saves on quit. 0 once saved."""
     import argparse
@@ -553,16 +530,16 @@ def run_play(args: argparse.Namespace) -> int:
     game: Game | None = None
     order: Order | None = None
     if args.resume:
+        from sudoku.files import read_small
         from sudoku.untrusted import loads
 
-        try:
-            data = loads(_read_save(path), max_depth=SAVE_DEPTH)
+        if not os.path.lexists(path):
+            raise Usage(f"no saved game at {path}")
+        try:  # a regular file of at most SAVE_BYTES, not through a link the game did not make (it saves by
+            # renaming a file into place), opened without blocking: a FIFO cannot hang it before its first frame
+            data = loads(read_small(path, SAVE_BYTES), max_depth=SAVE_DEPTH)
             game = Game.from_dict(data)
-        except FileNotFoundError:
-            raise Usage(f"no saved game at {path}") from None
-        except OSError as error:
-            raise Usage(f"cannot read {path}: {error.strerror or error}") from None
-        except (ValueError, BadSave) as error:  # BadJSON is a ValueError
+        except (ValueError, BadSave) as error:  # NotReadable and BadJSON are ValueErrors
             raise Usage(f"{path}: not a saved game this version can read: {error}") from None
         extra = {key: data[key] for key in ("label", "seed", "level") if key in data}
     elif args.file:
@@ -595,8 +572,12 @@ def run_play(args: argparse.Namespace) -> int:
         _warn("cancelled before the puzzle was made; nothing saved")
         return INTERRUPTED
     game, extra = app.return_value, app.extra
+    from sudoku.files import NotWritable
+
     try:
         play.write_save(path, game.to_dict(**extra))
+    except NotWritable as error:  # a link, a folder or a FIFO where the save goes: never written through
+        raise Usage(f"cannot save the game: {error}") from None
     except OSError as error:
         raise _WriteError(f"cannot save the game to {path}: {error.strerror or error}") from None
     done = f"solved in {play.clock_text(game.elapsed_s)}; " if game.solved() else ""

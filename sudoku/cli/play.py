@@ -76,12 +76,14 @@ def save_path(environ: Mapping[str, str] = os.environ) -> Path:
 
 
 def write_save(path: str | os.PathLike[str], data: dict[str, Any]) -> None:
-    """Write the save atomically (a temporary file, then a rename): a crash never leaves half a save."""
+    """Write the save whole or not at all, never through a link (``sudoku.files.write_file``: a
+    temporary named by this process, then a rename): a crash never leaves half a save, and a link
+    planted where the save goes is refused (NotWritable), not written through."""
+    from sudoku.files import write_file
+
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(json.dumps(data) + "\n", encoding="utf-8")
-    os.replace(temporary, path)
+    write_file(path, json.dumps(data) + "\n")
 
 
 def clock_text(seconds: float) -> str:

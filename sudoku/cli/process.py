@@ -84,7 +84,7 @@ def main(command: Callable[[], int], prog: str) -> int:
         _silence_stdout()
         return IO_ERROR
     except Exception as error:
-        known = getattr(error, "exit_code", None)  # an error that knows its outcome (jobs.files.NotWritable)
+        known = getattr(error, "exit_code", None)  # an error that knows its outcome (sudoku.files.NotWritable)
         if isinstance(known, int) and known in EXIT_CODES:
             say(prog, error)
             return known

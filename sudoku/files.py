@@ -1,5 +1,6 @@
-"""The one guarded way to read and write what a run directory, a corpus or a feedback folder holds,
-which may not be what it seems.
+"""The one guarded way to read and write what a run directory, a corpus, a feedback folder or a saved
+game holds, which may not be what it seems. It sits in the lowest room (``sudoku``), so every tool's
+files go through it, ``sudoku play``'s save among them.
 
 A run directory or a corpus is a folder anyone may have touched: a colleague, a disk, an attacker.
 Its manifest as a symbolic link to /dev/zero read with ``Path.read_text`` took 24 GB before the OOM
