@@ -12,7 +12,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from fuzz.config import FuzzConfig
 from fuzz.engine import Usage
 from fuzz.targets import Target, case_folders
 from jobs.entry import dispatch
@@ -338,6 +337,7 @@ def _targets_file(path: str) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     """``fuzz run``: the options made into a run's config; the run itself is ``fuzz.engine.run``."""
     from fuzz import engine, summary
+    from fuzz.config import FuzzConfig
     from jobs.cli import changed_options
     from sudoku.display import show
     from sudoku import new_seed

@@ -24,11 +24,11 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from fuzz.config import FuzzConfig
 from fuzz.outcome import Outcome, Still, real_failures
 from sudoku.display import counted
 
 if TYPE_CHECKING:
+    from fuzz.config import FuzzConfig
     from fuzz.cases import Case
     from fuzz.corpus import Loaded
     from fuzz.oracles import Verdict

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from collections import namedtuple
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from fuzz.config import FuzzConfig
+if TYPE_CHECKING:
+    from fuzz.config import FuzzConfig
 
 Still = namedtuple("Still", "folder signature saved_as slow", defaults=(None,))
 Still.__doc__ = """A saved reproducer that fails in a replay: its folder, its ``signature`` now, and the one it
@@ -31,4 +33,6 @@ class Outcome(namedtuple("Outcome", "manifest records saved replayed still run_d
     @property
     def config(self) -> FuzzConfig:
         """The run's configuration, as its manifest keeps it."""
+        from fuzz.config import FuzzConfig  # dataclasses and typing: not for --help
+
         return FuzzConfig.from_manifest(self.manifest["config"])

@@ -10,7 +10,7 @@ import sys
 from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sudoku import DIFFICULTIES, engines, new_seed
 from sudoku.cli.scaffold import (FAILED, INTERRUPTED, IO_ERROR, LOST, OK, USAGE, Parser, add_color_option,
@@ -20,8 +20,10 @@ from sudoku.generate import GenerationFailed, refuse_impossible
 from sudoku.grid import MADE_SIDES, box_of_side
 
 from jobs import BATCH_CHUNK_SIZE, CASE_CHUNK_SIZE, backends
-from jobs.config import BatchConfig
 from jobs.entry import dispatch
+
+if TYPE_CHECKING:
+    from jobs.config import BatchConfig
 from jobs.inputs import InputError, read_input
 
 KEPT = "finished chunks are kept (resume with --resume DIR)"
@@ -97,7 +99,8 @@ def _parser() -> Parser:
     return parser
 
 
-def _config(args: argparse.Namespace) -> BatchConfig:
+def _config(args: argparse.Namespace) -> "BatchConfig":
+    from jobs.config import BatchConfig  # dataclasses and typing: for a run, not for --help
     from jobs.tasks import default_engines  # pyarrow: only for a run, never for --help
 
     box = box_of_side(args.size)
@@ -197,7 +200,7 @@ def run(args: argparse.Namespace) -> int:
     return OK
 
 
-def _reread_input(config: BatchConfig) -> list[tuple[int, str, str | None]]:
+def _reread_input(config: "BatchConfig") -> list[tuple[int, str, str | None]]:
     """The input's lines again, refused if the file is not the one the run began with."""
     assert config.input is not None, "a run of created puzzles has no input"
     lines, digest = read_input(config.input)
