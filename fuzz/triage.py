@@ -11,7 +11,9 @@ creates each time, and say how often the bug showed in the run: "intermittent (3
 
 Time: triage gets at most as long as the cases took (``seconds``), shared among the groups left, and
 never less than ``MIN_GROUP_S`` a group; a group's shrink stops when its share, less what confirming
-will cost, is spent. Each group is saved to the corpus as soon as it is done, so an interrupted
+will cost, is spent. Confirming itself is never cut (a verdict is what the run is for): a hang's
+replays and its look with more time wait for its limit each, so many hang groups of a short run can
+take longer than its cases did. Each group is saved to the corpus as soon as it is done, so an interrupted
 triage keeps the groups finished, and a resumed one does only the others. Two groups whose shrunk
 reproducers are the same bytes are one bug: the second is merged into the first's folder.
 
