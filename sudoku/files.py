@@ -69,15 +69,23 @@ def regular(path: str | os.PathLike[str]) -> str | None:
 def real_folder(path: str | os.PathLike[str]) -> str | None:
     """Why ``path`` is no folder of a run's own to list (a symbolic link: another run's parts; a file),
     or None when it is a real folder or absent."""
+    mode = _mode(path)
+    if not isinstance(mode, int):
+        return mode
+    if stat.S_ISLNK(mode):
+        return f"a symbolic link (to {os.readlink(path)}), not followed"
+    return None if stat.S_ISDIR(mode) else _kind(mode).replace("regular file", "folder")
+
+
+def _mode(path: str | os.PathLike[str]) -> int | str | None:
+    """The mode of ``path`` itself (a link not followed), None when it is absent, or why it cannot be
+    looked at."""
     try:
-        mode = os.lstat(path).st_mode
+        return os.lstat(path).st_mode
     except FileNotFoundError:
         return None
     except OSError as error:
         return _why(error)
-    if stat.S_ISLNK(mode):
-        return f"a symbolic link (to {os.readlink(path)}), not followed"
-    return None if stat.S_ISDIR(mode) else _kind(mode).replace("regular file", "folder")
 
 
 def _why(error: OSError) -> str:
@@ -204,12 +212,9 @@ def check_inside(folder: str | os.PathLike[str], within: str | os.PathLike[str] 
 def _not_a_file_to_replace(path: Path) -> str | None:
     """Why ``path`` may not be replaced by a new file (a link, a folder, a FIFO...), None when it is a
     regular file or absent."""
-    try:
-        mode = os.lstat(path).st_mode
-    except FileNotFoundError:
-        return None
-    except OSError as error:
-        return _why(error)
+    mode = _mode(path)
+    if not isinstance(mode, int):
+        return mode
     if stat.S_ISLNK(mode):
         return f"a symbolic link (to {os.readlink(path)}), not written through"
     return None if stat.S_ISREG(mode) else _kind(mode)
