@@ -184,4 +184,7 @@ def test_every_rendering_names_a_fuzz_run_s_one_target_and_seed_first(tmp_path):
 def test_a_report_page_is_laid_out_for_the_screen_it_is_on(tmp_path):
     """A phone lays out a page without a viewport line 980 px wide and shrinks it: unreadable."""
     html, _ = report(tmp_path, new_group())
-    assert '<meta name="viewport" content="width=device-width, initial-scale=1"/>' in html.split("</head>")[0]
+    head = html.split("</head>")[0]
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1"/>' in head
+    assert "display:block;overflow-x:auto;max-width:100%" in head  # a wide table scrolls, not the page
+    assert "svg{max-width:100%;height:auto}" in head  # a plot shrinks to a narrow screen

@@ -23,9 +23,12 @@ if TYPE_CHECKING:
 
 FAILURES_SHOWN = 200
 ROWS, WIDTH = 40, 200  # an input or output longer than this is shown as its start and its length
+# A table wider than the screen scrolls sideways inside the page, and a plot (its viewBox set) shrinks to the
+# screen: on a phone they ran off its right edge, the verdict column unseen.
 CSS = """
 body{font-family:sans-serif;margin:24px;color:#222;max-width:1100px}
-table{border-collapse:collapse;margin:8px 0 16px}th,td{border:1px solid #ddd;padding:3px 8px;font-size:13px}
+table{border-collapse:collapse;margin:8px 0 16px;display:block;overflow-x:auto;max-width:100%}
+svg{max-width:100%;height:auto}th,td{border:1px solid #ddd;padding:3px 8px;font-size:13px}
 th{background:#f5f5f5;text-align:left}td.num{text-align:right}pre{margin:0;font-size:11px;line-height:1.1;white-space:pre-wrap;word-break:break-all}code{font-size:12px;word-break:break-all}
 .regression{color:#c0392b;font-weight:bold}.improvement{color:#27ae60}.warning{background:#fff4d6;padding:6px 10px}
 .plots{display:flex;flex-wrap:wrap;gap:8px}h1{font-size:22px}h2{font-size:18px;margin-top:28px}
