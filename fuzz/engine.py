@@ -47,10 +47,12 @@ class Usage(Exception):
 def target_of_spec(spec: dict[str, Any], where: str = "--target") -> Target:
     """The target a spec (``_target_spec``) names; a bad one is a usage error (``where`` names the
     option it came from)."""
-    from fuzz.targets import TargetError, make_target
+    from fuzz.targets import CannotStart, TargetError, make_target
 
     try:
         return make_target(**spec, where=where)
+    except CannotStart as error:  # its program is missing: whose ("reference ./model does not exist")
+        raise Usage(f"{where.removeprefix('--')} {error}") from None
     except TargetError as error:
         raise Usage(str(error)) from None
 

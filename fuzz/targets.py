@@ -36,6 +36,7 @@ an exit is seen at once whatever the interval.
 """
 
 import ctypes
+import errno
 import io
 import os
 import re
@@ -389,7 +390,9 @@ def _run(argv: list[str], data: bytes, timeout: float, max_output: int, env: Map
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 cwd=workdir, start_new_session=True, env=env)
     except OSError as error:
-        return Result(127, b"", f"cannot run {argv[0]}: {error.strerror}".encode(), 0.0, False, False)
+        hint = (f" (a script needs a first line such as '#!/usr/bin/env python3', or give its interpreter: "
+                f"'python3 {argv[0]}')" if error.errno == errno.ENOEXEC else "")
+        return Result(127, b"", f"cannot run {argv[0]}: {error.strerror}{hint}".encode(), 0.0, False, False)
     _cap_cpu(proc.pid, timeout)
     out, err = bytearray(), bytearray()
     flood = threading.Event()
@@ -660,17 +663,18 @@ def make_target(spec: str, *, create_args: str = "create", solve_args: str = "so
 
 def _program(program: str, here: Path) -> str:
     """The program of a command, by its full path when given as a path; CannotStart when it is
-    missing, not executable or not on PATH (names shown escaped: a targets file is untrusted)."""
+    missing, not executable or not on PATH (names shown escaped: a targets file is untrusted). The
+    message names the program only: the caller says whose it is ("target X cannot start: ...")."""
     from sudoku.display import visible
 
     shown = visible(program, newlines=False)
     if os.sep in program:
         path = here / program  # an absolute program stays itself
         if not path.exists():
-            raise CannotStart(f"target {shown} does not exist")
+            raise CannotStart(f"{shown} does not exist")
         if not os.access(path, os.X_OK) or path.is_dir():
-            raise CannotStart(f"target {shown} is not executable (chmod +x, or give 'python3 {shown}')")
+            raise CannotStart(f"{shown} is not executable (chmod +x, or give 'python3 {shown}')")
         return str(path.resolve())
     if shutil.which(program) is None:
-        raise CannotStart(f"target command '{shown}' is not on PATH")
+        raise CannotStart(f"command '{shown}' is not on PATH")
     return program

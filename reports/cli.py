@@ -66,7 +66,7 @@ A RUN is a run directory (manifest.json, parts/*.parquet) or a directory of run 
 configuration; --merge-unlike merges any), read as one run; rounds and chunks are resampled as blocks, and
 one run per side needs a change of 1.5x either way.
 stdout: a short summary (aligned tables; boxed on a terminal); --md - puts the whole Markdown there instead,
---json a versioned JSON object (see README). The Markdown is appended to $GITHUB_STEP_SUMMARY when that is set."""
+--json a versioned JSON object (docs/json.md). The Markdown is appended to $GITHUB_STEP_SUMMARY when that is set."""
 
 
 HISTORY_EPILOG = """examples:

@@ -240,6 +240,7 @@ NOTES = {"slow": "answered, but used more than half the time limit in CPU time",
 
 def page_md(one: Submission, scored: Sequence[Scored], run: Run) -> str:
     """The student's page in Markdown."""
+    from reports.grades import lost_to
     from reports.render.md import bug_md
     from reports.text import cell, code
 
@@ -274,13 +275,14 @@ def page_md(one: Submission, scored: Sequence[Scored], run: Run) -> str:
         lines += ["## Notes (not failures)", ""] + [f"- {cell(note)}: {counted(count, 'case')} "
                                                     f"({cell(NOTES.get(note, ''))})" for note, count in one.notes.items()]
         lines.append("")
-    lines += ["## Grade", "", "| test | score | of |", "|---|---:|---:|"]
-    lines += [f"| {cell(s.line.name)} | {s.score:g} | {s.line.points:g} |" for s in scored]
+    lines += ["## Grade", "", "| test | score | of | lost to |", "|---|---:|---:|---|"]
+    lines += [f"| {cell(s.line.name)} | {s.score:g} | {s.line.points:g} | {cell(lost_to(s))} |" for s in scored]
     return "\n".join(lines) + "\n"
 
 
 def page_html(one: Submission, scored: Sequence[Scored], run: Run) -> str:
     """The student's page in HTML: the same sections, the bugs drawn by ``render.html.bug_html``."""
+    from reports.grades import lost_to
     from reports.render.html import _page, bug_html, escape, table
 
     config = run.manifest.get("config") or {}
@@ -317,8 +319,9 @@ def page_html(one: Submission, scored: Sequence[Scored], run: Run) -> str:
         body += ["<h2>Notes (not failures)</h2>",
                  table(["note", "cases", "meaning"], [[n, c, NOTES.get(n, "")] for n, c in one.notes.items()],
                        numeric=(1,))]
-    body += ["<h2>Grade</h2>", table(["test", "score", "of"], [[s.line.name, f"{s.score:g}", f"{s.line.points:g}"]
-                                                                for s in scored], numeric=(1, 2))]
+    body += ["<h2>Grade</h2>", table(["test", "score", "of", "lost to"],
+                                     [[s.line.name, f"{s.score:g}", f"{s.line.points:g}", lost_to(s)] for s in scored],
+                                     numeric=(1, 2))]
     return _page("Feedback on your sudoku", body)
 
 

@@ -40,8 +40,8 @@ RESULTS_SCHEMA = Path(__file__).resolve().parent / "data" / "results.schema.json
 MAX_RULES = 1 << 16  # bytes of a rule file: a few hundred is usual
 ANY = "*"
 REFUSALS = ("rejects_unsolvable", "rejects_malformed")  # the oracles of input a program must refuse
-NOTHING_SOLVED = ("0 points: your program solved none of the puzzles it was given, and rejecting bad input "
-                  "counts only for a program that solves")
+NOTHING_SOLVED = ("0 points: none of your program's answers to a puzzle with a solution was right, and "
+                  "rejecting bad input counts only for a program that solves")
 
 
 @dataclass
@@ -192,6 +192,15 @@ def score(lines: Iterable[Line], bugs: Iterable[Bug], slips: Mapping[str, int], 
             value = max(0.0, float(line.points) - line.per_bug * len(counted))
         out.append(Scored(line, value, counted, why))
     return out
+
+
+def lost_to(scored: Scored) -> str:
+    """What cost a line its points, in a few words for the page's grade table (the bugs by their number
+    on the page, the slips, or why it scored nothing), so a 0 is never shown without its reason; "" for
+    a line that lost nothing, or for a program that did not start (the page says that first)."""
+    if scored.why:
+        return scored.why.removeprefix("0 points: ")
+    return ", ".join(f"bug {number}" if number else title.partition("\n")[0] for title, number in scored.counted)
 
 
 def _title(bug: Bug) -> str:

@@ -14,7 +14,7 @@ import pandas as pd
 from sudoku.display import counted
 from jobs.schema import TIME_COLUMNS
 from reports.bugs import Bug, bug_of, by_status
-from reports.load import Run
+from reports.load import Run, configuration
 from reports.stats import percentiles
 from reports.text import fmt_size
 
@@ -97,6 +97,19 @@ class Summary:
         if all(how.endswith("(finished early as asked)") for how in self.run.unfinished):
             return f"{found} (finished early as asked: --max-failures)"  # no 'so far': it goes no further
         return f"{found} so far (not complete)"
+
+    @property
+    def target(self) -> tuple[str, Any] | None:
+        """A fuzz run's one target, as the command it runs, and the run's seed, which every rendering
+        names first as fuzz run's own summary does; None for a batch run, and for a class's run (its
+        targets have a table of their own)."""
+        config = self.run.manifest.get("config")
+        config = config if isinstance(config, dict) else {}
+        several = config.get("targets")
+        if isinstance(several, list) and len(several) > 1:
+            return None
+        target = configuration(self.run.manifest)["target"]
+        return None if target is None else (target, config.get("seed"))
 
 
 def _present(value: Any) -> bool:

@@ -236,6 +236,20 @@ def test_a_long_help_puts_every_option_under_a_heading(prog):
     assert len(headings) >= 3 and all(f"\n{title}:\n" in parser.format_help() for title in headings)
 
 
+def test_a_description_longer_than_the_terminal_is_wrapped_between_words(monkeypatch):
+    """`fuzz run --help` began with its description as one 200-character line, which an 80-column
+    terminal broke inside words; examples and exit codes keep their own lines."""
+    monkeypatch.setenv("COLUMNS", "80")
+    parser = PARSERS["fuzz run"]
+    help_text = parser.format_help()
+    start = help_text.index(parser.description.split()[0])
+    said = help_text[start:help_text.index("\n\n", start)].splitlines()
+    assert len(said) > 1 and all(len(line) <= 78 for line in said)
+    assert " ".join(said) == " ".join(parser.description.split())
+    epilog = PARSERS["fuzz"].format_help().split("examples:", 1)[1]
+    assert "fuzz run -n 300 --target ./their/sudoku --sanitize   # built with ASan+UBSan" in epilog
+
+
 def test_grouping_options_changes_the_help_only():
     parser = scaffold.Parser(prog="tool")
     parser.add_argument("-n", type=int, default=1)

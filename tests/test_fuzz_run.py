@@ -119,6 +119,17 @@ def test_bad_usage_is_exit_2(tmp_path, args, message):
     assert not (tmp_path / "run").exists()  # nothing made for a bad command
 
 
+def test_a_missing_program_is_named_once_with_whose_it_is(tmp_path):
+    """'target ./x cannot start: target ./x does not exist' said the target twice, and a missing
+    --reference was called a target."""
+    done = fuzz("run", "-n", 5, "--target", "./no/such/sudoku", "--out", tmp_path / "run", cwd=tmp_path)
+    assert done.stderr == "fuzz: target ./no/such/sudoku cannot start: ./no/such/sudoku does not exist\n"
+    done = fuzz("run", "-n", 5, "--reference", "./no/model", "--out", tmp_path / "run", cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr == "fuzz: reference ./no/model does not exist\n"
+    done = fuzz("probe", "--target", "no-such-command-here", cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr == "fuzz: target command 'no-such-command-here' is not on PATH\n"
+
+
 def test_replay_with_a_missing_target_is_exit_2(tmp_path):
     (tmp_path / "corpus").mkdir()
     done = fuzz("replay", tmp_path / "corpus", "--target", "./no/such/sudoku", cwd=tmp_path)

@@ -285,6 +285,16 @@ def test_a_missing_program_is_exit_127():
     assert done.exit_code == 127 and b"cannot run" in done.stderr
 
 
+def test_a_script_without_its_interpreter_line_says_how_to_run_it(tmp_path):
+    """A new user's `--target their.py` (executable, no #! line) read only 'Exec format error'."""
+    script = tmp_path / "their.py"
+    script.write_text("print('hi')\n")
+    script.chmod(0o755)
+    done = run_contained([str(script), "solve"], b"")
+    assert done.exit_code == 127 and b"Exec format error" in done.stderr
+    assert b"#!/usr/bin/env python3" in done.stderr and f"'python3 {script}'".encode() in done.stderr
+
+
 def test_make_target_spellings(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert isinstance(make_target("engine"), EngineTarget)

@@ -154,3 +154,37 @@ def test_a_record_that_knows_no_place_is_not_marked_by_the_program_s_words_in_it
               "expected": "", "actual": {}}
     assert bug_of({**record, "mark": None}).mark is None
     assert bug_of(record).mark == {"line": 3}  # an old record: the detail is all there is
+
+
+def test_every_rendering_names_a_fuzz_run_s_one_target_and_seed_first(tmp_path):
+    """A new user's report.html said the run's name, sha and host, but not which program was fuzzed,
+    where fuzz run's own summary starts with it; a class's run leaves it to its table of targets."""
+    import argparse
+
+    from reports.render.terminal import summary_blocks
+
+    one = {"spec": "python3 their\x1b[2J.py", "create_args": "create", "solve_args": "solve", "header": False}
+    config = {"size": 9, "kind": "fuzz", "seed": 7, "target": one, "targets": [one]}
+    path = write_run(tmp_path / "fuzz", fuzz_records(n_per_family=20, failed={4: "keeps_givens"}), chunk_size=10,
+                     manifest_extra={"config": config, "fuzz": {"groups": [new_group()]}})
+    summary = summarize(load_run(path))
+    html, md = summary_html(summary), summary_md(summary)
+    text = [str(block) for block in summary_blocks(summary, argparse.Namespace(md=None, html=None))]
+    assert "<br/>target <code>python3 their\\x1b[2J.py</code>, seed 7</p>" in html
+    assert "- target: `python3 their\\x1b[2J.py`, seed 7" in md.splitlines()[:5]
+    assert text[1] == "target python3 their\\x1b[2J.py, seed 7"
+    two = {**config, "targets": [one, {**one, "spec": "./bob/sudoku"}]}
+    path = write_run(tmp_path / "class", fuzz_records(n_per_family=20), chunk_size=10, manifest_extra={"config": two})
+    summary = summarize(load_run(path))
+    assert summary.target is None and "target <code>" not in summary_html(summary)
+    batch = write_run(tmp_path / "batch", fuzz_records(n_per_family=20), chunk_size=10)
+    assert summarize(load_run(batch)).target is None
+
+
+def test_a_report_page_is_laid_out_for_the_screen_it_is_on(tmp_path):
+    """A phone lays out a page without a viewport line 980 px wide and shrinks it: unreadable."""
+    html, _ = report(tmp_path, new_group())
+    head = html.split("</head>")[0]
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1"/>' in head
+    assert "display:block;overflow-x:auto;max-width:100%" in head  # a wide table scrolls, not the page
+    assert "svg{max-width:100%;height:auto}" in head  # a plot shrinks to a narrow screen

@@ -54,6 +54,7 @@ def test_a_page_shows_its_own_bug_and_the_replay_line_works_from_its_folder(clas
     page = (folder / "feedback.md").read_text()
     assert "keeps_givens:changed" in page and "expected: exit 0 and the unique solution" in page
     assert "actual: exit 0" in page and "input (row" in page
+    assert "| test | score | of | lost to |" in page and " | bug 1 |" in page  # what cost the grade its points
     replay = next(line for line in page.splitlines() if line.startswith("replay: "))
     assert "fuzz replay bugs/1 --target" in replay
     assert (folder / "bugs" / "1" / "case.json").exists() and (folder / "bugs" / "1" / "input.txt").exists()
@@ -253,7 +254,7 @@ def test_a_refusal_pays_only_a_program_that_solves_something():
     assert [line.name for line in rules if line.refusals] == [refusing.name]
     scored = {s.line.name: s for s in score(rules, [], {}, solved=False)}
     assert scored[refusing.name].score == 0 and not scored[refusing.name].passed
-    assert "solved none of the puzzles" in scored[refusing.name].why
+    assert "none of your program's answers to a puzzle with a solution was right" in scored[refusing.name].why
     assert all(s.score == s.line.points for name, s in scored.items() if name != refusing.name)
     assert sum(s.score for s in score(rules, [], {})) == 100
 
@@ -290,3 +291,20 @@ def test_a_page_says_the_contracts_own_spelling_fails_apart_from_the_bugs(tmp_pa
     assert page.index("## Bugs") < page.index("## The contract's own spelling") < page.index("## Grade")
     correct = (tmp_path / "feedback" / "fake_targets-correct.py" / "feedback.md").read_text()
     assert "contract's own spelling" not in correct
+
+
+def test_a_line_that_lost_points_says_to_what_on_the_page():
+    """A new user's page showed 'Rejects ...: 0 of 20' with no bug of that kind listed: the reason (it
+    solved nothing) was only in results.json. The grade table now says what cost each line."""
+    from reports.grades import lost_to
+
+    rules = read_rules()
+    refusing = next(line for line in rules if line.refusals)
+    scored = {s.line.name: s for s in score(rules, [], {}, solved=False)}
+    assert lost_to(scored[refusing.name]).startswith("none of your program's answers")
+    assert all(lost_to(s) == "" for name, s in scored.items() if name != refusing.name)
+    bug = Bug({"signature": "keeps_givens:changed on solvable (exit 0)", "title": "changed a given"})
+    slip = next(line for line in rules if line.slips)
+    lost = {s.line.name: lost_to(s) for s in score(rules, [bug], {"no_header": 5})}
+    assert "bug 1" in lost.values() and lost[slip.name] == "no_header: 5 cases"
+    assert all(lost_to(s) == "" for s in score(rules, [], {}, started=False))

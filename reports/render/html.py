@@ -23,9 +23,12 @@ if TYPE_CHECKING:
 
 FAILURES_SHOWN = 200
 ROWS, WIDTH = 40, 200  # an input or output longer than this is shown as its start and its length
+# A table wider than the screen scrolls sideways inside the page, and a plot (its viewBox set) shrinks to the
+# screen: on a phone they ran off its right edge, the verdict column unseen.
 CSS = """
 body{font-family:sans-serif;margin:24px;color:#222;max-width:1100px}
-table{border-collapse:collapse;margin:8px 0 16px}th,td{border:1px solid #ddd;padding:3px 8px;font-size:13px}
+table{border-collapse:collapse;margin:8px 0 16px;display:block;overflow-x:auto;max-width:100%}
+svg{max-width:100%;height:auto}th,td{border:1px solid #ddd;padding:3px 8px;font-size:13px}
 th{background:#f5f5f5;text-align:left}td.num{text-align:right}pre{margin:0;font-size:11px;line-height:1.1;white-space:pre-wrap;word-break:break-all}code{font-size:12px;word-break:break-all}
 .regression{color:#c0392b;font-weight:bold}.improvement{color:#27ae60}.warning{background:#fff4d6;padding:6px 10px}
 .plots{display:flex;flex-wrap:wrap;gap:8px}h1{font-size:22px}h2{font-size:18px;margin-top:28px}
@@ -34,7 +37,7 @@ th{background:#f5f5f5;text-align:left}td.num{text-align:right}pre{margin:0;font-
 .sides figure{margin:0}.sides figcaption{font-size:12px;color:#555;margin-bottom:3px}
 pre.io{font-size:14px;line-height:1.35;white-space:pre;word-break:normal;overflow-x:auto;max-width:1060px;
 background:#f7f7f7;border:1px solid #ddd;padding:6px 8px}pre.io mark{background:#ffd54f;outline:2px solid #d62728}
-pre.io .rest{color:#888}.sides p.words{max-width:220px;font-size:13px;margin:0;padding:6px 8px;
+h1 code,h2 code,h3 code{font-size:inherit}pre.io .rest{color:#888}.sides p.words{max-width:220px;font-size:13px;margin:0;padding:6px 8px;
 border:1px dashed #ccc}
 """
 
@@ -46,7 +49,9 @@ def escape(text: object, quote: bool = True) -> str:
 
 
 def _page(title: str, body: Sequence[str]) -> str:
+    # The viewport line: without it a phone lays the page out 980 px wide and shrinks it to fit.
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>"
+            '<meta name="viewport" content="width=device-width, initial-scale=1"/>'
             f"<title>{escape(title)}</title><style>{CSS}</style></head><body>\n"
             + "\n".join(body) + "\n</body></html>\n")
 
@@ -215,7 +220,9 @@ def summary_html(summary: Summary) -> str:
     title = f"Run {run.name}"
     body = [f"<h1>{escape(title)}: {escape(summary.status)}</h1>",
             f"<p>{describe_run(run)}; status {escape(str(run.manifest.get('status', '?')))}; cases: "
-            + escape(", ".join(f"{k} {v}" for k, v in summary.counts.items()) or "none") + "</p>"]
+            + escape(", ".join(f"{k} {v}" for k, v in summary.counts.items()) or "none")
+            + (f"<br/>target <code>{escape(summary.target[0])}</code>, seed {escape(str(summary.target[1]))}"
+               if summary.target else "") + "</p>"]
     body += [f'<p class="warning">{escape(note)}</p>' for note in run.notes]
     body += targets_html((run.manifest.get("fuzz") or {}).get("targets"))
     if summary.bugs:

@@ -123,6 +123,8 @@ def summary_md(summary: Summary) -> str:
              f"- run: {describe_run(run)}, status {manifest.get('status', '?')}, "
              f"wall {run_wall_s(manifest):.1f} s",
              f"- cases: {len(run.records)} ({counts})"]
+    if summary.target:
+        lines.insert(3, f"- target: {code(summary.target[0])}, seed {cell(summary.target[1])}")
     lines += [f"- note: {cell(note)}" for note in run.notes]
     if summary.bugs:
         lines += bugs_md(summary.bugs)

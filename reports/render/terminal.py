@@ -70,6 +70,8 @@ def summary_blocks(summary: Summary, args: argparse.Namespace) -> list[str | Tab
     style = "bad" if summary.failed else None if run.complete else "warn"
     blocks: list[str | Table] = [marked(f"run {describe(run)}: {summary.status}", style),
                                  f"cases: {len(run.records)} ({counts})"]
+    if summary.target:
+        blocks.insert(1, f"target {visible(summary.target[0], newlines=False)}, seed {summary.target[1]}")
     blocks += [f"note: {note}" for note in run.notes]
     for status, bugs in by_status(summary.bugs).items():  # lines, not a table: a replay line stays whole, to copy
         if not bugs:

@@ -57,6 +57,23 @@ class Formatter(argparse.RawDescriptionHelpFormatter):
             width = int(os.environ.get("COLUMNS", "0") or 0) or 100
         super().__init__(prog, width=max(40, width) - 2)
 
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        """Each line as written, but a line of prose longer than the terminal (a description written as
+        one line) wrapped between words, where the terminal would break it inside one; a line with
+        aligned columns (two spaces in a row: an example and its comment, an exit code) is left whole."""
+        import textwrap
+
+        lines = []
+        for line in text.splitlines():
+            words = line.lstrip()
+            lead = indent + line[:len(line) - len(words)]
+            if len(lead) + len(words) > width and "  " not in words:
+                lines += textwrap.wrap(words, width, initial_indent=lead, subsequent_indent=lead,
+                                       break_long_words=False, break_on_hyphens=False)
+            else:
+                lines.append(indent + line)
+        return "\n".join(lines) + ("\n" if text.endswith("\n") else "")
+
 
 class Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line on stderr, exit 2, and whose help keeps the
