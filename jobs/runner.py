@@ -277,6 +277,29 @@ def execute(run_dir: RunDir, config: RunConfig, task: Task[Any], specs: Specs, *
     return manifest
 
 
+class Pace:
+    """The cases a second of a run going on, for its time left: measured from the first chunk saved on,
+    once there is one and another after it. The first chunk's time holds the workers' start-up (a
+    first run's compile of the engines: minutes), which a rate since the start would spread over the
+    whole run ("0 cases/s, about 294s left" with 4 s to go)."""
+
+    def __init__(self, cases: int, now: float) -> None:
+        self.start: tuple[int, float] = (cases, now)  # (cases saved, time) at the start
+        self.first: tuple[int, float] | None = None  # at the first chunk saved
+        self.last = (cases, now)
+
+    def finished(self, cases: int, now: float) -> None:
+        """A chunk was saved: ``cases`` saved in all, at ``now``."""
+        if self.first is None:
+            self.first = (cases, now)
+        self.last = (cases, now)
+
+    def rate(self) -> float:
+        """Cases a second since the first chunk saved (since the start while no later one is)."""
+        since = self.first if self.first is not None and self.last[0] > self.first[0] else self.start
+        return (self.last[0] - since[0]) / max(self.last[1] - since[1], 1e-9)
+
+
 def _run_chunks(run_dir: RunDir, config: RunConfig, task: Task[Any], specs: Specs, todo: Specs, done: set[int],
                 interrupts: Interrupts, progress: Progress | None, pool: Any = None, *,
                 identity: str, max_failed: int | None = None) -> tuple[str, BaseException | None]:
@@ -297,6 +320,7 @@ def _run_chunks(run_dir: RunDir, config: RunConfig, task: Task[Any], specs: Spec
     failed = 0
     failed_before = _failed_in(run_dir.read_columns(["outcome"])) if max_failed and done else 0
     started = last_log = last_chunk = time.time()
+    pace = Pace(before, started)
     try:  # from its first line: a signal anywhere here must leave the run interrupted, not running
         log.warning("run %s: %d chunk%s to do (%d already done), backend %s, %d worker%s", config.run_id,
                     len(todo), "" if len(todo) == 1 else "s", len(done), config.backend, config.workers,
@@ -341,9 +365,10 @@ def _run_chunks(run_dir: RunDir, config: RunConfig, task: Task[Any], specs: Spec
                     log.warning("%s, at the limit of %d: %s not run", counted(failed_before + failed, "failed case"),
                                 max_failed, counted(len(specs) - finished, "chunk left is", "chunks left are"))
                     return FINISHED_EARLY, None  # leaving the loop closes the backend: the chunks in flight stop
+                pace.finished(cases, time.time())
                 if time.time() - last_log >= LOG_EVERY_S:
                     last_log = time.time()
-                    rate = (cases - before) / max(time.time() - started, 1e-9)
+                    rate = pace.rate()
                     log.warning("%d of %d cases (%.0f %%), %d failed so far, %.0f cases/s, about %.0fs left", cases,
                                 total, 100 * cases / max(total, 1), failed, rate, (total - cases) / max(rate, 1e-9))
         return "complete", None

@@ -226,6 +226,21 @@ def test_piped_progress_lines_carry_cases_failures_rate_and_time_left(tmp_path, 
     assert lines == ["10", "20", "30"]
 
 
+def test_the_time_left_is_paced_from_the_first_chunk_saved_not_from_the_compile_before_it():
+    """A first run's workers compile for minutes before the first chunk: the rate after it is the run's."""
+    from jobs.runner import Pace
+
+    pace = Pace(0, now=0.0)
+    pace.finished(100, 120.0)  # the first chunk: 2 minutes, most of it the compile
+    assert pace.rate() == 100 / 120  # nothing after it yet: the rate since the start
+    pace.finished(1100, 130.0)
+    pace.finished(2100, 140.0)
+    assert pace.rate() == 100.0  # 2000 cases in the 20 s since: 9 s for the 900 left, not 1000
+    resumed = Pace(500, now=0.0)  # a resume counts only the cases it saved
+    resumed.finished(600, 10.0)
+    assert resumed.rate() == 10.0
+
+
 # --- a terminal gets rich tables; nothing else imports rich -------------------------------------------------------
 
 def test_a_terminal_gets_boxed_tables_and_hostile_text_still_escaped(hostile_runs, tmp_path):
