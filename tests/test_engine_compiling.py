@@ -51,6 +51,8 @@ def test_the_kernels_of_the_compiled_engines_are_counted():
 def test_progress_is_said_as_roughly_as_it_is_known():
     assert Progress(12, 68, 41.2, 45).words() == "12 of 68 kernels compiled, 41 s of CPU so far; about 45 s left"
     assert Progress(12, 68, 41.2, 200).words().endswith("about 3 min left")
+    # the counted kernels done, another compiled for a second signature may follow: no "0 s left", then more
+    assert Progress(23, 23, 80.4, 0).words() == "23 kernels compiled, 80 s of CPU so far; finishing"
 
 
 def test_a_warm_cache_tells_nothing():

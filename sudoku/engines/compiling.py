@@ -31,6 +31,8 @@ class Progress(namedtuple("Progress", "done total cpu_s left_s")):
     def words(self) -> str:
         """'12 of 68 kernels compiled, 41 s of CPU so far; about 3 min left': the estimate said as
         roughly as it is known."""
+        if self.done >= self.total:  # those counted are done; one compiled again for another signature may follow
+            return f"{self.done} kernels compiled, {self.cpu_s:.0f} s of CPU so far; finishing"
         left = f"{self.left_s:.0f} s" if self.left_s < 90 else f"{self.left_s / 60:.0f} min"
         return f"{self.done} of {self.total} kernels compiled, {self.cpu_s:.0f} s of CPU so far; about {left} left"
 
