@@ -14,7 +14,8 @@ plane) for the naked and the hidden rules.
   planes that lose a bit are marked changed.
 - ``_settle``: band-wise passes to a fixpoint over the planes changed since a rule last looked,
   cheapest rule first: naked singles (cells with one digit left, by bit-sliced counts over a
-  band's nine planes; the digit of such a cell read from four bit-slices of the digit index),
+  band's nine planes, the three bands at once as vectors of four words (``_band_counts``); the
+  digit of such a cell read from four bit-slices of the digit index),
   then per changed digit (``_digits``) the mini-row patterns of each band and the mini-column
   patterns of each stack (hidden singles in boxes, pointing and claiming, along rows and columns,
   one table lookup each, on all three planes without a branch per plane) and ``_line_singles``
@@ -147,6 +148,31 @@ _over32 = _byte_mask(">", 9)
 
 
 @intrinsic
+def _band_counts(typingctx, state):
+    """(once0, once1, once2, twice0, twice1, twice2): per band, the positions where at least one
+    and at least two of the nine digits' planes have a bit, all three bands at once: each digit's
+    three planes (and the next word, unused) as one vector of four words, so the count costs one
+    band's operations instead of three. ``state`` is a state row, as a pointer or an array."""
+    def codegen(context, builder, signature, args):
+        if isinstance(signature.args[0], types.Array):
+            base = cgutils.create_struct_proxy(signature.args[0])(context, builder, value=args[0]).data
+        else:
+            base = args[0]
+        i64 = ir.IntType(64)
+        vector = ir.VectorType(i64, 4)
+        once = ir.Constant(vector, [0] * 4)
+        twice = ir.Constant(vector, [0] * 4)
+        for d in range(9):
+            where = builder.bitcast(builder.gep(base, [ir.Constant(i64, d * 3)]), vector.as_pointer())
+            x = builder.load(where, align=8)
+            twice = builder.or_(twice, builder.and_(once, x))
+            once = builder.or_(once, x)
+        values = [builder.extract_element(v, ir.Constant(ir.IntType(32), b)) for v in (once, twice) for b in range(3)]
+        return context.make_tuple(builder, signature.return_type, values)
+    return types.UniTuple(types.int64, 6)(state), codegen
+
+
+@intrinsic
 def _borrow(typingctx, array):
     """``array`` without its reference count (meminfo and parent null): numba then skips the atomic
     increments and decrements it pays for every view and every call that takes the array. Only for
@@ -219,33 +245,33 @@ def _place(s, d, b, p):
 
 @njit(cache=True, inline="always")
 def _naked(s):
-    """Place every cell left with one digit; -1 on a contradiction, else cells placed."""
+    """Place every cell left with one digit; -1 on a contradiction, else cells placed. The three
+    bands are counted at once (``_band_counts``): a band whose planes did not change since its last
+    count has no single left, and a single that a placement in an earlier band has just emptied
+    fails the test below, so the counts may be taken before any placement."""
     made = 0
-    todo = s[NAKED]
+    if s[NAKED] == 0:
+        return 0
     s[NAKED] = 0
-    todo |= todo >> 3
-    todo |= todo >> 6
-    bands = (todo | todo >> 12 | todo >> 24) & 7  # bit b: a plane of band b changed
-    while bands:
-        b = _low_index(bands)
-        bands &= bands - 1
-        once = np.int64(0)
-        twice = np.int64(0)
+    once0, once1, once2, twice0, twice1, twice2 = _band_counts(s)
+    if (once0 != BAND) | (once1 != BAND) | (once2 != BAND):
+        return -1
+    for b in range(3):
+        once = once0 if b == 0 else (once1 if b == 1 else once2)
+        twice = twice0 if b == 0 else (twice1 if b == 1 else twice2)
+        single = once & ~twice & ~s[PLACED + b]
+        if not single:
+            continue
         bit0 = np.int64(0)  # bit k of the digit of a cell with one digit left
         bit1 = np.int64(0)
         bit2 = np.int64(0)
         bit3 = np.int64(0)
         for d in range(9):
             x = s[d * 3 + b]
-            twice |= once & x
-            once |= x
             bit0 |= x & -(d & 1)
             bit1 |= x & -(d >> 1 & 1)
             bit2 |= x & -(d >> 2 & 1)
             bit3 |= x & -(d >> 3 & 1)
-        if once != BAND:
-            return -1
-        single = once & ~twice & ~s[PLACED + b]
         while single:  # placing d changes only d's planes, so the other cells' digits stay
             p = _low_index(single)
             single &= single - 1
