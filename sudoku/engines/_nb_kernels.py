@@ -176,8 +176,8 @@ def _band_counts(typingctx, state):
 def _lone(typingctx, state, index):
     """(lone0, lone1, lone2, bad) for the three planes of a digit at ``state[index:index + 3]``: per
     band the places alone in their row, or alone in their column (one place in this band, none in
-    the others), not yet placed; ``bad`` is 1 when a row of a plane or a column of the digit has
-    no place left. The three planes as one vector of four words (the fourth unused), each step
+    the others), not yet placed; ``bad`` is not 0 when a row of a plane or a column of the digit
+    has no place left. The three planes as one vector of four words (the fourth unused), each step
     one vector operation where the scalar code took three."""
     def codegen(context, builder, signature, args):
         if isinstance(signature.args[0], types.Array):
