@@ -283,42 +283,64 @@ def _place(s, d, b, p):
 
 
 @njit(cache=True, inline="always")
+def _naked_band(s, b, single):
+    """Place the cells ``single`` of band ``b`` (each left with one digit when counted); -1 if one of
+    them has none left by then, else cells placed."""
+    bit0 = np.int64(0)  # bit k of the digit of a cell with one digit left
+    bit1 = np.int64(0)
+    bit2 = np.int64(0)
+    bit3 = np.int64(0)
+    for d in range(9):
+        x = s[d * 3 + b]
+        bit0 |= x & -(d & 1)
+        bit1 |= x & -(d >> 1 & 1)
+        bit2 |= x & -(d >> 2 & 1)
+        bit3 |= x & -(d >> 3 & 1)
+    made = 0
+    while single:  # placing d changes only d's planes, so the other cells' digits stay
+        p = _low_index(single)
+        single &= single - 1
+        d = (bit0 >> p & 1) | (bit1 >> p & 1) << 1 | (bit2 >> p & 1) << 2 | (bit3 >> p & 1) << 3
+        if not s[d * 3 + b] >> p & 1:
+            return -1  # a cell placed just before in its row or box took its last digit
+        _place_alone(s, d, b, p)
+        made += 1
+    return made
+
+
+@njit(cache=True, inline="always")
 def _naked(s):
     """Place every cell left with one digit; -1 on a contradiction, else cells placed. The three
     bands are counted at once (``_band_counts``): a band whose planes did not change since its last
     count has no single left, and a single that a placement in an earlier band has just emptied
-    fails the test below, so the counts may be taken before any placement."""
-    made = 0
+    fails the test in ``_naked_band``, so the counts may be taken before any placement."""
     if s[NAKED] == 0:
         return 0
     s[NAKED] = 0
     once0, once1, once2, twice0, twice1, twice2 = _band_counts(s)
     if (once0 != BAND) | (once1 != BAND) | (once2 != BAND):
         return -1
-    for b in range(3):
-        once = once0 if b == 0 else (once1 if b == 1 else once2)
-        twice = twice0 if b == 0 else (twice1 if b == 1 else twice2)
-        single = once & ~twice & ~s[PLACED + b]
-        if not single:
-            continue
-        bit0 = np.int64(0)  # bit k of the digit of a cell with one digit left
-        bit1 = np.int64(0)
-        bit2 = np.int64(0)
-        bit3 = np.int64(0)
-        for d in range(9):
-            x = s[d * 3 + b]
-            bit0 |= x & -(d & 1)
-            bit1 |= x & -(d >> 1 & 1)
-            bit2 |= x & -(d >> 2 & 1)
-            bit3 |= x & -(d >> 3 & 1)
-        while single:  # placing d changes only d's planes, so the other cells' digits stay
-            p = _low_index(single)
-            single &= single - 1
-            d = (bit0 >> p & 1) | (bit1 >> p & 1) << 1 | (bit2 >> p & 1) << 2 | (bit3 >> p & 1) << 3
-            if not s[d * 3 + b] >> p & 1:
-                return -1  # a cell placed just before in its row or box took its last digit
-            _place_alone(s, d, b, p)
-            made += 1
+    single0 = once0 & ~twice0 & ~s[PLACED]
+    single1 = once1 & ~twice1 & ~s[PLACED + 1]
+    single2 = once2 & ~twice2 & ~s[PLACED + 2]
+    if not (single0 | single1 | single2):
+        return 0
+    made = 0
+    if single0:
+        more = _naked_band(s, 0, single0)
+        if more < 0:
+            return -1
+        made += more
+    if single1:
+        more = _naked_band(s, 1, single1)
+        if more < 0:
+            return -1
+        made += more
+    if single2:
+        more = _naked_band(s, 2, single2)
+        if more < 0:
+            return -1
+        made += more
     return made
 
 
