@@ -345,19 +345,40 @@ def _naked(s):
 
 
 @njit(cache=True, inline="always")
+def _place_band(s, d, b, lone):
+    """Place digit ``d`` at each position of ``lone`` in band ``b``; -1 if one of them is gone by
+    then (a place just taken shared its row, box or column), else cells placed."""
+    made = 0
+    while lone:
+        p = _low_index(lone)
+        lone &= lone - 1
+        if not s[d * 3 + b] >> p & 1:
+            return -1
+        _place(s, d, b, p)
+        made += 1
+    return made
+
+
+@njit(cache=True, inline="always")
 def _place_each(s, d, lone0, lone1, lone2):
     """Place digit ``d`` at each position of ``lone0..2`` (one set per band); -1 if one of them is
-    gone by then (a place just taken shared its row, box or column), else cells placed."""
+    gone by then (a place just taken shared its row, box or column), else cells placed. Each band
+    in its own inlined copy, so the band is a constant there (no branch on it in ``_place``)."""
     made = 0
-    for b in range(3):
-        lone = lone0 if b == 0 else (lone1 if b == 1 else lone2)
-        while lone:
-            p = _low_index(lone)
-            lone &= lone - 1
-            if not s[d * 3 + b] >> p & 1:
-                return -1
-            _place(s, d, b, p)
-            made += 1
+    if lone0:
+        made = _place_band(s, d, 0, lone0)
+        if made < 0:
+            return -1
+    if lone1:
+        more = _place_band(s, d, 1, lone1)
+        if more < 0:
+            return -1
+        made += more
+    if lone2:
+        more = _place_band(s, d, 2, lone2)
+        if more < 0:
+            return -1
+        made += more
     return made
 
 
