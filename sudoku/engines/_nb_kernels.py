@@ -227,6 +227,32 @@ def _lone(typingctx, state, index):
 
 
 @intrinsic
+def _band_counts3(typingctx, state):
+    """As ``_band_counts``, with at least three too: (once0-2, twice0-2, thrice0-2), for ``_branch``'s
+    two-candidate cells."""
+    def codegen(context, builder, signature, args):
+        if isinstance(signature.args[0], types.Array):
+            base = cgutils.create_struct_proxy(signature.args[0])(context, builder, value=args[0]).data
+        else:
+            base = args[0]
+        i64 = ir.IntType(64)
+        vector = ir.VectorType(i64, 4)
+        once = ir.Constant(vector, [0] * 4)
+        twice = ir.Constant(vector, [0] * 4)
+        thrice = ir.Constant(vector, [0] * 4)
+        for d in range(9):
+            where = builder.bitcast(builder.gep(base, [ir.Constant(i64, d * 3)]), vector.as_pointer())
+            x = builder.load(where, align=8)
+            thrice = builder.or_(thrice, builder.and_(twice, x))
+            twice = builder.or_(twice, builder.and_(once, x))
+            once = builder.or_(once, x)
+        values = [builder.extract_element(v, ir.Constant(ir.IntType(32), b)) for v in (once, twice, thrice)
+                  for b in range(3)]
+        return context.make_tuple(builder, signature.return_type, values)
+    return types.UniTuple(types.int64, 9)(state), codegen
+
+
+@intrinsic
 def _borrow(typingctx, array):
     """``array`` without its reference count (meminfo and parent null): numba then skips the atomic
     increments and decrements it pays for every view and every call that takes the array. Only for
@@ -542,16 +568,9 @@ def _branch(s, tie=True):
     fewest candidates."""
     best = np.int64(1) << 20  # placed cells around it * 128 + band * 32 + position: the least wins
     placed = s[PLACED] | s[PLACED + 1] | s[PLACED + 2]
+    _, _, _, twice0, twice1, twice2, thrice0, thrice1, thrice2 = _band_counts3(s)
     for b in range(3):
-        once = np.int64(0)
-        twice = np.int64(0)
-        thrice = np.int64(0)
-        for d in range(9):
-            x = s[d * 3 + b]
-            thrice |= twice & x
-            twice |= once & x
-            once |= x
-        pairs = twice & ~thrice
+        pairs = (twice0 & ~thrice0) if b == 0 else ((twice1 & ~thrice1) if b == 1 else (twice2 & ~thrice2))
         if pairs and not tie:
             return b, _low_index(pairs)
         while pairs:
