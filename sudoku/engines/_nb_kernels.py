@@ -22,8 +22,9 @@ plane) for the naked and the hidden rules.
   (the places alone in their row, or in their column across the bands, found by masks on the
   digit's three planes as one vector, ``_lone``, and placed by ``_place_each``). Without locked candidates ``_hidden`` does boxes by masks, then
   ``_line_singles``. A cell with no digit, or a unit with no place for a digit, is a
-  contradiction: -1. The passes loop over the set bits of the changed bands and digits: on this
-  machine a branch that the processor mispredicts costs more than the work it would skip.
+  contradiction: -1. ``_digits`` loops over the set bits of the changed digits, and naked singles
+  count all three bands at once: a branch that the processor mispredicts costs more than the work
+  it would skip.
 - ``_branch``: a two-candidate cell (the one whose units hold the fewest placed cells: the least
   of one packed key, band and position breaking ties), else the first cell with the fewest
   candidates; every option of the cell is tried, first (``_first_option``) the one of its two
