@@ -1,7 +1,7 @@
 """Our 9x9 batch engines (``nb``, ``band``) side by side with tdoku, in one process, alternating rounds.
 
     PYTHONPATH=. python bench/bench_tdoku.py [--tdoku-src DIR_OR_GITDIR] [--sets a,b:2] [--limit N]
-                                             [--rounds R] [--quick]
+                                             [--rounds R] [--quick] [--generate N]
 
 tdoku (github.com/t-dillon/tdoku, BSD-2-Clause, the fastest known 9x9 solver) is built from its own
 source at a pinned commit, never copied into this repository: ``--tdoku-src`` (or ``TDOKU_SRC``) names a
@@ -19,6 +19,12 @@ min / median / max over rounds, on the process's CPU time (what a shared machine
 wall-clock medians are printed beside). Sets solved (limit 1) or counted to 2 as in issue 28.
 Every answer is checked outside the timed region: counts equal across the three engines, solutions
 valid and keeping the givens, and equal wherever the puzzle has one solution.
+
+``--generate N`` also times minimal unique puzzles, N per call: tdoku's library as its ``generate``
+tool uses it from an empty pattern (``TdokuConstrain`` adds random clues until the solution is
+unique, ``TdokuMinimize`` tries every clue for removal; ``sk_tdoku_generate`` in ``DRIVER``) against
+``nb.generate_batch(minimal=True)``, CPU time per puzzle, alternating rounds; every puzzle is checked
+unique, the first 50 of each side minimal. ``--sets ""`` times generation alone.
 """
 
 import argparse
@@ -65,6 +71,23 @@ int64_t sk_tdoku_batch(const char *puzzles, int64_t k, int64_t stride, int64_t l
         found += (int64_t)n;
     }
     return found;
+}
+
+/* k minimal unique puzzles into out (row i at out + i * 81), made as tdoku's generate tool makes
+ * them from an empty pattern: random clues added until the solution is unique (TdokuConstrain),
+ * then every clue tried for removal in random order (TdokuMinimize). Returns the puzzles made. */
+int64_t sk_tdoku_generate(int64_t k, char *out) {
+    char puzzle[82];
+    int64_t made = 0;
+    for (int64_t i = 0; i < k; i++) {
+        for (int j = 0; j < 81; j++) puzzle[j] = '.';
+        puzzle[81] = 0;
+        if (!TdokuConstrain(false, puzzle)) continue;
+        TdokuMinimize(false, false, puzzle);
+        for (int j = 0; j < 81; j++) out[made * 81 + j] = puzzle[j];
+        made++;
+    }
+    return made;
 }
 """
 
@@ -280,6 +303,17 @@ class Tdoku:
         fn.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64,
                        ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
         self.fn = fn
+        gen = self.lib.sk_tdoku_generate
+        gen.restype = ctypes.c_int64
+        gen.argtypes = [ctypes.c_int64, ctypes.c_void_p]
+        self.gen = gen
+
+    def generate(self, k):
+        """uint8[made, 81] minimal unique puzzles from tdoku's library (digits, 0 = blank)."""
+        np = self.np
+        out = np.zeros((k, 81), np.uint8)
+        made = self.gen(k, out.ctypes.data)
+        return np.where(out[:made] == ord("."), 0, out[:made] - ord("0")).astype(np.uint8)
 
     def prepare(self, puzzles):
         """uint8[k, 82] of tdoku's input (digits, '.', a NUL) from our uint8[k, 81] puzzles."""
@@ -367,6 +401,48 @@ def bench_set(name, limit, lines, rounds, tdoku, seed=None):
     return row
 
 
+def bench_generate(k, rounds, tdoku):
+    """tdoku's library against ``nb.generate_batch(minimal=True)``, ``k`` minimal puzzles per call,
+    alternating rounds; every puzzle checked unique, and the first 50 of each side minimal."""
+    import numpy as np
+
+    from sudoku.engines import nb
+
+    seeds = [0]
+
+    def ours():
+        seeds[0] += k
+        return nb.generate_batch(nb.seeds_from(seeds[0], k), minimal=True)
+
+    engines = {"tdoku": lambda: tdoku.generate(k), "nb": ours}
+    for run_it in engines.values():
+        run_it()
+    cpu = {e: [] for e in engines}
+    made = {e: [] for e in engines}
+    for _ in range(rounds):
+        for engine, run_it in engines.items():
+            c0 = time.process_time()
+            got = run_it()
+            cpu[engine].append((time.process_time() - c0) / max(len(got), 1))
+            made[engine].append(got)
+    for engine, batches in made.items():
+        puzzles = np.concatenate(batches)
+        if len(puzzles) < k * rounds * 0.9:
+            raise SystemExit(f"generation: {engine} made {len(puzzles)} of {k * rounds} puzzles")
+        if not (nb.solve_batch(puzzles, limit=2)[0] == 1).all():
+            raise SystemExit(f"generation: {engine} made a puzzle without a unique solution")
+        for puzzle in puzzles[:50]:
+            trials = np.repeat(puzzle[None], 81, axis=0)
+            clues = np.flatnonzero(puzzle)
+            trials[clues, clues] = 0
+            if (nb.solve_batch(trials[clues], limit=2)[0] == 1).any():
+                raise SystemExit(f"generation: {engine} made a puzzle that is not minimal")
+    ratios = sorted(t / o for t, o in zip(cpu["tdoku"], cpu["nb"]))
+    clues = {e: float(np.mean([(np.concatenate(b) != 0).sum(axis=1).mean()])) for e, b in made.items()}
+    return {"k": k, "tdoku_us": statistics.median(cpu["tdoku"]) * 1e6, "nb_us": statistics.median(cpu["nb"]) * 1e6,
+            "nb": (ratios[0], statistics.median(ratios), ratios[-1]), "clues": clues}
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tdoku-src", default=os.environ.get("TDOKU_SRC"),
@@ -382,6 +458,9 @@ def main(argv=None):
     parser.add_argument("--relabel", type=int, metavar="SEED",
                         help="rename each puzzle's digits by a permutation drawn from SEED: a set's own labels can favour "
                              "one engine's order of trying digits")
+    parser.add_argument("--generate", type=int, default=0, metavar="N",
+                        help="also time minimal unique puzzles, N per call: tdoku's library (TdokuConstrain from "
+                             "an empty grid, then TdokuMinimize) against nb.generate_batch(minimal=True)")
     args = parser.parse_args(argv)
     rounds = args.rounds or (3 if args.quick else 5)
     limit = args.limit or (500 if args.quick else None)
@@ -431,6 +510,13 @@ def main(argv=None):
         print(f"| {r['set']} ({task}) | {r['puzzles']:,} | {r['tdoku_us']:.1f} | {r['nb_us']:.1f} | {r['band_us']:.1f} "
               f"| {' / '.join(f'{x:.2f}' for x in r['nb'])} | {' / '.join(f'{x:.2f}' for x in r['band'])} "
               f"| {r['nb_wall']:.2f} | {r['band_wall']:.2f} |")
+    if args.generate:
+        g = bench_generate(args.generate, rounds, tdoku)
+        print()
+        print("| minimal unique puzzles | per call | tdoku us | nb us | nb speed vs tdoku | clues tdoku / nb |")
+        print("|---|---:|---:|---:|---:|---:|")
+        print(f"| generation | {g['k']:,} | {g['tdoku_us']:.1f} | {g['nb_us']:.1f} "
+              f"| {' / '.join(f'{x:.2f}' for x in g['nb'])} | {g['clues']['tdoku']:.1f} / {g['clues']['nb']:.1f} |")
     end = os.getloadavg()
     print(f"\n# load average at end {end[0]:.1f} {end[1]:.1f} {end[2]:.1f}; every answer checked "
           "(counts equal, solutions valid, keeping the givens, equal where unique)")

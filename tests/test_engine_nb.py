@@ -235,3 +235,51 @@ def test_symmetric_create_through_the_engine_path():
     blank = [v == 0 for v in puzzle.cells]
     assert blank == blank[::-1] and puzzle.blanks >= 50
     assert py.solve(puzzle, limit=2).count == 1
+
+
+def test_vector_steps_match_their_scalar_meaning():
+    """``_band_counts``, ``_band_counts3`` and ``_lone`` are LLVM vector code written by hand: on
+    random planes they give what the masks mean, one band at a time, in plain Python."""
+    from numba import njit
+
+    from sudoku.engines import _nb_kernels as k
+
+    @njit
+    def both(states, counts, counts3, lones):
+        for i in range(states.shape[0]):
+            counts[i] = k._band_counts(states[i])
+            counts3[i] = k._band_counts3(states[i])
+            lones[i] = k._lone(states[i], 3 * (i % 9))
+
+    rng = np.random.default_rng(45)
+    states = rng.integers(0, 1 << 27, size=(300, k.WIDTH), dtype=np.int64)
+    states[::3] |= rng.integers(0, 1 << 27, size=(100, k.WIDTH), dtype=np.int64)  # denser planes too
+    states[1::5, k.PLACED:k.PLACED + 3] = 0
+    counts = np.zeros((300, 6), np.int64)
+    lones = np.zeros((300, 4), np.int64)
+    counts3 = np.zeros((300, 9), np.int64)
+    both(states, counts, counts3, lones)
+    assert (counts3[:, :6] == counts).all()
+    for i, s in enumerate(states.tolist()):
+        for b in range(3):
+            planes = [s[d * 3 + b] for d in range(9)]
+            hits = [sum(x >> p & 1 for x in planes) for p in range(27)]
+            assert counts[i, b] == sum(1 << p for p in range(27) if hits[p] >= 1)
+            assert counts[i, 3 + b] == sum(1 << p for p in range(27) if hits[p] >= 2)
+            assert counts3[i, 6 + b] == sum(1 << p for p in range(27) if hits[p] >= 3)
+        first = 3 * (i % 9)
+        planes = s[first:first + 3]
+        columns = [[sum(planes[b] >> (9 * r + c) & 1 for r in range(3)) for c in range(9)] for b in range(3)]
+        bad = any(planes[b] >> (9 * r) & 0x1FF == 0 for b in range(3) for r in range(3))
+        bad |= any(all(columns[b][c] == 0 for b in range(3)) for c in range(9))
+        assert (lones[i, 3] != 0) == bad
+        for b in range(3):
+            want = 0
+            for r in range(3):
+                row = planes[b] >> (9 * r) & 0x1FF
+                if row and row & (row - 1) == 0:
+                    want |= row << (9 * r)
+            for c in range(9):
+                if columns[b][c] == 1 and all(columns[e][c] == 0 for e in range(3) if e != b):
+                    want |= planes[b] & sum(1 << (9 * r + c) for r in range(3))
+            assert lones[i, b] == want & ~s[k.PLACED + b], (i, b)

@@ -14,15 +14,17 @@ plane) for the naked and the hidden rules.
   planes that lose a bit are marked changed.
 - ``_settle``: band-wise passes to a fixpoint over the planes changed since a rule last looked,
   cheapest rule first: naked singles (cells with one digit left, by bit-sliced counts over a
-  band's nine planes; the digit of such a cell read from four bit-slices of the digit index),
+  band's nine planes, the three bands at once as vectors of four words (``_band_counts``); the
+  digit of such a cell read from four bit-slices of the digit index),
   then per changed digit (``_digits``) the mini-row patterns of each band and the mini-column
   patterns of each stack (hidden singles in boxes, pointing and claiming, along rows and columns,
   one table lookup each, on all three planes without a branch per plane) and ``_line_singles``
-  (the places alone in their row, or in their column across the bands, found by masks and placed
-  by ``_place_each``). Without locked candidates ``_hidden`` does boxes by masks, then
+  (the places alone in their row, or in their column across the bands, found by masks on the
+  digit's three planes as one vector, ``_lone``, and placed by ``_place_each``). Without locked candidates ``_hidden`` does boxes by masks, then
   ``_line_singles``. A cell with no digit, or a unit with no place for a digit, is a
-  contradiction: -1. The passes loop over the set bits of the changed bands and digits: on this
-  machine a branch that the processor mispredicts costs more than the work it would skip.
+  contradiction: -1. ``_digits`` loops over the set bits of the changed digits, and naked singles
+  count all three bands at once: a branch that the processor mispredicts costs more than the work
+  it would skip.
 - ``_branch``: a two-candidate cell (the one whose units hold the fewest placed cells: the least
   of one packed key, band and position breaking ties), else the first cell with the fewest
   candidates; every option of the cell is tried, first (``_first_option``) the one of its two
@@ -60,6 +62,7 @@ FIRST_PLANES = sum(1 << (d * 3) for d in range(9))  # the plane of band 0 of eac
 MAX_DEPTH = 82
 LIGHT_FROM = 32  # ``_search``: a grid with this many cells placed by its first settle starts without the band rule
 PLAIN_FROM = 40  # ``_search``, without the band rule: from this many cells placed, the first two-candidate cell
+NAKED_FROM = 50  # ``_settle``, without the band rule: from this many cells placed, naked singles alone
 TABLE = 30  # ``_load_digits``' scratch: 3 tables of (value 0-9) x band, each TABLE words
 SCRATCH = 3 * TABLE
 
@@ -102,17 +105,10 @@ def _pattern_tables():
 FIT, KEEP, DROP = _pattern_tables()
 
 
-def _peers():
-    peers = np.zeros((N, 20), np.int32)
-    for cell in range(N):
-        r, c = divmod(cell, 9)
-        near = {r * 9 + k for k in range(9)} | {k * 9 + c for k in range(9)}
-        near |= {(r - r % 3 + i) * 9 + c - c % 3 + j for i in range(3) for j in range(3)}
-        peers[cell] = sorted(near - {cell})
-    return peers
-
-
-PEERS = _peers()  # for generation only: the 20 cells that share a unit with a cell
+# for generation only: the 9 cells of each unit (rows 0-8, columns 9-17, boxes 18-26), the 3 units of each cell
+UNIT_CELLS = np.array([[r * 9 + j for j in range(9)] for r in range(9)] + [[j * 9 + c for j in range(9)] for c in range(9)]
+                      + [[(b // 3 * 3 + j // 3) * 9 + b % 3 * 3 + j % 3 for j in range(9)] for b in range(9)], np.int64)
+CELL_UNITS = np.array([[c // 9, 9 + c % 9, 18 + c // 27 * 3 + c % 9 // 3] for c in range(N)], np.int64)
 
 
 @intrinsic
@@ -153,6 +149,111 @@ _over32 = _byte_mask(">", 9)
 
 
 @intrinsic
+def _band_counts(typingctx, state):
+    """(once0, once1, once2, twice0, twice1, twice2): per band, the positions where at least one
+    and at least two of the nine digits' planes have a bit, all three bands at once: each digit's
+    three planes (and the next word, unused) as one vector of four words, so the count costs one
+    band's operations instead of three. ``state`` is a state row, as a pointer or an array."""
+    def codegen(context, builder, signature, args):
+        if isinstance(signature.args[0], types.Array):
+            base = cgutils.create_struct_proxy(signature.args[0])(context, builder, value=args[0]).data
+        else:
+            base = args[0]
+        i64 = ir.IntType(64)
+        vector = ir.VectorType(i64, 4)
+        once = ir.Constant(vector, [0] * 4)
+        twice = ir.Constant(vector, [0] * 4)
+        for d in range(9):
+            where = builder.bitcast(builder.gep(base, [ir.Constant(i64, d * 3)]), vector.as_pointer())
+            x = builder.load(where, align=8)
+            twice = builder.or_(twice, builder.and_(once, x))
+            once = builder.or_(once, x)
+        values = [builder.extract_element(v, ir.Constant(ir.IntType(32), b)) for v in (once, twice) for b in range(3)]
+        return context.make_tuple(builder, signature.return_type, values)
+    return types.UniTuple(types.int64, 6)(state), codegen
+
+
+@intrinsic
+def _lone(typingctx, state, index):
+    """(lone0, lone1, lone2, bad) for the three planes of a digit at ``state[index:index + 3]``: per
+    band the places alone in their row, or alone in their column (one place in this band, none in
+    the others), not yet placed; ``bad`` is not 0 when a row of a plane or a column of the digit
+    has no place left. The three planes as one vector of four words (the fourth unused), each step
+    one vector operation where the scalar code took three."""
+    def codegen(context, builder, signature, args):
+        if isinstance(signature.args[0], types.Array):
+            base = cgutils.create_struct_proxy(signature.args[0])(context, builder, value=args[0]).data
+        else:
+            base = args[0]
+        i64 = ir.IntType(64)
+        i32 = ir.IntType(32)
+        vector = ir.VectorType(i64, 4)
+
+        def splat(value):
+            return ir.Constant(vector, [value] * 4)
+
+        def load(offset):
+            return builder.load(builder.bitcast(builder.gep(base, [offset]), vector.as_pointer()), align=8)
+
+        def rotate(v, k):  # lanes 0-2 turned by k, lane 3 kept
+            mask = ir.Constant(ir.VectorType(i32, 4), [(j + k) % 3 for j in range(3)] + [3])
+            return builder.shuffle_vector(v, v, mask)
+
+        x = load(args[1])
+        placed = load(ir.Constant(i64, PLACED))
+        nine = splat(0x1FF)
+        r0 = builder.and_(x, nine)
+        r1 = builder.and_(builder.lshr(x, splat(9)), nine)
+        r2 = builder.and_(builder.lshr(x, splat(18)), nine)
+        fold = builder.or_(builder.or_(r0, r1), r2)
+        others = builder.or_(rotate(fold, 1), rotate(fold, 2))
+        zero = splat(0)
+        empty = builder.or_(builder.or_(builder.icmp_unsigned("==", r0, zero), builder.icmp_unsigned("==", r1, zero)),
+                            builder.icmp_unsigned("==", r2, zero))
+        empty = builder.and_(builder.zext(builder.bitcast(empty, ir.IntType(4)), i64), ir.Constant(i64, 7))
+        every = builder.extract_element(builder.or_(fold, others), ir.Constant(i32, 0))
+        bad = builder.or_(empty, builder.zext(builder.icmp_unsigned("!=", every, ir.Constant(i64, 0x1FF)), i64))
+        once = builder.and_(builder.xor(builder.xor(r0, r1), r2), builder.not_(builder.and_(builder.and_(r0, r1), r2)))
+        columns = builder.and_(once, builder.not_(others))
+        spread = builder.or_(builder.or_(columns, builder.shl(columns, splat(9))), builder.shl(columns, splat(18)))
+        lone = builder.and_(x, spread)
+        for mask in (0x1FF, 0x1FF << 9, 0x1FF << 18):
+            row = builder.and_(x, splat(mask))
+            single = builder.icmp_unsigned("==", builder.and_(row, builder.sub(row, splat(1))), zero)
+            lone = builder.or_(lone, builder.select(single, row, zero))
+        lone = builder.and_(lone, builder.not_(placed))
+        values = [builder.extract_element(lone, ir.Constant(i32, b)) for b in range(3)] + [bad]
+        return context.make_tuple(builder, signature.return_type, values)
+    return types.UniTuple(types.int64, 4)(state, index), codegen
+
+
+@intrinsic
+def _band_counts3(typingctx, state):
+    """As ``_band_counts``, with at least three too: (once0-2, twice0-2, thrice0-2), for ``_branch``'s
+    two-candidate cells."""
+    def codegen(context, builder, signature, args):
+        if isinstance(signature.args[0], types.Array):
+            base = cgutils.create_struct_proxy(signature.args[0])(context, builder, value=args[0]).data
+        else:
+            base = args[0]
+        i64 = ir.IntType(64)
+        vector = ir.VectorType(i64, 4)
+        once = ir.Constant(vector, [0] * 4)
+        twice = ir.Constant(vector, [0] * 4)
+        thrice = ir.Constant(vector, [0] * 4)
+        for d in range(9):
+            where = builder.bitcast(builder.gep(base, [ir.Constant(i64, d * 3)]), vector.as_pointer())
+            x = builder.load(where, align=8)
+            thrice = builder.or_(thrice, builder.and_(twice, x))
+            twice = builder.or_(twice, builder.and_(once, x))
+            once = builder.or_(once, x)
+        values = [builder.extract_element(v, ir.Constant(ir.IntType(32), b)) for v in (once, twice, thrice)
+                  for b in range(3)]
+        return context.make_tuple(builder, signature.return_type, values)
+    return types.UniTuple(types.int64, 9)(state), codegen
+
+
+@intrinsic
 def _borrow(typingctx, array):
     """``array`` without its reference count (meminfo and parent null): numba then skips the atomic
     increments and decrements it pays for every view and every call that takes the array. Only for
@@ -169,21 +270,6 @@ def _borrow(typingctx, array):
 def _fold(plane):
     """The 9-bit set of columns where a plane has a bit."""
     return (plane | plane >> 9 | plane >> 18) & 0x1FF
-
-
-@njit(cache=True, inline="always")
-def _once(plane):
-    """The 9-bit set of columns where a plane has exactly one bit."""
-    r0 = plane & 0x1FF
-    r1 = plane >> 9 & 0x1FF
-    r2 = plane >> 18
-    return (r0 ^ r1 ^ r2) & ~(r0 & r1 & r2)
-
-
-@njit(cache=True, inline="always")
-def _spread(columns):
-    """The plane mask of a 9-bit set of columns."""
-    return columns | columns << 9 | columns << 18
 
 
 @njit(cache=True, inline="always")
@@ -224,74 +310,102 @@ def _place(s, d, b, p):
 
 
 @njit(cache=True, inline="always")
-def _naked(s):
-    """Place every cell left with one digit; -1 on a contradiction, else cells placed."""
+def _naked_band(s, b, single):
+    """Place the cells ``single`` of band ``b`` (each left with one digit when counted); -1 if one of
+    them has none left by then, else cells placed."""
+    bit0 = np.int64(0)  # bit k of the digit of a cell with one digit left
+    bit1 = np.int64(0)
+    bit2 = np.int64(0)
+    bit3 = np.int64(0)
+    for d in range(9):
+        x = s[d * 3 + b]
+        bit0 |= x & -(d & 1)
+        bit1 |= x & -(d >> 1 & 1)
+        bit2 |= x & -(d >> 2 & 1)
+        bit3 |= x & -(d >> 3 & 1)
     made = 0
-    todo = s[NAKED]
-    s[NAKED] = 0
-    todo |= todo >> 3
-    todo |= todo >> 6
-    bands = (todo | todo >> 12 | todo >> 24) & 7  # bit b: a plane of band b changed
-    while bands:
-        b = _low_index(bands)
-        bands &= bands - 1
-        once = np.int64(0)
-        twice = np.int64(0)
-        bit0 = np.int64(0)  # bit k of the digit of a cell with one digit left
-        bit1 = np.int64(0)
-        bit2 = np.int64(0)
-        bit3 = np.int64(0)
-        for d in range(9):
-            x = s[d * 3 + b]
-            twice |= once & x
-            once |= x
-            bit0 |= x & -(d & 1)
-            bit1 |= x & -(d >> 1 & 1)
-            bit2 |= x & -(d >> 2 & 1)
-            bit3 |= x & -(d >> 3 & 1)
-        if once != BAND:
-            return -1
-        single = once & ~twice & ~s[PLACED + b]
-        while single:  # placing d changes only d's planes, so the other cells' digits stay
-            p = _low_index(single)
-            single &= single - 1
-            d = (bit0 >> p & 1) | (bit1 >> p & 1) << 1 | (bit2 >> p & 1) << 2 | (bit3 >> p & 1) << 3
-            if not s[d * 3 + b] >> p & 1:
-                return -1  # a cell placed just before in its row or box took its last digit
-            _place_alone(s, d, b, p)
-            made += 1
+    while single:  # placing d changes only d's planes, so the other cells' digits stay
+        p = _low_index(single)
+        single &= single - 1
+        d = (bit0 >> p & 1) | (bit1 >> p & 1) << 1 | (bit2 >> p & 1) << 2 | (bit3 >> p & 1) << 3
+        if not s[d * 3 + b] >> p & 1:
+            return -1  # a cell placed just before in its row or box took its last digit
+        _place_alone(s, d, b, p)
+        made += 1
     return made
 
 
 @njit(cache=True, inline="always")
-def _row_alone(x):
-    """The places of a plane alone in their row (a row with no place gives none: see ``_rows_empty``)."""
-    r0 = x & 0x1FF
-    r1 = x & 0x3FE00
-    r2 = x & 0x7FC0000
-    return (r0 if r0 & (r0 - 1) == 0 else 0) | (r1 if r1 & (r1 - 1) == 0 else 0) | (r2 if r2 & (r2 - 1) == 0 else 0)
+def _naked(s):
+    """Place every cell left with one digit; -1 on a contradiction, else cells placed. The three
+    bands are counted at once (``_band_counts``): a band whose planes did not change since its last
+    count has no single left, and a single that a placement in an earlier band has just emptied
+    fails the test in ``_naked_band``, so the counts may be taken before any placement."""
+    if s[NAKED] == 0:
+        return 0
+    s[NAKED] = 0
+    once0, once1, once2, twice0, twice1, twice2 = _band_counts(s)
+    if (once0 != BAND) | (once1 != BAND) | (once2 != BAND):
+        return -1
+    single0 = once0 & ~twice0 & ~s[PLACED]
+    single1 = once1 & ~twice1 & ~s[PLACED + 1]
+    single2 = once2 & ~twice2 & ~s[PLACED + 2]
+    if not (single0 | single1 | single2):
+        return 0
+    made = 0
+    if single0:
+        more = _naked_band(s, 0, single0)
+        if more < 0:
+            return -1
+        made += more
+    if single1:
+        more = _naked_band(s, 1, single1)
+        if more < 0:
+            return -1
+        made += more
+    if single2:
+        more = _naked_band(s, 2, single2)
+        if more < 0:
+            return -1
+        made += more
+    return made
 
 
 @njit(cache=True, inline="always")
-def _rows_empty(x):
-    """Whether a row of a plane has no place."""
-    return ((x & 0x1FF) == 0) | ((x & 0x3FE00) == 0) | ((x & 0x7FC0000) == 0)
+def _place_band(s, d, b, lone):
+    """Place digit ``d`` at each position of ``lone`` in band ``b``; -1 if one of them is gone by
+    then (a place just taken shared its row, box or column), else cells placed."""
+    made = 0
+    while lone:
+        p = _low_index(lone)
+        lone &= lone - 1
+        if not s[d * 3 + b] >> p & 1:
+            return -1
+        _place(s, d, b, p)
+        made += 1
+    return made
 
 
 @njit(cache=True, inline="always")
 def _place_each(s, d, lone0, lone1, lone2):
     """Place digit ``d`` at each position of ``lone0..2`` (one set per band); -1 if one of them is
-    gone by then (a place just taken shared its row, box or column), else cells placed."""
+    gone by then (a place just taken shared its row, box or column), else cells placed. Each band
+    in its own inlined copy, so the band is a constant there (no branch on it in ``_place``)."""
     made = 0
-    for b in range(3):
-        lone = lone0 if b == 0 else (lone1 if b == 1 else lone2)
-        while lone:
-            p = _low_index(lone)
-            lone &= lone - 1
-            if not s[d * 3 + b] >> p & 1:
-                return -1
-            _place(s, d, b, p)
-            made += 1
+    if lone0:
+        made = _place_band(s, d, 0, lone0)
+        if made < 0:
+            return -1
+    if lone1:
+        more = _place_band(s, d, 1, lone1)
+        if more < 0:
+            return -1
+        made += more
+    if lone2:
+        more = _place_band(s, d, 2, lone2)
+        if more < 0:
+            return -1
+        made += more
     return made
 
 
@@ -299,22 +413,14 @@ def _place_each(s, d, lone0, lone1, lone2):
 def _line_singles(s, d):
     """Place digit ``d`` where a row or a column has one place left; -1 on a contradiction (a row
     or column with no place for it), else cells placed. Found by masks on all three planes at once
-    (no branch per row, column or band), rows and columns from the same planes and placed together
+    (no branch per row, column or band; the planes as one LLVM vector, ``_lone``: 1.04 / 1.05 /
+    1.02 / 1.06 / 1.00 on hardest1106 / top1465 / kaggle / serg / 17clue against the same masks in
+    scalar code), rows and columns from the same planes and placed together
     (one test and one placement loop, not two: a mispredicted branch costs more than the places
     that a row single would have made column singles a pass earlier)."""
-    i = d * 3
-    x0 = s[i]
-    x1 = s[i + 1]
-    x2 = s[i + 2]
-    f0 = _fold(x0)
-    f1 = _fold(x1)
-    f2 = _fold(x2)
-    if _rows_empty(x0) | _rows_empty(x1) | _rows_empty(x2) | (f0 | f1 | f2 != 0x1FF):
+    lone0, lone1, lone2, bad = _lone(s, d * 3)
+    if bad:
         return -1
-    # per band, the places alone in their row, or alone in their column (one place in this band, none in the others)
-    lone0 = (_row_alone(x0) | x0 & _spread(_once(x0) & ~f1 & ~f2)) & ~s[PLACED]
-    lone1 = (_row_alone(x1) | x1 & _spread(_once(x1) & ~f0 & ~f2)) & ~s[PLACED + 1]
-    lone2 = (_row_alone(x2) | x2 & _spread(_once(x2) & ~f0 & ~f1)) & ~s[PLACED + 2]
     if lone0 | lone1 | lone2:
         return _place_each(s, d, lone0, lone1, lone2)
     return 0
@@ -357,8 +463,10 @@ def _dirty(s, plane):
 
 @njit(cache=True, inline="always")
 def _stacks(x):
-    """The mini-rows (bit row * 3 + box) where a plane has a bit."""
-    return STACKS[x & 0x1FF] | STACKS[(x >> 9) & 0x1FF] << 3 | STACKS[x >> 18] << 6
+    """The mini-rows (bit row * 3 + box) where a plane has a bit. Every index is masked to its 9 bits
+    (and so the result, an index of KEEP): numba wraps a negative index around, and an index the
+    compiler cannot prove non-negative costs that test on every lookup (3-4 % on the hard sets)."""
+    return (STACKS[x & 0x1FF] | STACKS[(x >> 9) & 0x1FF] << 3 | STACKS[(x >> 18) & 0x1FF] << 6) & 0x1FF
 
 
 @njit(cache=True, inline="always")
@@ -433,7 +541,10 @@ def _digits(s, band_rule):
 
 @njit(cache=True)
 def _settle(s, locked, band_rule=True):
-    """Propagate to a fixpoint; -1 on a contradiction, else the cells placed."""
+    """Propagate to a fixpoint; -1 on a contradiction, else the cells placed. Without ``band_rule``
+    a state with ``NAKED_FROM`` cells or more placed stops at naked singles (the planes it changed
+    stay marked for ``_digits``): on serg_benchmark the rest rarely placed anything there and a
+    guess costs less than the passes (1.11x faster, 7.47 -> 7.78 nodes, docs/engines.md)."""
     while True:
         made = _naked(s)
         if made < 0:
@@ -442,6 +553,8 @@ def _settle(s, locked, band_rule=True):
             continue
         if s[COUNT] == N:
             return N
+        if not band_rule and s[COUNT] >= NAKED_FROM:
+            return s[COUNT]
         made = _digits(s, band_rule) if locked else _hidden(s)
         if made < 0:
             return -1
@@ -456,16 +569,9 @@ def _branch(s, tie=True):
     fewest candidates."""
     best = np.int64(1) << 20  # placed cells around it * 128 + band * 32 + position: the least wins
     placed = s[PLACED] | s[PLACED + 1] | s[PLACED + 2]
+    _, _, _, twice0, twice1, twice2, thrice0, thrice1, thrice2 = _band_counts3(s)
     for b in range(3):
-        once = np.int64(0)
-        twice = np.int64(0)
-        thrice = np.int64(0)
-        for d in range(9):
-            x = s[d * 3 + b]
-            thrice |= twice & x
-            twice |= once & x
-            once |= x
-        pairs = twice & ~thrice
+        pairs = (twice0 & ~thrice0) if b == 0 else ((twice1 & ~thrice1) if b == 1 else (twice2 & ~thrice2))
         if pairs and not tie:
             return b, _low_index(pairs)
         while pairs:
@@ -672,7 +778,8 @@ def _search(limit, rng, randomize, locked, stack, meta, solution, work, puzzle, 
     such grids the rule rarely deduces anything: serg 1.05x faster with 1 % more nodes; the hard
     sets settle to fewer cells and keep it); in that mode a state with ``PLAIN_FROM`` cells or
     more placed branches on its first two-candidate cell, without the tie-break (serg 1.10x
-    faster with 7 % more nodes). With ``swap`` and a limit of 2, the first solution counts for
+    faster with 7 % more nodes), and from ``NAKED_FROM`` placed settles by naked singles alone
+    (``_settle``). With ``swap`` and a limit of 2, the first solution counts for
     two when two of its digits can be swapped on a rectangle of blank cells of ``puzzle``
     (digits, a pointer) through one of the branch cells that led there (a second solution; every
     cell where another solution differs cannot have been deduced, so such a rectangle always
@@ -827,15 +934,40 @@ def _fill(rng, stack, meta, grid, work):
 
 
 @njit(cache=True, inline="always")
-def _forced(puzzle, cell):
-    """Whether the givens among the peers of blank ``cell`` of ``puzzle`` hold 8 digits, so the
-    cell has one candidate left and its removal cannot make a second solution."""
-    seen = 0
-    for k in range(20):
-        v = puzzle[PEERS[cell, k]]
-        if v:
-            seen |= 1 << (v - 1)
-    return _popcount(seen) == 8
+def _unseen(units, cell, digit):
+    """Whether no unit of ``cell`` holds ``digit`` (0-8) among its givens (``units``: 27 digit masks)."""
+    u = CELL_UNITS[cell]
+    return not ((units[u[0]] | units[u[1]] | units[u[2]]) >> digit & 1)
+
+
+@njit(cache=True, inline="always")
+def _implied(puzzle, units, cell, digit):
+    """Whether the givens alone put ``digit`` (0-8) at blank ``cell`` of ``puzzle``: its units' givens
+    hold the other 8 digits, or in one of its units every other blank cell sees ``digit`` among
+    the givens of its own units (``units``: the givens' digit mask of each unit). Then every
+    solution has it there, and the removal cannot make a second solution."""
+    u = CELL_UNITS[cell]
+    if _popcount(units[u[0]] | units[u[1]] | units[u[2]]) == 8:
+        return True
+    for k in range(3):
+        alone = True
+        for j in range(9):
+            other = UNIT_CELLS[u[k], j]
+            if other != cell and puzzle[other] == 0 and _unseen(units, other, digit):
+                alone = False
+                break
+        if alone:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _mark_unit(units, cell, digit, on):
+    """Add (``on``) or take ``digit`` (1-9) of ``cell`` to or from the digit masks of its units."""
+    bit = np.int64(1) << (digit - 1)
+    u = CELL_UNITS[cell]
+    for k in range(3):
+        units[u[k]] = units[u[k]] | bit if on else units[u[k]] & ~bit
 
 
 @njit(cache=True)
@@ -852,23 +984,24 @@ def _other(puzzle, grid, cell, rng, stack, meta, scratch, givens, work):
 
 
 @njit(cache=True)
-def _carve(grid, rng, blanks, minimal, symmetric, stack, meta, puzzle, work):
+def _carve(grid, rng, blanks, minimal, symmetric, stack, meta, puzzle, work, order, scratch, givens, units):
     """Blank cells of the full ``grid`` in random order into ``puzzle``, keeping a removal only
     if no other solution exists; stop at ``blanks`` blanks unless ``minimal``. With ``symmetric``
     a cell and its half-turn partner (80 - cell) go together. Returns blanks.
 
-    A removal whose cells are each left with one candidate by the givens around them needs no
-    search (same answer, so the same puzzles)."""
+    A removal whose cells the givens alone fill again (a naked or hidden single of the givens,
+    ``_implied``) needs no search (same answer, so the same puzzles; hidden singles too: minimal
+    generation 1.07x faster than naked ones alone)."""
     size = N // 2 + 1 if symmetric else N
-    order = np.arange(size)
+    for k in range(size):
+        order[k] = k
     for k in range(size - 1, 0, -1):
         j = _below(rng, k + 1)
         t = order[k]
         order[k] = order[j]
         order[j] = t
-    scratch = np.empty(N, np.uint8)
-    givens = np.empty(SCRATCH, np.int64)
     puzzle[:] = grid
+    units[:] = FULL  # the givens' digits per unit
     made = 0
     for k in range(size):
         if made >= blanks and not minimal:
@@ -877,7 +1010,9 @@ def _carve(grid, rng, blanks, minimal, symmetric, stack, meta, puzzle, work):
         twin = N - 1 - cell if symmetric else cell
         puzzle[cell] = 0
         puzzle[twin] = 0
-        if _forced(puzzle, cell) and _forced(puzzle, twin):
+        _mark_unit(units, cell, grid[cell], False)
+        _mark_unit(units, twin, grid[twin], False)
+        if _implied(puzzle, units, cell, grid[cell] - 1) and _implied(puzzle, units, twin, grid[twin] - 1):
             keep = True
         elif twin == cell:
             keep = not _other(puzzle, grid, cell, rng, stack, meta, scratch, givens, work)
@@ -892,6 +1027,8 @@ def _carve(grid, rng, blanks, minimal, symmetric, stack, meta, puzzle, work):
         else:
             puzzle[cell] = grid[cell]
             puzzle[twin] = grid[twin]
+            _mark_unit(units, cell, grid[cell], True)
+            _mark_unit(units, twin, grid[twin], True)
     return made
 
 
@@ -900,14 +1037,32 @@ def generate_batch(seeds, blanks, minimal, symmetric, puzzles, solutions):
     """One puzzle per seed into ``puzzles`` (and its solution): at least ``blanks`` blanks (a grid
     whose minimal puzzle has fewer is dropped and the next grid from the same stream is drawn)."""
     stack, meta = _buffers()
-    rng = np.zeros(1, np.uint64)
-    work = np.zeros(2, np.int64)
+    _generate_rows(seeds, blanks, minimal, symmetric, puzzles, solutions, stack, meta, np.zeros(1, np.uint64),
+                   np.zeros(2, np.int64), np.empty(N, np.int64), np.empty(N, np.uint8), np.empty(SCRATCH, np.int64),
+                   np.empty(27, np.int64))
+
+
+@njit(cache=True)
+def _generate_rows(seeds, blanks, minimal, symmetric, puzzles, solutions, stack, meta, rng, work, order, scratch,
+                   givens, units):
+    """The loop of ``generate_batch`` on borrowed arrays (the caller holds them), as ``_solve_rows``:
+    the calls of each removal's search pay no reference counting."""
+    puzzles = _borrow(puzzles)
+    solutions = _borrow(solutions)
+    stack = _borrow(stack)
+    meta = _borrow(meta)
+    rng = _borrow(rng)
+    work = _borrow(work)
+    order = _borrow(order)
+    scratch = _borrow(scratch)
+    givens = _borrow(givens)
+    units = _borrow(units)
     for i in range(seeds.shape[0]):
         rng[0] = seeds[i]
         while True:
             _fill(rng, stack, meta, solutions[i], work)
             if _carve(solutions[i], rng, blanks, minimal, symmetric, stack, meta,
-                      puzzles[i], work) >= blanks:
+                      puzzles[i], work, order, scratch, givens, units) >= blanks:
                 break
 
 
