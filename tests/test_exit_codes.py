@@ -250,6 +250,16 @@ def test_a_description_longer_than_the_terminal_is_wrapped_between_words(monkeyp
     assert "fuzz run -n 300 --target ./their/sudoku --sanitize   # built with ASan+UBSan" in epilog
 
 
+@pytest.mark.parametrize("columns", ["50", "80", "200"])
+def test_an_example_or_an_exit_code_keeps_its_lines_at_any_width(monkeypatch, columns):
+    """An example is a command line to copy: wrapped, its second half would be no command (a CI run at
+    another width met "  correctness --junit junit.xml ..." as an example of its own)."""
+    monkeypatch.setenv("COLUMNS", columns)
+    laid_out = [line for line in PARSERS["reports compare"].epilog.splitlines() if line.startswith("  ")]
+    shown = PARSERS["reports compare"].format_help().splitlines()
+    assert len(laid_out) > 8 and [line for line in laid_out if line not in shown] == []
+
+
 def test_grouping_options_changes_the_help_only():
     parser = scaffold.Parser(prog="tool")
     parser.add_argument("-n", type=int, default=1)

@@ -59,16 +59,15 @@ class Formatter(argparse.RawDescriptionHelpFormatter):
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         """Each line as written, but a line of prose longer than the terminal (a description written as
-        one line) wrapped between words, where the terminal would break it inside one; a line with
-        aligned columns (two spaces in a row: an example and its comment, an exit code) is left whole."""
+        one line, from the left margin) wrapped between words, where the terminal would break it inside
+        one. An indented line is left whole: an example (a command line that must stay one to be copied),
+        an exit code and its text (already laid out in columns), a line with aligned columns."""
         import textwrap
 
         lines = []
         for line in text.splitlines():
-            words = line.lstrip()
-            lead = indent + line[:len(line) - len(words)]
-            if len(lead) + len(words) > width and "  " not in words:
-                lines += textwrap.wrap(words, width, initial_indent=lead, subsequent_indent=lead,
+            if len(indent) + len(line) > width and not line[:1].isspace() and "  " not in line:
+                lines += textwrap.wrap(line, width, initial_indent=indent, subsequent_indent=indent,
                                        break_long_words=False, break_on_hyphens=False)
             else:
                 lines.append(indent + line)
