@@ -422,15 +422,13 @@ def _warm(names: list[str]) -> None:
     note.daemon = True
     started = time.time()
     note.start()
-    said = [started]  # when progress was last said: first after WARM_EVERY_S, the note before it
+    from sudoku.engines.compiling import now_and_then
 
     def tell(progress: Any) -> None:  # a compile's progress, said now and then (a warm cache says nothing)
-        if time.time() - said[0] >= WARM_EVERY_S or progress.done == progress.total:
-            said[0] = time.time()
-            log.warning("worker %d: compiling %s: %s", os.getpid(), ", ".join(names), progress.words())
+        log.warning("worker %d: compiling %s: %s", os.getpid(), ", ".join(names), progress.words())
 
     try:
-        engines.warm(*names, tell=tell)
+        engines.warm(*names, tell=now_and_then(tell, WARM_EVERY_S))
     finally:
         note.cancel()
     if time.time() - started >= WARM_NOTE_AFTER_S:

@@ -60,3 +60,17 @@ def test_a_warm_cache_tells_nothing():
     told = []
     engines.warm("nb", tell=told.append)
     assert told == []
+
+
+def test_progress_is_passed_on_now_and_then_and_once_when_the_counted_kernels_are_done(monkeypatch):
+    from sudoku.engines import compiling
+
+    clock = [100.0]
+    monkeypatch.setattr(compiling.time, "monotonic", lambda: clock[0])
+    said = []
+    tell = compiling.now_and_then(said.append, 10)
+    for done, at in ((1, 101), (2, 112), (3, 113), (38, 114), (39, 115), (40, 116), (41, 130)):
+        clock[0] = at
+        tell(Progress(done, max(38, done), 1.0, 0))
+    assert [p.done for p in said] == [2, 38, 41]  # 10 s apart, the 38th, then 10 s on: not 39 and 40
+

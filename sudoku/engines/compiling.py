@@ -39,6 +39,21 @@ class Progress(namedtuple("Progress", "done total cpu_s left_s")):
 OURS = "sudoku.engines."  # the package whose numba functions are counted
 
 
+def now_and_then(tell: Callable[[Progress], None], seconds: float) -> Callable[[Progress], None]:
+    """``tell`` for ``watching`` that passes on a Progress at most every ``seconds``, and once when the
+    kernels counted are all compiled (not again for each kernel compiled for another signature after
+    them: those came a line each, eight in four seconds)."""
+    said = [time.monotonic(), False]  # when last said; whether "all counted" was
+
+    def told(progress: Progress) -> None:
+        finished = progress.done >= progress.total
+        if time.monotonic() - said[0] >= seconds or finished and not said[1]:
+            said[0], said[1] = time.monotonic(), said[1] or finished
+            tell(progress)
+
+    return told
+
+
 def kernels_of(engines: Iterable[ModuleType]) -> int:
     """How many numba functions the kernel modules of ``engines`` (engine modules, loaded) define
     that are compiled on their own on a cold cache: not those inlined into their callers
