@@ -164,12 +164,10 @@ _blanks32 = _byte_mask("==", 0)
 _over32 = _byte_mask(">", 9)
 
 
-@intrinsic
-def _band_counts(typingctx, state):
-    """(once0, once1, once2, twice0, twice1, twice2): per band, the positions where at least one
-    and at least two of the nine digits' planes have a bit, all three bands at once: each digit's
-    three planes (and the next word, unused) as one vector of four words, so the count costs one
-    band's operations instead of three. ``state`` is a state row, as a pointer or an array."""
+def _counted_bands(levels):
+    """The code of ``_band_counts`` (``levels`` 2) and ``_band_counts3`` (3): per band, the positions
+    where at least one, two (and three) of the nine digits' planes have a bit, all three bands at once:
+    each digit's three planes (and the next word, unused) loaded as one vector of four words."""
     def codegen(context, builder, signature, args):
         if isinstance(signature.args[0], types.Array):
             base = cgutils.create_struct_proxy(signature.args[0])(context, builder, value=args[0]).data
@@ -177,16 +175,24 @@ def _band_counts(typingctx, state):
             base = args[0]
         i64 = ir.IntType(64)
         vector = ir.VectorType(i64, 4)
-        once = ir.Constant(vector, [0] * 4)
-        twice = ir.Constant(vector, [0] * 4)
+        least = [ir.Constant(vector, [0] * 4) for _ in range(levels)]  # at least 1, 2, ... digits
         for d in range(9):
             where = builder.bitcast(builder.gep(base, [ir.Constant(i64, d * 3)]), vector.as_pointer())
             x = builder.load(where, align=8)
-            twice = builder.or_(twice, builder.and_(once, x))
-            once = builder.or_(once, x)
-        values = [builder.extract_element(v, ir.Constant(ir.IntType(32), b)) for v in (once, twice) for b in range(3)]
+            for k in range(levels - 1, 0, -1):  # from the top: each level takes the one below before it grows
+                least[k] = builder.or_(least[k], builder.and_(least[k - 1], x))
+            least[0] = builder.or_(least[0], x)
+        values = [builder.extract_element(v, ir.Constant(ir.IntType(32), b)) for v in least for b in range(3)]
         return context.make_tuple(builder, signature.return_type, values)
-    return types.UniTuple(types.int64, 6)(state), codegen
+    return codegen
+
+
+@intrinsic
+def _band_counts(typingctx, state):
+    """(once0, once1, once2, twice0, twice1, twice2): per band, the positions where at least one
+    and at least two of the nine digits' planes have a bit, all three bands at once, so the count
+    costs one band's operations instead of three. ``state`` is a state row, as a pointer or an array."""
+    return types.UniTuple(types.int64, 6)(state), _counted_bands(2)
 
 
 @intrinsic
@@ -247,26 +253,7 @@ def _lone(typingctx, state, index):
 def _band_counts3(typingctx, state):
     """As ``_band_counts``, with at least three too: (once0-2, twice0-2, thrice0-2), for ``_branch``'s
     two-candidate cells."""
-    def codegen(context, builder, signature, args):
-        if isinstance(signature.args[0], types.Array):
-            base = cgutils.create_struct_proxy(signature.args[0])(context, builder, value=args[0]).data
-        else:
-            base = args[0]
-        i64 = ir.IntType(64)
-        vector = ir.VectorType(i64, 4)
-        once = ir.Constant(vector, [0] * 4)
-        twice = ir.Constant(vector, [0] * 4)
-        thrice = ir.Constant(vector, [0] * 4)
-        for d in range(9):
-            where = builder.bitcast(builder.gep(base, [ir.Constant(i64, d * 3)]), vector.as_pointer())
-            x = builder.load(where, align=8)
-            thrice = builder.or_(thrice, builder.and_(twice, x))
-            twice = builder.or_(twice, builder.and_(once, x))
-            once = builder.or_(once, x)
-        values = [builder.extract_element(v, ir.Constant(ir.IntType(32), b)) for v in (once, twice, thrice)
-                  for b in range(3)]
-        return context.make_tuple(builder, signature.return_type, values)
-    return types.UniTuple(types.int64, 9)(state), codegen
+    return types.UniTuple(types.int64, 9)(state), _counted_bands(3)
 
 
 @intrinsic
