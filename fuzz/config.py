@@ -9,11 +9,10 @@ here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from jobs.config import RunConfig, described, is_bool, is_int, is_number, is_str, one_of, optional
+from jobs.config import Check, RunConfig, described, is_bool, is_int, is_number, is_str, one_of, optional
 
 
 def _is_target(value: Any) -> bool:
@@ -24,11 +23,11 @@ def _is_targets(value: Any) -> bool:
     return value is None or isinstance(value, list) and all(map(_is_target, value))
 
 
-def _list_of(check: Any) -> Any:
+def _list_of(check: Check) -> Check:
     return lambda value: isinstance(value, list) and all(map(check, value))
 
 
-def _map_of(check: Any) -> Any:
+def _map_of(check: Check) -> Check:
     return lambda value: isinstance(value, dict) and all(map(check, value.values()))
 
 
@@ -72,7 +71,7 @@ class FuzzConfig(RunConfig):
     preflight_s: float = described("a number of seconds", is_number, default=0.0)
 
     @classmethod
-    def upgraded(cls, data: Mapping[str, Any], values: dict[str, Any]) -> dict[str, Any]:
+    def upgraded(cls, values: dict[str, Any]) -> dict[str, Any]:
         """Runs made before several targets had only ``target``; before sizes, an int ``size``."""
         if not values.get("targets"):
             values["targets"] = (values["target"],)

@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from fuzz.config import FuzzConfig
     from fuzz.cases import Case
     from fuzz.corpus import Loaded
-    from fuzz.oracles import Verdict
     from fuzz.targets import Result, Target
     from fuzz.triage import Saved
 

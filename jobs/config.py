@@ -120,10 +120,10 @@ class RunConfig:
             if check is not None and not check(value):
                 raise BadConfig(f"config.{one.name} must be {one.metadata['what']}, not {json.dumps(value)}")
             values[one.name] = _typed(value, hints[one.name])
-        return cls(**cls.upgraded(data, values))
+        return cls(**cls.upgraded(values))
 
     @classmethod
-    def upgraded(cls, data: Mapping[str, Any], values: dict[str, Any]) -> dict[str, Any]:
+    def upgraded(cls, values: dict[str, Any]) -> dict[str, Any]:
         """``values`` of a manifest written by an older version, brought to today's fields (a kind
         with such changes overrides it)."""
         return values
@@ -140,9 +140,7 @@ def _jsonable(value: Any) -> Any:
 def _typed(value: Any, hint: Any) -> Any:
     """``value`` read from JSON as the field's type: a list as a tuple where the field is one (JSON
     has no tuples), all else as it is."""
-    if isinstance(value, list) and _is_tuple(hint):
-        return tuple(_typed(one, Any) if not isinstance(one, list) else tuple(one) for one in value)
-    return value
+    return tuple(value) if isinstance(value, list) and _is_tuple(hint) else value
 
 
 def _is_tuple(hint: Any) -> bool:

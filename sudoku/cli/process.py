@@ -18,7 +18,6 @@ import sys
 TYPE_CHECKING = False  # typing costs ~2 ms at start-up; only the type checker needs these
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
 
 OK, FAILED, USAGE, IO_ERROR, LOST, NOT_COMPARABLE, INTERNAL, TIME_LIMIT, INTERRUPTED = 0, 1, 2, 3, 4, 5, 70, 124, 130
 SIGPIPE = 13  # signal.SIGPIPE on every POSIX system; a literal spares `import signal` for --help
