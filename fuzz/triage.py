@@ -247,7 +247,8 @@ def _same(signature: str, case: Case, target: Target, config: FuzzConfig, *,
     if config.reference and asks(case):  # the reference says what is right, as in the run
         expected = _expected(case, config)
         if expected is None:  # the reference failed on it: nothing to compare with
-            return False, *run_case(case, target, strict=config.strict, check_engine=config.check_engine, words=config.verdict_words, exits=config.verdict_exit)
+            return False, *run_case(case, target, strict=config.strict, check_engine=config.check_engine,
+                                    words=config.verdict_words, exits=config.verdict_exit)
         case = expected
     failures = signature.split(" on ", 1)[0].split("+")
     verdict, result = run_case(case, target, strict=config.strict, check_engine=config.check_engine,
@@ -584,6 +585,10 @@ class _Book:
         self.by_folder: dict[Path, Saved] = {}  # folder -> Saved
         self.by_input: dict[tuple[str | None, bytes], Path] = {}  # (command, input bytes) -> folder
 
+    def _replay(self, folder: str | Path) -> str:
+        """The line that replays the reproducer in ``folder`` against this triage's target."""
+        return replay_command(folder, self.config.target, self.config.reference, strict=self.config.strict)
+
     def load(self, number: int, folder: Path, meta: dict[str, Any], text: bytes) -> None:
         """A group an earlier, interrupted triage saved (``store.saved_groups``)."""
         self.numbers[number] = folder
@@ -629,14 +634,12 @@ class _Book:
         beside: list[Path] = []
         for root in self.corpora:
             folder = store.folder_for(root, self.target, oracle, signature)
-            extra["replay"] = replay_command(folder, self.config.target, self.config.reference,
-                                           strict=self.config.strict)
+            extra["replay"] = self._replay(folder)
             folders.append(store.save(root, case, signature=signature, oracle=oracle, detail=detail,
                                       target=self.target, result=result, extra=extra))
             for family, sample, its_result, its_signature, its_detail in samples:  # other kinds of input, beside it
                 place = folders[-1] / f"also-{family}"
-                options = {"replay": replay_command(place, self.config.target, self.config.reference,
-                                                    strict=self.config.strict),
+                options = {"replay": self._replay(place),
                            "sample_of": folders[-1].name, "seed": self.config.seed}
                 saved_at = store.save(root, sample, signature=its_signature, oracle=oracles_of(its_signature)[0],
                                       detail=its_detail, target=self.target, result=its_result, extra=options,
@@ -648,8 +651,7 @@ class _Book:
         self.by_input[key] = folder
         self.by_folder[folder] = Saved(
             signature, group.cases, group.representative, folder, detail, hits, flaky,
-            intermittent, replay_command(folder, self.config.target, self.config.reference,
-                                           strict=self.config.strict), case.text,
+            intermittent, self._replay(folder), case.text,
             self.config.target["spec"], group.families, others, case.side, store.expected_of(case),
             store.actual_of(result), mark, note, tuple(beside), status)
 
@@ -667,14 +669,12 @@ class _Book:
         folders = []
         for root in self.corpora:
             folder = store.folder_for(root, self.target, oracle, signature + SLOW_APART)
-            extra["replay"] = replay_command(folder, self.config.target, self.config.reference,
-                                             strict=self.config.strict)
+            extra["replay"] = self._replay(folder)
             folders.append(store.save(root, case, signature=signature, oracle=oracle, detail=detail,
                                       target=self.target, result=look, extra=extra, folder=folder))
         self.by_folder[folders[0]] = Saved(
             signature, len(slow), None, folders[0], detail, 0, False, None,
-            replay_command(folders[0], self.config.target, self.config.reference,
-                           strict=self.config.strict), case.text, self.config.target["spec"],
+            self._replay(folders[0]), case.text, self.config.target["spec"],
             families, [], case.side, store.expected_of(case), store.actual_of(look), None, note, (), "slow")
 
     def _rate(self, group: Group, hits: int, verdict: Verdict) -> tuple[str | None, bool]:
